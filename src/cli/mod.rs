@@ -1,0 +1,142 @@
+//! The command-line interface: argument parsing and dispatch to the stages.
+//!
+//! The CLI is thin: each subcommand lives in its own file with its `Args` and a `run`
+//! function that reads inputs, calls the stage's public interface, and writes outputs.
+//! Exit codes: 0 success, 1 an error in the input or its processing, 2 a usage error or a
+//! subcommand that is not implemented yet.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod bessolve;
+mod check;
+mod lps2lts;
+mod lps2pbes;
+mod lpsinfo;
+mod lpspp;
+mod lpssimplify;
+mod lts2pbes;
+mod ltsinfo;
+mod mcrl22lps;
+mod parse;
+mod pbes2bool;
+mod pbesinfo;
+mod pbesinst;
+mod pbespp;
+mod pbessolve;
+mod rewrite;
+mod txt2pbes;
+
+/// Options shared by every subcommand.
+#[derive(clap::Args, Debug, Clone, Copy, Default)]
+pub struct Global {
+    /// Print progress and statistics on standard error.
+    #[arg(short, long, global = true, conflicts_with = "quiet")]
+    pub verbose: bool,
+    /// Print nothing but results and errors.
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "muon",
+    version,
+    about = "Check modal mu-calculus properties of mCRL2 specifications",
+    long_about = "muon reads mCRL2 specifications (without time and probabilities) and modal \
+                  mu-calculus formulas, and runs the mCRL2 pipeline: linearisation, state-space \
+                  generation, PBES generation, instantiation and solving. Each stage is a \
+                  subcommand named after the mCRL2 tool it replaces; `muon check` runs them all."
+)]
+struct Cli {
+    #[command(flatten)]
+    global: Global,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Parse and type-check a specification and, optionally, formulas against it.
+    Parse(parse::Args),
+    /// Linearise a specification into a linear process (LPS artifact).
+    Mcrl22lps(mcrl22lps::Args),
+    /// Eliminate sum variables that are fixed by equalities in their summand's condition.
+    Lpssumelm(lpssimplify::Args),
+    /// Replace process parameters that never change by their constant value.
+    Lpsconstelm(lpssimplify::Args),
+    /// Remove process parameters that influence no condition, action or other parameter.
+    Lpsparelm(lpssimplify::Args),
+    /// Print a linear process as a textual mCRL2 specification.
+    Lpspp(lpspp::Args),
+    /// Print facts about a linear process: parameters, summands, action labels.
+    Lpsinfo(lpsinfo::Args),
+    /// Generate the state space of a linear process.
+    Lps2lts(lps2lts::Args),
+    /// Print facts about a labelled transition system.
+    Ltsinfo(ltsinfo::Args),
+    /// Translate a linear process and a formula into a PBES.
+    Lps2pbes(lps2pbes::Args),
+    /// Translate an explicit LTS and a formula into a PBES.
+    Lts2pbes(lts2pbes::Args),
+    /// Read a PBES in mCRL2's textual format.
+    Txt2pbes(txt2pbes::Args),
+    /// Print a PBES in mCRL2's textual format.
+    Pbespp(pbespp::Args),
+    /// Print facts about a PBES.
+    Pbesinfo(pbesinfo::Args),
+    /// Instantiate a PBES into a BES or parity game.
+    Pbesinst(pbesinst::Args),
+    /// Solve a PBES and print `true` or `false`.
+    Pbes2bool(pbes2bool::Args),
+    /// Solve a PBES with a parity-game solver, optionally with evidence.
+    Pbessolve(pbessolve::Args),
+    /// Solve a BES or parity game (PGSolver `.pg`, mCRL2 textual BES, or BES artifact).
+    Bessolve(bessolve::Args),
+    /// Rewrite closed data expressions to normal form.
+    Rewrite(rewrite::Args),
+    /// Run the whole pipeline: specification + formula to verdict.
+    Check(check::Args),
+}
+
+/// Prints that a subcommand is not implemented yet and returns exit code 2.
+pub(crate) fn not_implemented(name: &str) -> miette::Result<ExitCode> {
+    eprintln!("muon {name}: not implemented yet");
+    Ok(ExitCode::from(2))
+}
+
+/// Parses the command line, runs the subcommand, and maps errors to diagnostics and exit 1.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let g = cli.global;
+    let result = match &cli.command {
+        Command::Parse(a) => parse::run(a, g),
+        Command::Mcrl22lps(a) => mcrl22lps::run(a, g),
+        Command::Lpssumelm(a) => lpssimplify::run("lpssumelm", a, g),
+        Command::Lpsconstelm(a) => lpssimplify::run("lpsconstelm", a, g),
+        Command::Lpsparelm(a) => lpssimplify::run("lpsparelm", a, g),
+        Command::Lpspp(a) => lpspp::run(a, g),
+        Command::Lpsinfo(a) => lpsinfo::run(a, g),
+        Command::Lps2lts(a) => lps2lts::run(a, g),
+        Command::Ltsinfo(a) => ltsinfo::run(a, g),
+        Command::Lps2pbes(a) => lps2pbes::run(a, g),
+        Command::Lts2pbes(a) => lts2pbes::run(a, g),
+        Command::Txt2pbes(a) => txt2pbes::run(a, g),
+        Command::Pbespp(a) => pbespp::run(a, g),
+        Command::Pbesinfo(a) => pbesinfo::run(a, g),
+        Command::Pbesinst(a) => pbesinst::run(a, g),
+        Command::Pbes2bool(a) => pbes2bool::run(a, g),
+        Command::Pbessolve(a) => pbessolve::run(a, g),
+        Command::Bessolve(a) => bessolve::run(a, g),
+        Command::Rewrite(a) => rewrite::run(a, g),
+        Command::Check(a) => check::run(a, g),
+    };
+    match result {
+        Ok(code) => code,
+        Err(report) => {
+            eprintln!("{report:?}");
+            ExitCode::from(1)
+        }
+    }
+}

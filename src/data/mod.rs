@@ -1,0 +1,1 @@
+//! Data: sorts, the typed data IR, hash-consed terms, the rewriter and the enumerator.

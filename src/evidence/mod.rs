@@ -1,0 +1,1 @@
+//! Evidence: witnesses and counterexamples extracted from solved BESs and explored LTSs.

@@ -1,0 +1,18 @@
+//! muon: checks modal μ-calculus properties of mCRL2 process specifications.
+//!
+//! The crate is organised as one module per pipeline stage; see `ARCHITECTURE.md` for the
+//! pipeline, the artifact types passed between stages, and the invariants each stage keeps.
+
+#![forbid(unsafe_code)]
+
+pub mod artifact;
+pub mod bes;
+pub mod cli;
+pub mod data;
+pub mod evidence;
+pub mod lps;
+pub mod lts;
+pub mod modal;
+pub mod pbes;
+pub mod process;
+pub mod syntax;

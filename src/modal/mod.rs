@@ -1,0 +1,2 @@
+//! Modal μ-calculus state formulas: the typed formula IR and its preprocessing
+//! (regular modalities, negation normal form, monotonicity).

@@ -1,0 +1,1 @@
+//! Process specifications: the typed process IR (actions, process equations, `init`).
