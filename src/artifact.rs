@@ -176,7 +176,9 @@ pub fn read_bytes(path: Option<&Path>) -> Result<Vec<u8>, ArtifactError> {
     let name = display_path(path, "<stdin>");
     let mut buf = Vec::new();
     let res = match path {
-        Some(p) if !is_std(path) => std::fs::File::open(p).and_then(|mut f| f.read_to_end(&mut buf)),
+        Some(p) if !is_std(path) => {
+            std::fs::File::open(p).and_then(|mut f| f.read_to_end(&mut buf))
+        }
         _ => std::io::stdin().lock().read_to_end(&mut buf),
     };
     res.map_err(|source| ArtifactError::Read { path: name, source })?;
@@ -280,12 +282,13 @@ pub fn decode<T: DeserializeOwned>(
             supported: kind.version(),
         });
     }
-    let (value, rest) =
-        postcard::take_from_bytes::<T>(&bytes[HEADER_LEN..]).map_err(|e| ArtifactError::Corrupt {
+    let (value, rest) = postcard::take_from_bytes::<T>(&bytes[HEADER_LEN..]).map_err(|e| {
+        ArtifactError::Corrupt {
             path: path.to_string(),
             kind,
             detail: e.to_string(),
-        })?;
+        }
+    })?;
     if !rest.is_empty() {
         return Err(ArtifactError::Corrupt {
             path: path.to_string(),

@@ -1,1 +1,3 @@
 //! Data: sorts, the typed data IR, hash-consed terms, the rewriter and the enumerator.
+
+pub mod ir;

@@ -1,1 +1,3 @@
 //! Process specifications: the typed process IR (actions, process equations, `init`).
+
+pub mod ir;

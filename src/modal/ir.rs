@@ -1,0 +1,105 @@
+//! The typed state-formula IR (`.mcf` files after type checking against a specification).
+
+use serde::{Deserialize, Serialize};
+
+use crate::data::ir::{DataExpr, DataSpec, Name, Var};
+use crate::process::ir::Action;
+
+/// A fixpoint variable declaration `X(n: Nat = e, …)`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct FixpointVar {
+    /// The propositional variable's name.
+    pub name: Name,
+    /// Its parameters with their initial values.
+    pub params: Vec<(Var, DataExpr)>,
+}
+
+/// A typed state formula.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum StateFormula {
+    /// `true`.
+    True,
+    /// `false`.
+    False,
+    /// `!φ`.
+    Not(Box<StateFormula>),
+    /// `φ && ψ`.
+    And(Box<StateFormula>, Box<StateFormula>),
+    /// `φ || ψ`.
+    Or(Box<StateFormula>, Box<StateFormula>),
+    /// `φ => ψ`.
+    Imp(Box<StateFormula>, Box<StateFormula>),
+    /// `forall x: S . φ`.
+    Forall(Vec<Var>, Box<StateFormula>),
+    /// `exists x: S . φ`.
+    Exists(Vec<Var>, Box<StateFormula>),
+    /// `[R]φ`.
+    Must(RegFormula, Box<StateFormula>),
+    /// `<R>φ`.
+    May(RegFormula, Box<StateFormula>),
+    /// `mu X(…) . φ`.
+    Mu(FixpointVar, Box<StateFormula>),
+    /// `nu X(…) . φ`.
+    Nu(FixpointVar, Box<StateFormula>),
+    /// An occurrence `X(e1, …)` of a fixpoint variable.
+    Var {
+        /// The variable.
+        name: Name,
+        /// Its arguments.
+        args: Vec<DataExpr>,
+    },
+    /// `val(b)`: a Boolean data expression.
+    Val(DataExpr),
+}
+
+/// A regular formula over action formulas.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RegFormula {
+    /// A single step matching the action formula.
+    Action(ActionFormula),
+    /// `nil`: the empty sequence.
+    Nil,
+    /// `R1 . R2`.
+    Seq(Box<RegFormula>, Box<RegFormula>),
+    /// `R1 + R2`.
+    Alt(Box<RegFormula>, Box<RegFormula>),
+    /// `R*`.
+    Star(Box<RegFormula>),
+    /// `R+`.
+    Plus(Box<RegFormula>),
+}
+
+/// An action formula: a predicate on multi-actions.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ActionFormula {
+    /// `true`: every multi-action.
+    True,
+    /// `false`: none.
+    False,
+    /// `!α`.
+    Not(Box<ActionFormula>),
+    /// `α && β`.
+    And(Box<ActionFormula>, Box<ActionFormula>),
+    /// `α || β`.
+    Or(Box<ActionFormula>, Box<ActionFormula>),
+    /// `α => β`.
+    Imp(Box<ActionFormula>, Box<ActionFormula>),
+    /// `forall x: S . α`.
+    Forall(Vec<Var>, Box<ActionFormula>),
+    /// `exists x: S . α`.
+    Exists(Vec<Var>, Box<ActionFormula>),
+    /// A multi-action `a(…)|b(…)`; empty for `tau`. Matches exactly that multi-action.
+    MultiAction(Vec<Action>),
+    /// `val(b)`.
+    Val(DataExpr),
+}
+
+/// A formula file after type checking: extra data declarations it makes (if any) and the
+/// formula.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FormulaSpec {
+    /// Data declarations made in the formula file itself (usually empty).
+    pub data: DataSpec,
+    /// The state formula.
+    pub formula: StateFormula,
+}
