@@ -10,7 +10,7 @@ release:
 	$(CARGO) build --release
 
 test:
-	$(CARGO) test --release
+	$(CARGO) test
 
 lint:
 	$(CARGO) fmt --check
