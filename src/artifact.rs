@@ -168,7 +168,7 @@ pub fn display_path(path: Option<&Path>, std_name: &str) -> String {
 }
 
 fn is_std(path: Option<&Path>) -> bool {
-    matches!(path, None) || path == Some(Path::new("-"))
+    path.is_none() || path == Some(Path::new("-"))
 }
 
 /// Reads a whole input: the file, or standard input when `path` is `None` or `-`.

@@ -1,0 +1,542 @@
+//! Formula preprocessing for PBES generation: regular modalities become fixpoints, negations
+//! and implications are pushed down to data and action formulas, fixpoint variables are
+//! renamed apart, and every fixpoint variable is checked to occur positively.
+//!
+//! The result is in *positive normal form*: no `Not` or `Imp` at state-formula level, every
+//! modality has a single-step regular formula `RegFormula::Action(α)`, fixpoint variable
+//! names are unique and distinct from the names of the input's free fixpoint variables.
+
+use std::collections::HashSet;
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+use crate::data::ir::{DataExpr, Func, Name, Sort};
+use crate::modal::ir::{FixpointVar, RegFormula, StateFormula};
+
+/// Why a formula cannot be brought into positive normal form.
+#[derive(Debug, Error, Diagnostic, PartialEq, Eq)]
+pub enum PreprocessError {
+    /// A fixpoint variable occurs under an odd number of negations.
+    #[error("fixpoint variable `{name}` occurs negatively (under an odd number of negations or on the left of `=>`)")]
+    #[diagnostic(
+        code(muon::modal::not_monotone),
+        help("a μ-calculus formula is only meaningful when every occurrence of a fixpoint variable is positive")
+    )]
+    NotMonotone {
+        /// The variable as written.
+        name: Name,
+    },
+    /// A fixpoint variable occurrence without an enclosing binder.
+    #[error("fixpoint variable `{name}` is not bound by an enclosing `mu` or `nu`")]
+    #[diagnostic(code(muon::modal::unbound))]
+    Unbound {
+        /// The variable as written.
+        name: Name,
+    },
+}
+
+/// Brings `f` into positive normal form (see the module docs).
+pub fn preprocess(f: &StateFormula) -> Result<StateFormula, PreprocessError> {
+    let mut names = NameSupply::default();
+    collect_names(f, &mut names.used);
+    let mut scope = Vec::new();
+    let renamed = rename_apart(f, &mut scope, &mut names)?;
+    let regular_free = translate_regular(&renamed, &mut names);
+    let mut flipped = Vec::new();
+    nnf(&regular_free, false, &mut flipped)
+}
+
+/// Fresh fixpoint variable names, avoiding every name seen so far.
+#[derive(Default)]
+struct NameSupply {
+    /// Every fixpoint variable name in the formula or handed out since.
+    used: HashSet<Name>,
+    /// Names already claimed by a binder (a later binder of the same name is renamed).
+    bound: HashSet<Name>,
+}
+
+impl NameSupply {
+    fn fresh(&mut self, base: &str) -> Name {
+        let base = base.trim_end_matches(|c: char| c.is_ascii_digit());
+        let base = if base.is_empty() { "X" } else { base };
+        let mut i = 0usize;
+        loop {
+            let candidate: Name = if i == 0 {
+                base.into()
+            } else {
+                format!("{base}{i}").into()
+            };
+            if self.used.insert(candidate.clone()) {
+                return candidate;
+            }
+            i += 1;
+        }
+    }
+}
+
+fn collect_names(f: &StateFormula, used: &mut HashSet<Name>) {
+    match f {
+        StateFormula::Mu(v, b) | StateFormula::Nu(v, b) => {
+            used.insert(v.name.clone());
+            collect_names(b, used);
+        }
+        StateFormula::Var { name, .. } => {
+            used.insert(name.clone());
+        }
+        _ => for_each_child(f, |c| collect_names(c, used)),
+    }
+}
+
+fn for_each_child(f: &StateFormula, mut g: impl FnMut(&StateFormula)) {
+    match f {
+        StateFormula::Not(a)
+        | StateFormula::Forall(_, a)
+        | StateFormula::Exists(_, a)
+        | StateFormula::Must(_, a)
+        | StateFormula::May(_, a)
+        | StateFormula::Mu(_, a)
+        | StateFormula::Nu(_, a) => g(a),
+        StateFormula::And(a, b) | StateFormula::Or(a, b) | StateFormula::Imp(a, b) => {
+            g(a);
+            g(b)
+        }
+        StateFormula::True
+        | StateFormula::False
+        | StateFormula::Var { .. }
+        | StateFormula::Val(_) => {}
+    }
+}
+
+/// Gives every fixpoint binder a name used by no other binder, renaming its occurrences.
+fn rename_apart(
+    f: &StateFormula,
+    scope: &mut Vec<(Name, Name)>,
+    names: &mut NameSupply,
+) -> Result<StateFormula, PreprocessError> {
+    use StateFormula as S;
+    let mut rec = |a: &StateFormula, scope: &mut Vec<(Name, Name)>| {
+        rename_apart(a, scope, names).map(Box::new)
+    };
+    Ok(match f {
+        S::True => S::True,
+        S::False => S::False,
+        S::Val(e) => S::Val(e.clone()),
+        S::Var { name, args } => {
+            let new = scope
+                .iter()
+                .rev()
+                .find(|(old, _)| old == name)
+                .map(|(_, new)| new.clone())
+                .ok_or_else(|| PreprocessError::Unbound { name: name.clone() })?;
+            S::Var {
+                name: new,
+                args: args.clone(),
+            }
+        }
+        S::Not(a) => S::Not(rec(a, scope)?),
+        S::And(a, b) => S::And(rec(a, scope)?, rec(b, scope)?),
+        S::Or(a, b) => S::Or(rec(a, scope)?, rec(b, scope)?),
+        S::Imp(a, b) => S::Imp(rec(a, scope)?, rec(b, scope)?),
+        S::Forall(v, a) => S::Forall(v.clone(), rec(a, scope)?),
+        S::Exists(v, a) => S::Exists(v.clone(), rec(a, scope)?),
+        S::Must(r, a) => S::Must(r.clone(), rec(a, scope)?),
+        S::May(r, a) => S::May(r.clone(), rec(a, scope)?),
+        S::Mu(v, a) | S::Nu(v, a) => {
+            // The first binder of a name keeps it; later ones get a fresh name.
+            let new = if names.bound.insert(v.name.clone()) {
+                v.name.clone()
+            } else {
+                names.fresh(&v.name)
+            };
+            scope.push((v.name.clone(), new.clone()));
+            let body = rename_apart(a, scope, names);
+            scope.pop();
+            let var = FixpointVar {
+                name: new,
+                params: v.params.clone(),
+            };
+            match f {
+                S::Mu(..) => S::Mu(var, Box::new(body?)),
+                _ => S::Nu(var, Box::new(body?)),
+            }
+        }
+    })
+}
+
+/// Replaces every regular modality by single-step modalities and fixpoints.
+fn translate_regular(f: &StateFormula, names: &mut NameSupply) -> StateFormula {
+    use StateFormula as S;
+    match f {
+        S::Must(r, a) => {
+            let body = translate_regular(a, names);
+            must(r, body, names)
+        }
+        S::May(r, a) => {
+            let body = translate_regular(a, names);
+            may(r, body, names)
+        }
+        S::True | S::False | S::Val(_) | S::Var { .. } => f.clone(),
+        S::Not(a) => S::Not(Box::new(translate_regular(a, names))),
+        S::And(a, b) => S::And(
+            Box::new(translate_regular(a, names)),
+            Box::new(translate_regular(b, names)),
+        ),
+        S::Or(a, b) => S::Or(
+            Box::new(translate_regular(a, names)),
+            Box::new(translate_regular(b, names)),
+        ),
+        S::Imp(a, b) => S::Imp(
+            Box::new(translate_regular(a, names)),
+            Box::new(translate_regular(b, names)),
+        ),
+        S::Forall(v, a) => S::Forall(v.clone(), Box::new(translate_regular(a, names))),
+        S::Exists(v, a) => S::Exists(v.clone(), Box::new(translate_regular(a, names))),
+        S::Mu(v, a) => S::Mu(v.clone(), Box::new(translate_regular(a, names))),
+        S::Nu(v, a) => S::Nu(v.clone(), Box::new(translate_regular(a, names))),
+    }
+}
+
+/// `[r]body` with `r` translated: `[R1.R2]φ = [R1][R2]φ`, `[R1+R2]φ = [R1]φ && [R2]φ`,
+/// `[R*]φ = nu X. φ && [R]X`, `[R+]φ = [R][R*]φ`, `[nil]φ = φ`.
+fn must(r: &RegFormula, body: StateFormula, names: &mut NameSupply) -> StateFormula {
+    use StateFormula as S;
+    match r {
+        RegFormula::Action(a) => S::Must(RegFormula::Action(a.clone()), Box::new(body)),
+        RegFormula::Nil => body,
+        RegFormula::Seq(r1, r2) => {
+            let inner = must(r2, body, names);
+            must(r1, inner, names)
+        }
+        RegFormula::Alt(r1, r2) => {
+            let left = must(r1, body.clone(), names);
+            let right = must(r2, body, names);
+            S::And(Box::new(left), Box::new(right))
+        }
+        RegFormula::Star(r1) => {
+            let x = names.fresh("X");
+            let step = must(r1, var(&x), names);
+            S::Nu(fix(&x), Box::new(S::And(Box::new(body), Box::new(step))))
+        }
+        RegFormula::Plus(r1) => {
+            let star = must(&RegFormula::Star(r1.clone()), body, names);
+            must(r1, star, names)
+        }
+    }
+}
+
+/// `<r>body`, dual to [`must`]: `<R*>φ = mu X. φ || <R>X`.
+fn may(r: &RegFormula, body: StateFormula, names: &mut NameSupply) -> StateFormula {
+    use StateFormula as S;
+    match r {
+        RegFormula::Action(a) => S::May(RegFormula::Action(a.clone()), Box::new(body)),
+        RegFormula::Nil => body,
+        RegFormula::Seq(r1, r2) => {
+            let inner = may(r2, body, names);
+            may(r1, inner, names)
+        }
+        RegFormula::Alt(r1, r2) => {
+            let left = may(r1, body.clone(), names);
+            let right = may(r2, body, names);
+            S::Or(Box::new(left), Box::new(right))
+        }
+        RegFormula::Star(r1) => {
+            let x = names.fresh("X");
+            let step = may(r1, var(&x), names);
+            S::Mu(fix(&x), Box::new(S::Or(Box::new(body), Box::new(step))))
+        }
+        RegFormula::Plus(r1) => {
+            let star = may(&RegFormula::Star(r1.clone()), body, names);
+            may(r1, star, names)
+        }
+    }
+}
+
+fn var(name: &Name) -> StateFormula {
+    StateFormula::Var {
+        name: name.clone(),
+        args: Vec::new(),
+    }
+}
+
+fn fix(name: &Name) -> FixpointVar {
+    FixpointVar {
+        name: name.clone(),
+        params: Vec::new(),
+    }
+}
+
+/// The Boolean negation `!b` of a data expression.
+fn data_not(b: &DataExpr) -> DataExpr {
+    if let DataExpr::App { head, args } = b {
+        if let DataExpr::Func(f) = head.as_ref() {
+            if &*f.name == "!"
+                && args.len() == 1
+                && f.sort == Sort::Arrow(vec![Sort::Bool], Box::new(Sort::Bool))
+            {
+                return args[0].clone();
+            }
+        }
+    }
+    DataExpr::App {
+        head: Box::new(DataExpr::Func(Func {
+            name: "!".into(),
+            sort: Sort::Arrow(vec![Sort::Bool], Box::new(Sort::Bool)),
+        })),
+        args: vec![b.clone()],
+    }
+}
+
+/// Negation normal form of `f` (of `!f` when `neg`). `flipped` records, for each enclosing
+/// binder, whether its occurrences stand for the negated variable (a binder under negation is
+/// dualised: `!mu X.φ = nu X.!φ[X := !X]`). An occurrence that ends up negated is exactly a
+/// non-monotone one.
+fn nnf(
+    f: &StateFormula,
+    neg: bool,
+    flipped: &mut Vec<(Name, bool)>,
+) -> Result<StateFormula, PreprocessError> {
+    use StateFormula as S;
+    let b = Box::new;
+    Ok(match f {
+        S::True => {
+            if neg {
+                S::False
+            } else {
+                S::True
+            }
+        }
+        S::False => {
+            if neg {
+                S::True
+            } else {
+                S::False
+            }
+        }
+        S::Val(e) => S::Val(if neg { data_not(e) } else { e.clone() }),
+        S::Var { name, .. } => {
+            let flip = flipped
+                .iter()
+                .rev()
+                .find(|(n, _)| n == name)
+                .map(|(_, fl)| *fl)
+                .ok_or_else(|| PreprocessError::Unbound { name: name.clone() })?;
+            if neg != flip {
+                return Err(PreprocessError::NotMonotone { name: name.clone() });
+            }
+            f.clone()
+        }
+        S::Not(a) => nnf(a, !neg, flipped)?,
+        S::And(x, y) => {
+            let (x, y) = (b(nnf(x, neg, flipped)?), b(nnf(y, neg, flipped)?));
+            if neg {
+                S::Or(x, y)
+            } else {
+                S::And(x, y)
+            }
+        }
+        S::Or(x, y) => {
+            let (x, y) = (b(nnf(x, neg, flipped)?), b(nnf(y, neg, flipped)?));
+            if neg {
+                S::And(x, y)
+            } else {
+                S::Or(x, y)
+            }
+        }
+        S::Imp(x, y) => {
+            let (x, y) = (b(nnf(x, !neg, flipped)?), b(nnf(y, neg, flipped)?));
+            if neg {
+                S::And(x, y)
+            } else {
+                S::Or(x, y)
+            }
+        }
+        S::Forall(v, a) => {
+            let a = b(nnf(a, neg, flipped)?);
+            if neg {
+                S::Exists(v.clone(), a)
+            } else {
+                S::Forall(v.clone(), a)
+            }
+        }
+        S::Exists(v, a) => {
+            let a = b(nnf(a, neg, flipped)?);
+            if neg {
+                S::Forall(v.clone(), a)
+            } else {
+                S::Exists(v.clone(), a)
+            }
+        }
+        S::Must(r, a) => {
+            let a = b(nnf(a, neg, flipped)?);
+            if neg {
+                S::May(r.clone(), a)
+            } else {
+                S::Must(r.clone(), a)
+            }
+        }
+        S::May(r, a) => {
+            let a = b(nnf(a, neg, flipped)?);
+            if neg {
+                S::Must(r.clone(), a)
+            } else {
+                S::May(r.clone(), a)
+            }
+        }
+        S::Mu(v, a) | S::Nu(v, a) => {
+            flipped.push((v.name.clone(), neg));
+            let body = nnf(a, neg, flipped);
+            flipped.pop();
+            let body = b(body?);
+            let is_mu = matches!(f, S::Mu(..));
+            if is_mu != neg {
+                S::Mu(v.clone(), body)
+            } else {
+                S::Nu(v.clone(), body)
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::modal::ir::ActionFormula;
+    use crate::process::ir::Action;
+
+    fn act(n: &str) -> ActionFormula {
+        ActionFormula::MultiAction(vec![Action {
+            name: n.into(),
+            sorts: vec![],
+            args: vec![],
+        }])
+    }
+    fn step(n: &str) -> RegFormula {
+        RegFormula::Action(act(n))
+    }
+    fn x(n: &str) -> StateFormula {
+        var(&Name::from(n))
+    }
+    fn nu(n: &str, b: StateFormula) -> StateFormula {
+        StateFormula::Nu(fix(&n.into()), Box::new(b))
+    }
+    fn mu(n: &str, b: StateFormula) -> StateFormula {
+        StateFormula::Mu(fix(&n.into()), Box::new(b))
+    }
+    fn not(b: StateFormula) -> StateFormula {
+        StateFormula::Not(Box::new(b))
+    }
+    fn and(a: StateFormula, b: StateFormula) -> StateFormula {
+        StateFormula::And(Box::new(a), Box::new(b))
+    }
+    fn or(a: StateFormula, b: StateFormula) -> StateFormula {
+        StateFormula::Or(Box::new(a), Box::new(b))
+    }
+    fn must_(r: RegFormula, b: StateFormula) -> StateFormula {
+        StateFormula::Must(r, Box::new(b))
+    }
+    fn may_(r: RegFormula, b: StateFormula) -> StateFormula {
+        StateFormula::May(r, Box::new(b))
+    }
+
+    #[test]
+    fn box_star_becomes_greatest_fixpoint() {
+        // [true* . error] false
+        let f = must_(
+            RegFormula::Seq(
+                Box::new(RegFormula::Star(Box::new(RegFormula::Action(
+                    ActionFormula::True,
+                )))),
+                Box::new(step("error")),
+            ),
+            StateFormula::False,
+        );
+        let expected = nu(
+            "X",
+            and(
+                must_(step("error"), StateFormula::False),
+                must_(RegFormula::Action(ActionFormula::True), x("X")),
+            ),
+        );
+        assert_eq!(preprocess(&f).unwrap(), expected);
+    }
+
+    #[test]
+    fn diamond_plus_and_alternatives() {
+        // <(a + b)+> true = <a+b> mu X. true || <a+b> X, with alternatives split.
+        let ab = RegFormula::Alt(Box::new(step("a")), Box::new(step("b")));
+        let f = may_(RegFormula::Plus(Box::new(ab)), StateFormula::True);
+        let star = mu(
+            "X",
+            or(
+                StateFormula::True,
+                or(may_(step("a"), x("X")), may_(step("b"), x("X"))),
+            ),
+        );
+        let expected = or(may_(step("a"), star.clone()), may_(step("b"), star));
+        assert_eq!(preprocess(&f).unwrap(), expected);
+    }
+
+    #[test]
+    fn negation_dualises_fixpoints() {
+        // !mu X. <a>X  ==  nu X. [a]X
+        let f = not(mu("X", may_(step("a"), x("X"))));
+        assert_eq!(preprocess(&f).unwrap(), nu("X", must_(step("a"), x("X"))));
+        // !nu X. !X is not monotone; nu X. !!X is.
+        assert_eq!(
+            preprocess(&not(nu("X", not(x("X"))))),
+            Err(PreprocessError::NotMonotone { name: "X".into() })
+        );
+        assert_eq!(
+            preprocess(&nu("X", not(not(x("X"))))).unwrap(),
+            nu("X", x("X"))
+        );
+        // X => false under nu X is negative.
+        let imp = StateFormula::Imp(Box::new(x("X")), Box::new(StateFormula::False));
+        assert!(matches!(
+            preprocess(&nu("X", imp)),
+            Err(PreprocessError::NotMonotone { .. })
+        ));
+    }
+
+    #[test]
+    fn binders_are_renamed_apart() {
+        // nu X. ([a]X && mu X. <b>X)  ->  the inner X gets a fresh name.
+        let f = nu(
+            "X",
+            and(must_(step("a"), x("X")), mu("X", may_(step("b"), x("X")))),
+        );
+        let got = preprocess(&f).unwrap();
+        let expected = nu(
+            "X",
+            and(must_(step("a"), x("X")), mu("X1", may_(step("b"), x("X1")))),
+        );
+        assert_eq!(got, expected);
+        // A star inside a formula that already uses X gets a fresh variable.
+        let g = nu("X", must_(RegFormula::Star(Box::new(step("a"))), x("X")));
+        let got = preprocess(&g).unwrap();
+        let expected = nu("X", nu("X1", and(x("X"), must_(step("a"), x("X1")))));
+        assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn unbound_variable_is_reported() {
+        assert_eq!(
+            preprocess(&must_(step("a"), x("Y"))),
+            Err(PreprocessError::Unbound { name: "Y".into() })
+        );
+    }
+
+    #[test]
+    fn val_is_negated_in_data() {
+        let b = DataExpr::Var(crate::data::ir::Var {
+            name: "b".into(),
+            sort: Sort::Bool,
+        });
+        let f = not(StateFormula::Val(b.clone()));
+        let StateFormula::Val(nb) = preprocess(&f).unwrap() else {
+            panic!("expected val")
+        };
+        assert_eq!(data_not(&nb), b);
+    }
+}
