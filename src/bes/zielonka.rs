@@ -70,18 +70,22 @@ impl Zlk<'_> {
     /// Removes the attractor of `seeds` for `pl` from the whole (non-removed) game: those
     /// vertices are won by `pl` in the full game. Uses the escape counters in `region`.
     fn remove_dominion(&mut self, pl: u8, seeds: &mut Vec<u32>) {
+        // Attracted vertices carry tag 0 until the end, so that first-contact escape counts
+        // include vertices attracted but not yet processed (each is counted off later).
         let mut qi = 0;
         while qi < seeds.len() {
             let cur = seeds[qi];
             qi += 1;
-            for k in 0..self.pred(cur).len() {
-                let from = self.pred(cur)[k].0;
+            for k in self.g.pred_start[cur as usize] as usize
+                ..self.g.pred_start[cur as usize + 1] as usize
+            {
+                let from = self.g.pred[k].0;
                 let rf = self.region[from as usize];
-                if rf == DIS {
+                if rf == DIS || rf >= 0 {
                     continue;
                 }
                 if self.owner(from) == pl {
-                    self.region[from as usize] = DIS;
+                    self.region[from as usize] = 0;
                     self.winner[from as usize] = pl;
                     self.strategy[from as usize] = cur;
                     seeds.push(from);
@@ -90,14 +94,14 @@ impl Zlk<'_> {
                         let live = self
                             .succ(from)
                             .iter()
-                            .filter(|w| self.region[w.index()] != DIS || w.0 == cur)
+                            .filter(|w| self.region[w.index()] != DIS)
                             .count() as i32;
                         1 - live
                     } else {
                         rf + 1
                     };
                     if count == 0 {
-                        self.region[from as usize] = DIS;
+                        self.region[from as usize] = 0;
                         self.winner[from as usize] = pl;
                         self.strategy[from as usize] = NONE;
                         seeds.push(from);
@@ -106,6 +110,9 @@ impl Zlk<'_> {
                     }
                 }
             }
+        }
+        for &v in seeds.iter() {
+            self.region[v as usize] = DIS;
         }
     }
 
@@ -376,12 +383,12 @@ pub fn solve_zielonka(game: &Game) -> Solution {
     for pl in [0u8, 1u8] {
         let mut seeds = Vec::new();
         for v in 0..n as u32 {
-            if z.region[v as usize] != DIS
+            if z.region[v as usize] == BOT
                 && z.owner(v) == pl
                 && par(game.priority[v as usize]) == pl
                 && z.succ(v).iter().any(|w| w.0 == v)
             {
-                z.region[v as usize] = DIS;
+                z.region[v as usize] = 0;
                 z.winner[v as usize] = pl;
                 z.strategy[v as usize] = v;
                 seeds.push(v);
