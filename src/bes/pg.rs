@@ -10,7 +10,7 @@
 use std::io::{self, Write};
 
 use super::error::ParseError;
-use super::game::{Game, GameBuilder, GameError, Player, VertexId};
+use super::game::{Game, GameBuilder, Player, VertexId};
 use super::solution::Solution;
 
 struct Lexer<'a> {
@@ -236,6 +236,25 @@ fn locate_successor(text: &[u8], file: &str, pred: impl Fn(u32) -> bool) -> Opti
 
 /// Parses a PGSolver game. `file` names the input in errors.
 pub fn parse_pg(text: &[u8], file: &str) -> Result<Game, ParseError> {
+    let b = parse_pg_builder(text, file)?;
+    freeze_parsed(b, file)
+}
+
+/// Like [`parse_pg`], but frees the input text before building the reverse edges, which
+/// lowers peak memory on large games.
+pub fn parse_pg_owned(text: Vec<u8>, file: &str) -> Result<Game, ParseError> {
+    let b = parse_pg_builder(&text, file)?;
+    drop(text);
+    freeze_parsed(b, file)
+}
+
+/// Freezes a builder whose input passed all checks of `parse_pg_builder` (which catch
+/// every error `freeze` can report, with positions); this is a safety net.
+fn freeze_parsed(b: GameBuilder, file: &str) -> Result<Game, ParseError> {
+    b.freeze().map_err(|e| ParseError::at(file, b"", 0, 1, e.to_string(), "here", None))
+}
+
+fn parse_pg_builder(text: &[u8], file: &str) -> Result<GameBuilder, ParseError> {
     let mut lx = Lexer { t: text, i: 0, file };
     let mut header: Option<(u32, usize)> = None;
     if lx.keyword("parity") {
@@ -389,17 +408,7 @@ pub fn parse_pg(text: &[u8], file: &str) -> Result<Game, ParseError> {
         }
         b.set_initial(VertexId(s));
     }
-    drop(defined);
-    b.freeze().map_err(|e| {
-        let msg = e.to_string();
-        let off = match e {
-            GameError::SuccessorsTwice(_) | GameError::TooLarge | GameError::NoSuccessors(_) => 0,
-            GameError::DanglingSuccessor { to, .. } => {
-                locate_successor(text, file, |w| w == to).map_or(0, |x| x.0)
-            }
-        };
-        ParseError::at(file, text, off, 1, msg, "here", None)
-    })
+    Ok(b)
 }
 
 /// Writes `game` in PGSolver format (`parity` header with the maximum id, `start` if the
