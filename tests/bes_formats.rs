@@ -18,7 +18,7 @@ fn fixture(name: &str) -> (Vec<u8>, String) {
 #[test]
 fn malformed_pg_fixtures_report_line_and_cause() {
     let cases = [
-        ("bad_negative_priority.pg", 3, 3, "negative a priority"),
+        ("bad_negative_priority.pg", 3, 3, "negative priority"),
         ("bad_dangling.pg", 4, 9, "successor 7 of vertex 2 is not a vertex"),
         ("bad_no_successors.pg", 4, 7, "expected a successor, found `;`"),
         ("bad_owner.pg", 3, 5, "owner of vertex 1 is 2"),

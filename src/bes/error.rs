@@ -1,6 +1,6 @@
 //! Diagnostics for malformed `.pg`, `paritysol` and textual BES input.
 
-use miette::{Diagnostic, NamedSource, SourceSpan};
+use miette::{Diagnostic, MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 use thiserror::Error;
 
 /// A syntax or well-formedness error in a textual input, with its position.
@@ -20,7 +20,7 @@ pub struct ParseError {
     /// 1-based column (in bytes).
     pub column: usize,
     #[source_code]
-    src: NamedSource<String>,
+    src: LineSource,
     #[label("{label}")]
     span: SourceSpan,
     label: String,
@@ -59,10 +59,45 @@ impl ParseError {
             file: file.to_string(),
             line,
             column,
-            src: NamedSource::new(format!("{file}:{line}"), snippet),
+            src: LineSource {
+                name: file.to_string(),
+                text: snippet,
+                line: line - 1,
+            },
             span: (rel, len).into(),
             label: label.into(),
             help,
         }
+    }
+}
+
+/// The offending line of an input, rendered by miette with its real line number (so a
+/// huge input is never copied into an error).
+#[derive(Debug)]
+struct LineSource {
+    name: String,
+    text: String,
+    /// 0-based line index of `text` in the input.
+    line: usize,
+}
+
+impl SourceCode for LineSource {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        _before: usize,
+        _after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        if span.offset() + span.len() > self.text.len().max(1) {
+            return Err(MietteError::OutOfBounds);
+        }
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            self.text.as_bytes(),
+            (0, self.text.len()).into(),
+            self.line,
+            0,
+            1,
+        )))
     }
 }

@@ -67,9 +67,9 @@ impl<'a> Lexer<'a> {
                     self.t,
                     start,
                     len,
-                    format!("negative {what}"),
+                    format!("negative {}", bare(what)),
                     "negative",
-                    Some(format!("{what}s are non-negative numbers")),
+                    Some(format!("{what} must be a non-negative number")),
                 ));
             }
             let found = match self.t.get(self.i) {
@@ -133,6 +133,14 @@ impl<'a> Lexer<'a> {
             false
         }
     }
+}
+
+/// `what` without its article (`a priority` -> `priority`).
+fn bare(what: &str) -> &str {
+    what.strip_prefix("a ")
+        .or_else(|| what.strip_prefix("an "))
+        .or_else(|| what.strip_prefix("the "))
+        .unwrap_or(what)
 }
 
 enum Item<'a> {
