@@ -35,7 +35,18 @@ fn solve_write_and_recheck_paritysol() {
     let dir = tempfile::tempdir().unwrap();
     let game = dir.path().join("g.pg");
     let sol = dir.path().join("g.sol");
-    let o = muon(&["bessolve", "--generate", "random:3000:40", "--seed", "7", "-o", s(&game)], None);
+    let o = muon(
+        &[
+            "bessolve",
+            "--generate",
+            "random:3000:40",
+            "--seed",
+            "7",
+            "-o",
+            s(&game),
+        ],
+        None,
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let o = muon(&["bessolve", s(&game), "--verify", "-o", s(&sol)], None);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -59,9 +70,15 @@ fn solve_write_and_recheck_paritysol() {
 
     // Gauss on a small game agrees with Zielonka (its --verify compares them).
     let small = dir.path().join("small.pg");
-    let o = muon(&["bessolve", "--generate", "random:40:6", "-o", s(&small)], None);
+    let o = muon(
+        &["bessolve", "--generate", "random:40:6", "-o", s(&small)],
+        None,
+    );
     assert!(o.status.success());
-    let o = muon(&["bessolve", s(&small), "--solver", "gauss", "--verify"], None);
+    let o = muon(
+        &["bessolve", s(&small), "--solver", "gauss", "--verify"],
+        None,
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
@@ -93,7 +110,10 @@ fn bes_text_stdin_and_artifact() {
     assert_eq!(String::from_utf8_lossy(&o.stdout), "true\n");
 
     // Standard input, sniffed as BES text.
-    let o = muon(&["bessolve"], Some(b"pbes mu X = X || Y; nu Y = Y; init X;"));
+    let o = muon(
+        &["bessolve"],
+        Some(b"pbes mu X = X || Y; nu Y = Y; init X;"),
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(String::from_utf8_lossy(&o.stdout), "true\n");
     let o = muon(&["bessolve"], Some(b"bes mu X = X && Y; nu Y = Y; init X;"));
@@ -102,7 +122,10 @@ fn bes_text_stdin_and_artifact() {
     // BES artifact: written by --convert, recognised by its header.
     let dir = tempfile::tempdir().unwrap();
     let art = dir.path().join("good.besa");
-    let o = muon(&["bessolve", &good, "--convert", "artifact", "-o", s(&art)], None);
+    let o = muon(
+        &["bessolve", &good, "--convert", "artifact", "-o", s(&art)],
+        None,
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let o = muon(&["bessolve", s(&art), "--all"], None);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

@@ -19,13 +19,38 @@ fn fixture(name: &str) -> (Vec<u8>, String) {
 fn malformed_pg_fixtures_report_line_and_cause() {
     let cases = [
         ("bad_negative_priority.pg", 3, 3, "negative priority"),
-        ("bad_dangling.pg", 4, 9, "successor 7 of vertex 2 is not a vertex"),
-        ("bad_no_successors.pg", 4, 7, "expected a successor, found `;`"),
+        (
+            "bad_dangling.pg",
+            4,
+            9,
+            "successor 7 of vertex 2 is not a vertex",
+        ),
+        (
+            "bad_no_successors.pg",
+            4,
+            7,
+            "expected a successor, found `;`",
+        ),
         ("bad_owner.pg", 3, 5, "owner of vertex 1 is 2"),
         ("bad_duplicate.pg", 4, 1, "vertex 0 is defined twice"),
-        ("bad_header.pg", 1, 8, "the header declares vertices up to 9, but vertex 3 is not defined"),
-        ("bad_missing_semicolon.pg", 3, 1, "expected `;` at the end of the entry of vertex 0"),
-        ("bad_garbage.pg", 3, 9, "expected `;` at the end of the entry of vertex 1"),
+        (
+            "bad_header.pg",
+            1,
+            8,
+            "the header declares vertices up to 9, but vertex 3 is not defined",
+        ),
+        (
+            "bad_missing_semicolon.pg",
+            3,
+            1,
+            "expected `;` at the end of the entry of vertex 0",
+        ),
+        (
+            "bad_garbage.pg",
+            3,
+            9,
+            "expected `;` at the end of the entry of vertex 1",
+        ),
         ("bad_hole.pg", 3, 1, "vertex 1 is missing"),
     ];
     for (file, line, column, msg) in cases {
@@ -35,8 +60,15 @@ fn malformed_pg_fixtures_report_line_and_cause() {
             Err(e) => e,
         };
         assert_eq!((err.line, err.column), (line, column), "{file}: {err}");
-        assert!(err.to_string().contains(msg), "{file}: `{err}` lacks `{msg}`");
-        assert!(err.to_string().starts_with(&format!("{file}:{line}:{column}: ")), "{err}");
+        assert!(
+            err.to_string().contains(msg),
+            "{file}: `{err}` lacks `{msg}`"
+        );
+        assert!(
+            err.to_string()
+                .starts_with(&format!("{file}:{line}:{column}: ")),
+            "{err}"
+        );
     }
 }
 
@@ -53,7 +85,10 @@ fn lenient_pg_is_read() {
     let g = parse_pg(&text, &name).unwrap();
     assert_eq!(g.num_vertices(), 4);
     assert_eq!(g.initial(), Some(VertexId(3)));
-    assert_eq!(g.successors(VertexId(2)), &[VertexId(0), VertexId(1), VertexId(2)]);
+    assert_eq!(
+        g.successors(VertexId(2)),
+        &[VertexId(0), VertexId(1), VertexId(2)]
+    );
     assert_eq!(g.successors(VertexId(1)), &[VertexId(2), VertexId(0)]);
     assert_eq!(g.name(VertexId(1)), Some("one"));
     assert_eq!(g.owner(VertexId(1)), Player::Odd);
@@ -70,10 +105,20 @@ fn malformed_bes_fixtures_report_line_and_cause() {
     let cases = [
         ("bad_undefined.bes", 3, 15, "variable W has no equation"),
         ("bad_negation.bes", 2, 10, "negation is not supported"),
-        ("bad_missing_init.bes", 3, 1, "the BES has no `init` declaration"),
+        (
+            "bad_missing_init.bes",
+            3,
+            1,
+            "the BES has no `init` declaration",
+        ),
         ("bad_params.bes", 1, 10, "BES variables have no parameters"),
         ("bad_duplicate.bes", 3, 6, "variable X has two equations"),
-        ("bad_missing_semicolon.bes", 2, 3, "expected `;` at the end of the equation of X, found `mu`"),
+        (
+            "bad_missing_semicolon.bes",
+            2,
+            3,
+            "expected `;` at the end of the equation of X, found `mu`",
+        ),
         ("bad_char.bes", 2, 12, "unexpected character `#`"),
     ];
     for (file, line, column, msg) in cases {
@@ -83,7 +128,10 @@ fn malformed_bes_fixtures_report_line_and_cause() {
             Err(e) => e,
         };
         assert_eq!((err.line, err.column), (line, column), "{file}: {err}");
-        assert!(err.to_string().contains(msg), "{file}: `{err}` lacks `{msg}`");
+        assert!(
+            err.to_string().contains(msg),
+            "{file}: `{err}` lacks `{msg}`"
+        );
     }
 }
 
@@ -99,7 +147,14 @@ fn good_bes_is_solved_by_both_solvers() {
         let x = bes.vars().find(|&x| bes.name(x) == n).unwrap();
         z[x.index()]
     };
-    for (n, v) in [("X1", true), ("X2", true), ("X3", true), ("X4", true), ("X5", true), ("X6", false)] {
+    for (n, v) in [
+        ("X1", true),
+        ("X2", true),
+        ("X3", true),
+        ("X4", true),
+        ("X5", true),
+        ("X6", false),
+    ] {
         assert_eq!(val(n), v, "{n}");
     }
 }

@@ -217,7 +217,11 @@ impl BesBuilder {
             _ => operands,
         };
         // A single operand is the plain variable: one canonical kind for it.
-        let kind = if operands.len() == 1 { RhsKind::And } else { kind };
+        let kind = if operands.len() == 1 {
+            RhsKind::And
+        } else {
+            kind
+        };
         self.rank[x.index()] = rank;
         self.kind[x.index()] = Some(kind);
         self.def[x.index()] = (self.ops.len() as u64, operands.len() as u32);

@@ -8,13 +8,11 @@ use thiserror::Error;
 /// `line` and `column` are 1-based. The attached source is only the offending line (so that
 /// a huge input is not copied into the error); the message carries the real position.
 #[derive(Debug, Error, Diagnostic)]
-#[error("{file}:{line}:{column}: {message}")]
+#[error("{}:{}:{}: {}", .src.name, .line, .column, .message)]
 #[diagnostic(code(muon::bes::parse))]
 pub struct ParseError {
     /// What is wrong.
     pub message: String,
-    /// The input's name (file name or `<stdin>`).
-    pub file: String,
     /// 1-based line.
     pub line: usize,
     /// 1-based column (in bytes).
@@ -30,6 +28,11 @@ pub struct ParseError {
 }
 
 impl ParseError {
+    /// The input's name (file name or `<stdin>`).
+    pub fn file(&self) -> &str {
+        &self.src.name
+    }
+
     /// An error at byte `offset` of `text` covering `len` bytes.
     pub fn at(
         file: &str,
@@ -56,14 +59,13 @@ impl ParseError {
         let len = len.max(1).min(snippet.len().saturating_sub(rel).max(1));
         ParseError {
             message: message.into(),
-            file: file.to_string(),
             line,
             column,
-            src: LineSource {
+            src: LineSource(Box::new(LineInner {
                 name: file.to_string(),
                 text: snippet,
                 line: line - 1,
-            },
+            })),
             span: (rel, len).into(),
             label: label.into(),
             help,
@@ -74,7 +76,17 @@ impl ParseError {
 /// The offending line of an input, rendered by miette with its real line number (so a
 /// huge input is never copied into an error).
 #[derive(Debug)]
-struct LineSource {
+struct LineSource(Box<LineInner>);
+
+impl std::ops::Deref for LineSource {
+    type Target = LineInner;
+    fn deref(&self) -> &LineInner {
+        &self.0
+    }
+}
+
+#[derive(Debug)]
+struct LineInner {
     name: String,
     text: String,
     /// 0-based line index of `text` in the input.

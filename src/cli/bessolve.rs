@@ -200,7 +200,8 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     if let Some(sol_path) = &args.check {
         let text = artifact::read_bytes(Some(sol_path))?;
         let sol = bes::parse_paritysol(&text, &sol_path.display().to_string(), n)?;
-        bes::verify(&game, &sol).map_err(|e| miette!("{}: the solution is wrong: {e}", sol_path.display()))?;
+        bes::verify(&game, &sol)
+            .map_err(|e| miette!("{}: the solution is wrong: {e}", sol_path.display()))?;
         if !g.quiet {
             eprintln!("{}: solution verified", sol_path.display());
         }
@@ -237,8 +238,9 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
             }
             if args.verify {
                 let z = bes::solve_zielonka(&game);
-                bes::verify(&game, &z)
-                    .map_err(|e| miette!("internal error: Zielonka's solution failed verification: {e}"))?;
+                bes::verify(&game, &z).map_err(|e| {
+                    miette!("internal error: Zielonka's solution failed verification: {e}")
+                })?;
                 if let Some(v) = game.vertices().find(|&v| z.winner(v) != s.winner(v)) {
                     return Err(miette!(
                         "internal error: Gauss elimination and Zielonka disagree on vertex {}",
@@ -275,7 +277,11 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         None => {
             if g.verbose {
                 if let Some(s) = game.initial() {
-                    eprintln!("start vertex {} is won by player {}", s.0, sol.winner(s).number());
+                    eprintln!(
+                        "start vertex {} is won by player {}",
+                        s.0,
+                        sol.winner(s).number()
+                    );
                 }
             }
             artifact::write_output(out, |w| bes::write_paritysol(&sol, w).map_err(io_err(out)))?;
@@ -324,7 +330,11 @@ fn convert(input: Input, fmt: &str, out: Option<&Path>) -> miette::Result<ExitCo
             };
             artifact::write_artifact(ArtifactKind::Bes, out, &b)?
         }
-        (f, _) => return Err(miette!("--convert: unknown format `{f}` (pg, bes, artifact)")),
+        (f, _) => {
+            return Err(miette!(
+                "--convert: unknown format `{f}` (pg, bes, artifact)"
+            ))
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
