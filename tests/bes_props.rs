@@ -192,6 +192,16 @@ fn zielonka_verifies_on_larger_games() {
     }
     let g = muon::bes::gen::ladder_game(1001);
     verify(&g, &solve_zielonka(&g)).unwrap();
+    // The exponential "two binary counters" family: solutions verify, and small ones agree
+    // with the reference.
+    for bits in 1..=9 {
+        let g = muon::bes::gen::two_counters_game(bits);
+        let s = solve_zielonka(&g);
+        verify(&g, &s).unwrap();
+        if bits <= 4 {
+            assert_eq!(s.winners(), &solve_naive(&g)[..], "tc:{bits}");
+        }
+    }
 }
 
 /// Medium games: the reference agrees (it is slow, so few and small).

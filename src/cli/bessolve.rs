@@ -63,7 +63,7 @@ pub struct Args {
     #[arg(long, value_name = "FORMAT", hide = true)]
     pub convert: Option<String>,
     /// Instead of reading input, write a generated game (`random:N[:P[:MIN:MAX]]`,
-    /// `ladder:N`, `mc:N`) in PGSolver format (benchmarks).
+    /// `ladder:N`, `mc:N`, `tc:BITS`) in PGSolver format (benchmarks).
     #[arg(long, value_name = "SPEC", hide = true)]
     pub generate: Option<String>,
     /// Seed for `--generate`.
@@ -151,8 +151,14 @@ fn generate(spec: &str, seed: u64) -> miette::Result<Game> {
         }
         "ladder" => Ok(bes::gen::ladder_game(n)),
         "mc" => Ok(bes::gen::mc_game(n, seed)),
+        "tc" => {
+            if n > 200 {
+                return Err(miette!("--generate tc:{n}: at most 200 bits"));
+            }
+            Ok(bes::gen::two_counters_game(n))
+        }
         k => Err(miette!(
-            "--generate: unknown family `{k}` (random, ladder, mc)"
+            "--generate: unknown family `{k}` (random, ladder, mc, tc)"
         )),
     }
 }
