@@ -169,3 +169,40 @@ fn paritysol_errors_have_positions() {
     let err = parse_paritysol(b"0 3;\n1 0;", "s", 2).unwrap_err();
     assert_eq!((err.line, err.column), (1, 3));
 }
+
+#[test]
+fn fixpoint_semantics_and_rank_mapping() {
+    let cases = [
+        ("pbes mu X = X; init X;", false),
+        ("pbes nu X = X; init X;", true),
+        // The first equation dominates: X = nu X. (mu Y. X) = true.
+        ("pbes nu X = Y; mu Y = X; init X;", true),
+        ("pbes mu X = Y; nu Y = X; init X;", false),
+        // Alternation: X = mu X. (nu Y. X || Y) is true via Y's greatest fixpoint.
+        ("pbes mu X = Y; nu Y = X || Y; init X;", true),
+        ("pbes nu X = Y; mu Y = X && Y; init X;", false),
+        (
+            "pbes nu X = Y && Z; mu Y = X || Y; nu Z = false || (Z && true); init X;",
+            true,
+        ),
+    ];
+    for (text, want) in cases {
+        let bes = parse_bes_text(text, "t.bes").unwrap();
+        let (vals, g, s) = muon::bes::solve_bes_zielonka(&bes);
+        verify(&g, &s).unwrap();
+        assert_eq!(vals[bes.init().index()], want, "{text}");
+        assert_eq!(
+            solve_gauss(&bes).unwrap()[bes.init().index()],
+            want,
+            "{text}"
+        );
+        // nu equations get even priorities and are won by Even when true.
+        for x in bes.vars() {
+            let v = x.vertex();
+            if bes.kind(x) != muon::bes::RhsKind::True && bes.kind(x) != muon::bes::RhsKind::False {
+                let even = g.priority(v) % 2 == 0;
+                assert_eq!(even, bes.fixpoint(x) == muon::bes::Fixpoint::Nu);
+            }
+        }
+    }
+}

@@ -449,7 +449,7 @@ impl<'a> Flattener<'a, '_> {
                             break cand;
                         }
                     };
-                    let aux = self.b.add_variable(&name);
+                    let aux = self.b.add_auxiliary(&name);
                     self.define(aux, other)?;
                     ops.push(aux);
                 }

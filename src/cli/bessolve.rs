@@ -47,7 +47,8 @@ pub struct Args {
     /// Zielonka's checked solution).
     #[arg(long)]
     pub verify: bool,
-    /// For a BES: print the value of every variable, not just the initial one.
+    /// For a BES: print the value of every declared variable (in equation order), then the
+    /// initial one's on the last line.
     #[arg(long)]
     pub all: bool,
     /// Input format, when the extension and content do not tell.
@@ -297,7 +298,11 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
             artifact::write_output(out, |w| {
                 let mut body = || -> std::io::Result<()> {
                     if args.all {
-                        for x in b.equation_order() {
+                        for x in b
+                            .equation_order()
+                            .into_iter()
+                            .filter(|&x| !b.is_auxiliary(x))
+                        {
                             writeln!(w, "{} = {}", b.name(x), vals[x.index()])?;
                         }
                     }
