@@ -285,7 +285,10 @@ fn parse_pg_builder(text: &[u8], file: &str) -> Result<GameBuilder, ParseError> 
         lx.expect(b';', "after the header")?;
         header = Some(h);
     }
-    let cap = header.map_or(0, |h| h.0 as usize + 1);
+    // Every vertex entry takes at least 8 bytes (`0 0 0 0;`), so ids beyond that bound can
+    // never be dense; checking it keeps a bogus header or id from allocating gigabytes.
+    let id_bound = text.len() / 8 + 1;
+    let cap = header.map_or(0, |h| (h.0 as usize + 1).min(id_bound));
     // A rough edge estimate from the file size keeps reallocation low.
     let mut b = GameBuilder::with_capacity(cap, (text.len() / 10).min(1 << 31));
     let mut defined: Vec<u64> = vec![0; cap.div_ceil(64)];
@@ -334,6 +337,17 @@ fn parse_pg_builder(text: &[u8], file: &str) -> Result<GameBuilder, ParseError> 
                             None,
                         ));
                     }
+                }
+                if id as usize > id_bound {
+                    return Err(ParseError::at(
+                        file,
+                        text,
+                        id_off,
+                        lx.token_len(id_off),
+                        format!("vertex id {id} is too large: the input is too short to define all vertices from 0 to {id}"),
+                        "too large",
+                        Some("vertex ids must run from 0 to the largest id without gaps".into()),
+                    ));
                 }
                 let word = id as usize / 64;
                 if word >= defined.len() {

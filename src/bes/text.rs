@@ -33,7 +33,12 @@ struct Lexer<'a> {
     file: &'a str,
     /// Offset and length of the last token.
     at: (usize, usize),
+    /// Current parenthesis nesting (bounded, so deep input cannot overflow the stack).
+    depth: u32,
 }
+
+/// Deepest parenthesis nesting accepted in a right-hand side.
+const MAX_DEPTH: u32 = 500;
 
 impl<'a> Lexer<'a> {
     fn err(&self, msg: impl Into<String>, label: &str, help: Option<String>) -> ParseError {
@@ -194,7 +199,16 @@ fn parse_unit<'a>(lx: &mut Lexer<'a>) -> Result<Expr<'a>, ParseError> {
             Ok(Expr::Var(x, lx.at.0))
         }
         Tok::LParen => {
+            lx.depth += 1;
+            if lx.depth > MAX_DEPTH {
+                return Err(lx.err(
+                    format!("parentheses nested deeper than {MAX_DEPTH}"),
+                    "too deep",
+                    Some("split the formula into several equations".into()),
+                ));
+            }
             let e = parse_or(lx)?;
+            lx.depth -= 1;
             match lx.next()? {
                 Tok::RParen => Ok(e),
                 t => Err(lx.err(
@@ -224,6 +238,7 @@ pub fn parse_bes_text(text: &str, file: &str) -> Result<Bes, ParseError> {
         i: 0,
         file,
         at: (0, 1),
+        depth: 0,
     };
     if matches!(lx.peek()?, Tok::Ident("pbes" | "bes")) {
         lx.next()?;
