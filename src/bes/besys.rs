@@ -310,6 +310,15 @@ fn normalise_ranks(rank: &[u32]) -> Vec<u32> {
     rank.iter().map(|r| map[r]).collect()
 }
 
+/// The PGSolver priority of an mCRL2 rank, when the largest rank in the system is
+/// `max_rank`: `R - rank` with `R` = `max_rank` rounded up to even. Lower ranks get higher
+/// priorities and the parity is kept (`nu` = even rank = even priority = [`Player::Even`]).
+/// For builders of structure graphs (`pbesinst`) that make a [`Game`] directly.
+pub fn priority_of_rank(rank: u32, max_rank: u32) -> u32 {
+    debug_assert!(rank <= max_rank);
+    max_rank + (max_rank & 1) - rank
+}
+
 /// The parity game of a BES (mCRL2's structure graph, in PGSolver conventions). Variable `i`
 /// becomes vertex `i`: `Or` right-hand sides are owned by `Even`, `And` by `Odd`; the
 /// priority is `R - rank` with `R` the largest rank rounded up to even, so the lowest rank
@@ -319,15 +328,14 @@ fn normalise_ranks(rank: &[u32]) -> Vec<u32> {
 /// A variable is true exactly when `Even` wins its vertex.
 pub fn bes_to_game(bes: &Bes) -> Game {
     let n = bes.num_vars();
-    let top = bes.rank.iter().copied().max().unwrap_or(0);
-    let top = top + (top & 1);
+    let max_rank = bes.rank.iter().copied().max().unwrap_or(0);
     let mut b = GameBuilder::with_capacity(n, bes.ops.len() + n);
     for x in bes.vars() {
         let v = match bes.kind(x) {
             RhsKind::True => b.add_vertex(Player::Even, 0),
             RhsKind::False => b.add_vertex(Player::Odd, 1),
-            RhsKind::And => b.add_vertex(Player::Odd, top - bes.rank(x)),
-            RhsKind::Or => b.add_vertex(Player::Even, top - bes.rank(x)),
+            RhsKind::And => b.add_vertex(Player::Odd, priority_of_rank(bes.rank(x), max_rank)),
+            RhsKind::Or => b.add_vertex(Player::Even, priority_of_rank(bes.rank(x), max_rank)),
         };
         match bes.kind(x) {
             RhsKind::True | RhsKind::False => b.set_successors(v, &[v]),

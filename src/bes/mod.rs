@@ -55,7 +55,10 @@ pub mod text;
 pub mod verify;
 pub mod zielonka;
 
-pub use besys::{bes_to_game, game_to_bes, Bes, BesBuilder, BesError, BesVarId, Fixpoint, RhsKind};
+pub use besys::{
+    bes_to_game, game_to_bes, priority_of_rank, Bes, BesBuilder, BesError, BesVarId, Fixpoint,
+    RhsKind,
+};
 pub use error::ParseError;
 pub use game::{Game, GameBuilder, GameError, Player, VertexId};
 pub use gauss::{solve_gauss, solve_gauss_init, GaussError};

@@ -35,6 +35,8 @@ struct Frame {
 
 struct Zlk<'g> {
     g: &'g Game,
+    /// Owners as a bitset (1 = Odd): 1/8 of the game's owner bytes, so it stays in cache.
+    owner_bits: Vec<u64>,
     region: Vec<i32>,
     winner: Vec<u8>,
     strategy: Vec<u32>,
@@ -50,7 +52,7 @@ fn par(p: u32) -> u8 {
 impl Zlk<'_> {
     #[inline]
     fn owner(&self, v: u32) -> u8 {
-        self.g.owner[v as usize] as u8
+        ((self.owner_bits[(v >> 6) as usize] >> (v & 63)) & 1) as u8
     }
 
     #[inline]
@@ -363,8 +365,15 @@ impl Zlk<'_> {
 /// its owner.
 pub fn solve_zielonka(game: &Game) -> Solution {
     let n = game.num_vertices();
+    let mut owner_bits = vec![0u64; n.div_ceil(64)];
+    for (v, &o) in game.owner.iter().enumerate() {
+        if o == Player::Odd {
+            owner_bits[v >> 6] |= 1 << (v & 63);
+        }
+    }
     let mut z = Zlk {
         g: game,
+        owner_bits,
         region: vec![BOT; n],
         winner: vec![UNKNOWN; n],
         strategy: vec![NONE; n],
