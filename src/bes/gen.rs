@@ -103,6 +103,8 @@ pub fn mc_game(n: u32, seed: u64) -> Game {
 /// Van Dijk's "two binary counters" family (GandALF 2019, "A Parity Game Tale of Two
 /// Counters"): an exponential lower bound for Zielonka-style solvers; `bits` bits per
 /// counter, about `3 * bits^2` vertices. Built from the published description.
+// Bits are addressed by index into several parallel layout arrays at once.
+#[allow(clippy::needless_range_loop)]
 pub fn two_counters_game(bits: u32) -> Game {
     assert!(bits > 0);
     let n = bits as usize;
