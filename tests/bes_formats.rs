@@ -166,6 +166,9 @@ fn paritysol_errors_have_positions() {
     assert!(err.message.contains("appears twice"));
     let err = parse_paritysol(b"paritysol 1;\n0 0 1;\n", "s", 2).unwrap_err();
     assert!(err.message.contains("vertex 1 has no entry"));
+    let ok = parse_paritysol(b"paritysol;\n1 1;\n0 0 1;\n", "s", 2).unwrap();
+    assert_eq!(ok.winner(VertexId(1)), Player::Odd);
+    assert_eq!(ok.strategy(VertexId(0)), Some(VertexId(1)));
     let err = parse_paritysol(b"0 3;\n1 0;", "s", 2).unwrap_err();
     assert_eq!((err.line, err.column), (1, 3));
 }

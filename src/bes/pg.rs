@@ -541,8 +541,12 @@ pub fn parse_paritysol(text: &[u8], file: &str, n: usize) -> Result<Solution, Pa
         i: 0,
         file,
     };
+    // Headers seen in the wild: `paritysol N;` (PGSolver: max id; Oink: count) and the old
+    // `paritysol;`. The number is not needed: every vertex must have an entry anyway.
     if lx.keyword("paritysol") {
-        lx.number("the number of vertices")?;
+        if lx.peek() != Some(b';') {
+            lx.number("the number of vertices")?;
+        }
         lx.expect(b';', "after the header")?;
     }
     let mut sol = Solution::new(n);
