@@ -33,6 +33,16 @@
 //! [`game_to_bes`] map variable `i` to vertex `i` and back (the identity), so a solution of
 //! the game is read off per variable directly.
 //!
+//! A [`Solution`] holds a winner per vertex and a strategy successor exactly for the
+//! vertices won by their owner (others carry none). Solutions from [`solve_zielonka`] always
+//! pass [`verify`]; the `--verify` flag of `muon bessolve` runs it on every solve.
+//!
+//! Memory: the game arrays take 8 bytes/edge + 21 bytes/vertex; Zielonka adds about
+//! 22 bytes/vertex (region/escape counters, winner, strategy, priority order and its
+//! inverse, owner bitset) plus the region lists. Measured peak of `muon bessolve` on a
+//! random game of 5 M vertices / 12.5 M edges: 75 bytes/vertex including parsing (the
+//! input text is freed before the reverse edges are built).
+//!
 //! # Solving
 //!
 //! [`solve_zielonka`] is the fast solver (Oink-style: see [`zielonka`]), returning a
