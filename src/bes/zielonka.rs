@@ -243,11 +243,15 @@ impl Zlk<'_> {
         wo.len() - start
     }
 
+    /// The main loop: frames of the recursion on an explicit stack. Phase 0 attracts the
+    /// top priority and descends into the rest; phase 1 looks at the child's result and
+    /// either finishes the frame or resets and descends again (phase 2, the textbook second
+    /// recursive call); phase 2 finishes the frame. Results travel up in `w[0]`/`w[1]`,
+    /// which are empty whenever a frame starts.
     fn run(&mut self) {
-        let Some(&top) = self.order.last() else {
+        if self.order.is_empty() {
             return;
-        };
-        let _ = top;
+        }
         let mut frames = vec![Frame {
             top: self.order.len() - 1,
             r: 0,
