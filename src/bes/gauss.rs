@@ -20,10 +20,16 @@ pub enum GaussError {
         /// Clauses in the equation that exceeded the limit.
         clauses: usize,
     },
+    /// Simplification took more work than the budget allows.
+    #[error("Gauss elimination is taking too long on this system; use the Zielonka solver")]
+    TooSlow,
 }
 
 /// Clauses allowed in one right-hand side before giving up.
-const LIMIT: usize = 1 << 16;
+const LIMIT: usize = 1 << 13;
+
+/// Clause comparisons allowed in total before giving up (keeps the run time bounded).
+const BUDGET: u64 = 1 << 31;
 
 type Clause = Vec<u32>;
 
@@ -41,16 +47,19 @@ fn is_subset(a: &[u32], b: &[u32]) -> bool {
     true
 }
 
-fn minimise(mut d: Vec<Clause>) -> Vec<Clause> {
+fn minimise(mut d: Vec<Clause>, budget: &mut u64) -> Result<Vec<Clause>, GaussError> {
     d.sort_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
     d.dedup();
     let mut out: Vec<Clause> = Vec::with_capacity(d.len());
     for c in d {
+        *budget = budget
+            .checked_sub(out.len() as u64 + 1)
+            .ok_or(GaussError::TooSlow)?;
         if !out.iter().any(|k| is_subset(k, &c)) {
             out.push(c);
         }
     }
-    out
+    Ok(out)
 }
 
 fn union(a: &[u32], b: &[u32]) -> Clause {
@@ -83,6 +92,7 @@ pub fn solve_gauss(bes: &Bes) -> Result<Vec<bool>, GaussError> {
     for (i, x) in order.iter().enumerate() {
         pos[x.index()] = i as u32;
     }
+    let mut budget = BUDGET;
     let mut phi: Vec<Vec<Clause>> = Vec::with_capacity(n);
     let mut occ: Vec<Vec<u32>> = vec![Vec::new(); n];
     for (i, &x) in order.iter().enumerate() {
@@ -96,7 +106,7 @@ pub fn solve_gauss(bes: &Bes) -> Result<Vec<bool>, GaussError> {
                 c.dedup();
                 vec![c]
             }
-            RhsKind::Or => minimise(ops.iter().map(|&o| vec![o]).collect()),
+            RhsKind::Or => minimise(ops.iter().map(|&o| vec![o]).collect(), &mut budget)?,
         };
         for &o in &ops {
             occ[o as usize].push(i as u32);
@@ -117,7 +127,7 @@ pub fn solve_gauss(bes: &Bes) -> Result<Vec<bool>, GaussError> {
                 Err(_) => Some(c),
             })
             .collect();
-        let local = minimise(local);
+        let local = minimise(local, &mut budget)?;
         let mut users = std::mem::take(&mut occ[i]);
         users.sort_unstable();
         users.dedup();
@@ -147,7 +157,7 @@ pub fn solve_gauss(bes: &Bes) -> Result<Vec<bool>, GaussError> {
                     });
                 }
             }
-            let next = minimise(next);
+            let next = minimise(next, &mut budget)?;
             for c in &local {
                 for &v in c {
                     occ[v as usize].push(j as u32);
