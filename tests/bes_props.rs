@@ -92,6 +92,8 @@ proptest! {
         let g = build(&raw);
         let z = solve_zielonka(&g);
         prop_assert_eq!(verify(&g, &z), Ok(()));
+        let proof = muon::bes::strategy_reachable(&g, &z, VertexId(0));
+        prop_assert!(proof.iter().all(|&v| z.winner(v) == z.winner(VertexId(0))));
         let naive = solve_naive(&g);
         prop_assert_eq!(z.winners(), &naive[..]);
         let bes = game_to_bes(&g).unwrap();

@@ -74,7 +74,7 @@ pub use game::{Game, GameBuilder, GameError, Player, VertexId};
 pub use gauss::{solve_gauss, solve_gauss_init, GaussError};
 pub use naive::solve_naive;
 pub use pg::{parse_paritysol, parse_pg, write_paritysol, write_pg};
-pub use solution::Solution;
+pub use solution::{strategy_reachable, Solution};
 pub use text::{parse_bes_text, write_bes_text};
 pub use verify::{verify, VerifyError};
 pub use zielonka::solve_zielonka;

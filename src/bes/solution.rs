@@ -88,3 +88,35 @@ impl Solution {
         }
     }
 }
+
+/// The vertices reachable from `start` when the winner of `start` plays its strategy and
+/// the opponent may take any edge: the part of the game that proves `start`'s result (what
+/// evidence generation shows). In BFS order from `start`; all are won by the same player
+/// when `sol` passes [`super::verify`].
+pub fn strategy_reachable(game: &Game, sol: &Solution, start: VertexId) -> Vec<VertexId> {
+    let p = sol.winner(start);
+    let mut seen = vec![false; game.num_vertices()];
+    let mut out = vec![start];
+    seen[start.index()] = true;
+    let mut i = 0;
+    while i < out.len() {
+        let v = out[i];
+        i += 1;
+        let mut visit = |w: VertexId| {
+            if !seen[w.index()] {
+                seen[w.index()] = true;
+                out.push(w);
+            }
+        };
+        if game.owner(v) == p {
+            if let Some(s) = sol.strategy(v) {
+                visit(s);
+            }
+        } else {
+            for &w in game.successors(v) {
+                visit(w);
+            }
+        }
+    }
+    out
+}
