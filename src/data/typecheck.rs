@@ -2124,6 +2124,129 @@ impl<'s> Checker<'s> {
     }
 }
 
+impl Checker<'_> {
+    /// Resolves `name(args)` against concrete overloads `sigs` (actions, processes):
+    /// the most specific declaration whose sorts the arguments fit; returns its index and
+    /// the typed arguments. `kind` names what is called in messages ("action", "process").
+    pub fn resolve_overload(
+        &mut self,
+        kind: &str,
+        name: &str,
+        sigs: &[Vec<Sort>],
+        args: &[ast::DataExpr],
+        span: Span,
+    ) -> Res<(usize, Vec<DataExpr>)> {
+        let decls: Vec<String> = sigs.iter().map(|s| sorts_str(s)).collect();
+        if !sigs.iter().any(|s| s.len() == args.len()) {
+            let n = args.len();
+            return Err(self.error(
+                span,
+                format!("{kind} `{name}` is not declared with {n} argument{}", plural(n)),
+                format!("{n} argument{} given", plural(n)),
+                Some(format!("`{name}` is declared with {}", decls.join(", "))),
+            ));
+        }
+        let arg_tys = self.synth_args(args)?;
+        let viable: Vec<usize> = sigs
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| {
+                s.len() == args.len()
+                    && s.iter()
+                        .zip(&arg_tys)
+                        .all(|(p, alts)| alts.iter().any(|a| fits(a, &Ty::of(p), false)))
+            })
+            .map(|(i, _)| i)
+            .collect();
+        let found: Vec<String> = arg_tys
+            .iter()
+            .map(|a| a.first().map_or("?".into(), |t| t.to_string()))
+            .collect();
+        if viable.is_empty() {
+            return Err(self.error(
+                span,
+                format!(
+                    "no declaration of {kind} `{name}` accepts arguments of sort{} {}",
+                    if found.len() == 1 { "" } else { "s" },
+                    found.join(" # ")
+                ),
+                "sort mismatch",
+                Some(format!("`{name}` is declared with {}", decls.join(", "))),
+            ));
+        }
+        let best: Vec<usize> = viable
+            .iter()
+            .copied()
+            .filter(|&a| {
+                viable.iter().all(|&b| {
+                    sigs[a]
+                        .iter()
+                        .zip(&sigs[b])
+                        .all(|(x, y)| more_specific(&Ty::of(x), &Ty::of(y)))
+                })
+            })
+            .collect();
+        let [i] = best.as_slice() else {
+            let c: Vec<String> = viable.iter().map(|&i| sorts_str(&sigs[i])).collect();
+            return Err(self.error(
+                span,
+                format!(
+                    "ambiguous {kind} `{name}` with arguments of sort {}",
+                    found.join(" # ")
+                ),
+                "several declarations fit equally well",
+                Some(format!("candidates: {}", c.join("; "))),
+            ));
+        };
+        let i = *i;
+        let mut out = Vec::new();
+        let mut bad = false;
+        for (a, s) in args.iter().zip(&sigs[i]) {
+            match self.check(a, Some(s)) {
+                Ok(x) => out.push(x),
+                Err(_) => bad = true,
+            }
+        }
+        if bad {
+            return Err(Reported);
+        }
+        Ok((i, out))
+    }
+
+    /// The possible sorts of `e` as concrete sorts (those that are determined).
+    pub fn possible_sorts(&mut self, e: &ast::DataExpr) -> Res<Vec<Sort>> {
+        Ok(self.synth(e)?.iter().filter_map(Ty::to_sort).collect())
+    }
+
+    /// Whether an expression with possible sorts `alts` fits sort `s`.
+    pub fn fits_sort(&mut self, e: &ast::DataExpr, s: &Sort) -> Res<bool> {
+        let alts = self.synth(e)?;
+        Ok(alts.iter().any(|a| fits(a, &Ty::of(s), false)))
+    }
+
+    /// Whether sort tuple `a` is at least as specific as `b` (pointwise subsorting).
+    pub fn tuple_more_specific(a: &[Sort], b: &[Sort]) -> bool {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(x, y)| more_specific(&Ty::of(x), &Ty::of(y)))
+    }
+
+    /// The names of everything in data scope, for "did you mean" hints.
+    pub fn scope_names(&self) -> Vec<String> {
+        self.data_names().into_iter().map(String::from).collect()
+    }
+}
+
+/// `S1 # … # Sn` (or `no arguments`).
+pub fn sorts_str(s: &[Sort]) -> String {
+    if s.is_empty() {
+        "no arguments".into()
+    } else {
+        s.iter().map(sort_str).collect::<Vec<_>>().join(" # ")
+    }
+}
+
 fn unreachable_inst() -> Inst {
     Inst {
         cand: Cand::Var(Var {
