@@ -57,6 +57,11 @@ pub struct TypeError {
 /// All errors found in one input file (or the syntax error that stopped parsing it).
 #[derive(Debug)]
 pub struct Diagnostics {
+    inner: Box<DiagInner>,
+}
+
+#[derive(Debug)]
+struct DiagInner {
     file: String,
     src: NamedSource<Arc<str>>,
     errors: Vec<TypeError>,
@@ -67,40 +72,45 @@ impl Diagnostics {
     /// Diagnostics for type errors in `src`.
     pub fn new(src: &SourceFile, errors: Vec<TypeError>) -> Diagnostics {
         Diagnostics {
-            file: src.name.clone(),
-            src: src.named_source(),
-            errors,
-            syntax: None,
+            inner: Box::new(DiagInner {
+                file: src.name.clone(),
+                src: src.named_source(),
+                errors,
+                syntax: None,
+            }),
         }
     }
 
     /// Diagnostics wrapping a syntax error.
     pub fn from_syntax(src: &SourceFile, e: SyntaxError) -> Diagnostics {
         Diagnostics {
-            file: src.name.clone(),
-            src: src.named_source(),
-            errors: Vec::new(),
-            syntax: Some(e),
+            inner: Box::new(DiagInner {
+                file: src.name.clone(),
+                src: src.named_source(),
+                errors: Vec::new(),
+                syntax: Some(e),
+            }),
         }
     }
 
     /// The type errors (empty for a syntax error).
     pub fn errors(&self) -> &[TypeError] {
-        &self.errors
+        &self.inner.errors
     }
 
     /// The syntax error, if parsing failed.
     pub fn syntax_error(&self) -> Option<&SyntaxError> {
-        self.syntax.as_ref()
+        self.inner.syntax.as_ref()
     }
 
     /// Every problem as `(line, column, message)`, for tests and terse output.
     pub fn messages(&self) -> Vec<(usize, usize, String)> {
-        if let Some(s) = &self.syntax {
+        if let Some(s) = &self.inner.syntax {
             let (l, c) = s.line_col();
             return vec![(l, c, s.message().to_string())];
         }
-        self.errors
+        self.inner
+            .errors
             .iter()
             .map(|e| (e.line, e.col, e.message.clone()))
             .collect()
@@ -108,19 +118,19 @@ impl Diagnostics {
 
     /// The file the problems are in.
     pub fn file(&self) -> &str {
-        &self.file
+        &self.inner.file
     }
 }
 
 impl fmt::Display for Diagnostics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(s) = &self.syntax {
+        if let Some(s) = &self.inner.syntax {
             let (l, c) = s.line_col();
-            return write!(f, "{}:{l}:{c}: {}", self.file, s.message());
+            return write!(f, "{}:{l}:{c}: {}", self.inner.file, s.message());
         }
-        match self.errors.as_slice() {
-            [e] => write!(f, "{}:{}:{}: {}", self.file, e.line, e.col, e.message),
-            es => write!(f, "{}: {} type errors", self.file, es.len()),
+        match self.inner.errors.as_slice() {
+            [e] => write!(f, "{}:{}:{}: {}", self.inner.file, e.line, e.col, e.message),
+            es => write!(f, "{}: {} type errors", self.inner.file, es.len()),
         }
     }
 }
@@ -129,14 +139,14 @@ impl std::error::Error for Diagnostics {}
 
 impl Diagnostic for Diagnostics {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        match &self.syntax {
+        match &self.inner.syntax {
             Some(s) => s.code(),
             None => Some(Box::new("muon::typecheck")),
         }
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        match (&self.syntax, self.errors.as_slice()) {
+        match (&self.inner.syntax, self.inner.errors.as_slice()) {
             (Some(s), _) => s.help(),
             (None, [e]) => e
                 .help
@@ -147,11 +157,11 @@ impl Diagnostic for Diagnostics {
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        Some(&self.src)
+        Some(&self.inner.src)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        match (&self.syntax, self.errors.as_slice()) {
+        match (&self.inner.syntax, self.inner.errors.as_slice()) {
             (Some(s), _) => s.labels(),
             (None, [e]) => Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
                 Some(e.label.clone()),
@@ -162,10 +172,12 @@ impl Diagnostic for Diagnostics {
     }
 
     fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
-        if self.syntax.is_some() || self.errors.len() < 2 {
+        if self.inner.syntax.is_some() || self.inner.errors.len() < 2 {
             return None;
         }
-        Some(Box::new(self.errors.iter().map(|e| e as &dyn Diagnostic)))
+        Some(Box::new(
+            self.inner.errors.iter().map(|e| e as &dyn Diagnostic),
+        ))
     }
 }
 
@@ -214,7 +226,10 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 }
 
 /// "did you mean `x`?" for the closest candidate.
-pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
     closest(name, candidates).map(|c| format!("did you mean `{c}`?"))
 }
 
@@ -689,17 +704,20 @@ impl<'s> Checker<'s> {
 
     /// Whether `name` is a data name in scope (variable, user function or built-in).
     pub(crate) fn is_data_name(&self, name: &str) -> bool {
-        self.lookup_var(name).is_some() || self.funcs.contains_key(name) || builtins::is_builtin(name)
+        self.lookup_var(name).is_some()
+            || self.funcs.contains_key(name)
+            || builtins::is_builtin(name)
     }
 
     fn data_names(&self) -> Vec<&str> {
         let mut v: Vec<&str> = self.scope.iter().map(|v| &*v.name).collect();
         v.extend(self.funcs.keys().map(|k| &**k));
-        v.extend(builtins::all().iter().map(|s| s.name).filter(|n| {
-            n.chars()
-                .next()
-                .is_some_and(|c| c.is_alphabetic())
-        }));
+        v.extend(
+            builtins::all()
+                .iter()
+                .map(|s| s.name)
+                .filter(|n| n.chars().next().is_some_and(|c| c.is_alphabetic())),
+        );
         v
     }
 
@@ -902,7 +920,10 @@ impl<'s> Checker<'s> {
                     Some(SortEntry::Alias(s)) => s.clone(),
                     _ => {
                         let mut names: Vec<&str> = self.sorts.keys().map(|k| &**k).collect();
-                        names.extend(["Bool", "Pos", "Nat", "Int", "Real", "List", "Set", "FSet", "Bag", "FBag"]);
+                        names.extend([
+                            "Bool", "Pos", "Nat", "Int", "Real", "List", "Set", "FSet", "Bag",
+                            "FBag",
+                        ]);
                         let help = did_you_mean(n, names);
                         return Err(self.error(
                             e.span,
@@ -967,13 +988,20 @@ impl<'s> Checker<'s> {
             if is_cons && matches!(func.sort.codomain(), Sort::Arrow(..)) {
                 self.error(
                     f.span,
-                    format!("constructor `{}` must produce a data sort, not a function", func.name),
+                    format!(
+                        "constructor `{}` must produce a data sort, not a function",
+                        func.name
+                    ),
                     "function-valued constructor",
                     None,
                 );
                 continue;
             }
-            if self.funcs.get(&func.name).is_some_and(|v| v.contains(&func)) {
+            if self
+                .funcs
+                .get(&func.name)
+                .is_some_and(|v| v.contains(&func))
+            {
                 self.error(
                     f.name.span,
                     format!(
@@ -1010,7 +1038,10 @@ impl<'s> Checker<'s> {
             if !seen.insert(&v.name.name) {
                 self.error(
                     v.name.span,
-                    format!("variable `{}` is declared twice in this `var` section", v.name.name),
+                    format!(
+                        "variable `{}` is declared twice in this `var` section",
+                        v.name.name
+                    ),
                     "declared again here",
                     None,
                 );
@@ -1027,10 +1058,10 @@ impl<'s> Checker<'s> {
     }
 
     fn check_equation(&mut self, eq: &ast::EqnDecl, vars: &[Var]) -> Res<Equation> {
-        let condition = match &eq.condition {
-            Some(c) => Some(self.check(c, Some(&Sort::Bool))),
-            None => None,
-        };
+        let condition = eq
+            .condition
+            .as_ref()
+            .map(|c| self.check(c, Some(&Sort::Bool)));
         let lhs_alts = self.synth(&eq.lhs)?;
         let sort = if lhs_alts.len() == 1 {
             self.default_sort(&lhs_alts[0], &eq.lhs)?
@@ -1171,12 +1202,7 @@ impl<'s> Checker<'s> {
 
     /// The most specific viable instances (several when incomparable or differing only in
     /// their result sort).
-    fn resolve(
-        &self,
-        cands: &[Cand],
-        args: &[Vec<Ty>],
-        expected: Option<&Sort>,
-    ) -> Vec<Inst> {
+    fn resolve(&self, cands: &[Cand], args: &[Vec<Ty>], expected: Option<&Sort>) -> Vec<Inst> {
         let mut viable: Vec<Inst> = cands
             .iter()
             .filter_map(|c| self.instantiate(c, args, false))
@@ -1305,7 +1331,10 @@ impl<'s> Checker<'s> {
                                 bad = true;
                                 self.error(
                                     x.span,
-                                    format!("bag elements have different sorts: {t} and {}", alts[0]),
+                                    format!(
+                                        "bag elements have different sorts: {t} and {}",
+                                        alts[0]
+                                    ),
                                     "does not match the earlier elements",
                                     None,
                                 );
@@ -1354,7 +1383,9 @@ impl<'s> Checker<'s> {
                 match kind {
                     ast::BinderKind::Lambda => b
                         .into_iter()
-                        .map(|t| Ty::Arrow(vars.iter().map(|v| Ty::of(&v.sort)).collect(), Box::new(t)))
+                        .map(|t| {
+                            Ty::Arrow(vars.iter().map(|v| Ty::of(&v.sort)).collect(), Box::new(t))
+                        })
                         .collect(),
                     _ => vec![Ty::Bool],
                 }
@@ -1504,7 +1535,10 @@ impl<'s> Checker<'s> {
                 if c.is_empty() {
                     return Err(self.error(
                         head.span,
-                        format!("this expression is not a function of {n} argument{}", plural(n)),
+                        format!(
+                            "this expression is not a function of {n} argument{}",
+                            plural(n)
+                        ),
                         "applied here",
                         None,
                     ));
@@ -1518,7 +1552,13 @@ impl<'s> Checker<'s> {
     }
 
     /// Reports no-match and ambiguity for a resolved application.
-    fn check_insts(&mut self, name: &str, insts: &[Inst], arg_tys: &[Vec<Ty>], span: Span) -> Res<()> {
+    fn check_insts(
+        &mut self,
+        name: &str,
+        insts: &[Inst],
+        arg_tys: &[Vec<Ty>],
+        span: Span,
+    ) -> Res<()> {
         if insts.is_empty() {
             let args: Vec<String> = arg_tys
                 .iter()
@@ -1534,7 +1574,10 @@ impl<'s> Checker<'s> {
                     sigs.truncate(6);
                     sigs.push("…".into());
                 }
-                Some(format!("`{name}` is declared with sort {}", sigs.join(", ")))
+                Some(format!(
+                    "`{name}` is declared with sort {}",
+                    sigs.join(", ")
+                ))
             };
             return Err(self.error(
                 span,
@@ -1675,7 +1718,11 @@ impl<'s> Checker<'s> {
                         }));
                     }
                     Some(s) => {
-                        return Err(self.mismatch(e.span, s, &Ty::SetLit(Box::new(t), elems.is_empty())))
+                        return Err(self.mismatch(
+                            e.span,
+                            s,
+                            &Ty::SetLit(Box::new(t), elems.is_empty()),
+                        ))
                     }
                     None => match t.to_sort() {
                         Some(s) => Sort::FSet(Box::new(s)),
@@ -1775,21 +1822,24 @@ impl<'s> Checker<'s> {
                             }
                             _ => None,
                         };
-                        self.check(body, body_exp.as_ref()).map(|b| DataExpr::Binder {
-                            kind: Binder::Lambda,
+                        self.check(body, body_exp.as_ref())
+                            .map(|b| DataExpr::Binder {
+                                kind: Binder::Lambda,
+                                vars: vars.clone(),
+                                body: Box::new(b),
+                            })
+                    }
+                    k => self
+                        .check(body, Some(&Sort::Bool))
+                        .map(|b| DataExpr::Binder {
+                            kind: if *k == ast::BinderKind::Forall {
+                                Binder::Forall
+                            } else {
+                                Binder::Exists
+                            },
                             vars: vars.clone(),
                             body: Box::new(b),
-                        })
-                    }
-                    k => self.check(body, Some(&Sort::Bool)).map(|b| DataExpr::Binder {
-                        kind: if *k == ast::BinderKind::Forall {
-                            Binder::Forall
-                        } else {
-                            Binder::Exists
-                        },
-                        vars: vars.clone(),
-                        body: Box::new(b),
-                    }),
+                        }),
                 };
                 self.pop_vars(d);
                 let x = r?;
@@ -1897,10 +1947,8 @@ impl<'s> Checker<'s> {
                     Some(exp) => {
                         let mut b = Vec::new();
                         if s.sort_pattern().matches(exp, &mut b) {
-                            let params: Vec<Sort> = b
-                                .into_iter()
-                                .map(|x| x.unwrap_or(Sort::Bool))
-                                .collect();
+                            let params: Vec<Sort> =
+                                b.into_iter().map(|x| x.unwrap_or(Sort::Bool)).collect();
                             Some(s.instantiate(&params))
                         } else if s.sort_params() == 0 {
                             Some(s.instantiate(&[]))
@@ -1980,7 +2028,7 @@ impl<'s> Checker<'s> {
             }
         }
         if insts.len() == 1 {
-            return Ok(insts.pop().unwrap_or_else(|| unreachable_inst()));
+            return Ok(insts.pop().unwrap_or_else(unreachable_inst));
         }
         let name = name.unwrap_or("function");
         let sigs: Vec<String> = insts.iter().map(inst_str).collect();
@@ -2008,10 +2056,7 @@ impl<'s> Checker<'s> {
         expected: Option<&Sort>,
         span: Span,
     ) -> Res<DataExpr> {
-        let (head, dom) = match self.close_head(head, inst, expected, span) {
-            Ok(x) => x,
-            Err(r) => return Err(r),
-        };
+        let (head, dom) = self.close_head(head, inst, expected, span)?;
         let mut out = Vec::new();
         let mut bad = false;
         for (a, s) in args.iter().zip(&dom) {
@@ -2065,7 +2110,10 @@ impl<'s> Checker<'s> {
                             span,
                             format!("cannot determine the sort of this use of `{}`", s.name),
                             "element sort unknown",
-                            Some("give an argument a known sort, e.g. through a typed variable".into()),
+                            Some(
+                                "give an argument a known sort, e.g. through a typed variable"
+                                    .into(),
+                            ),
                         ))
                     }
                 }
@@ -2141,7 +2189,10 @@ impl Checker<'_> {
             let n = args.len();
             return Err(self.error(
                 span,
-                format!("{kind} `{name}` is not declared with {n} argument{}", plural(n)),
+                format!(
+                    "{kind} `{name}` is not declared with {n} argument{}",
+                    plural(n)
+                ),
                 format!("{n} argument{} given", plural(n)),
                 Some(format!("`{name}` is declared with {}", decls.join(", "))),
             ));
@@ -2270,7 +2321,9 @@ fn rank(s: &Sort) -> u8 {
 
 fn elem_sort(s: &Sort) -> Sort {
     match s {
-        Sort::List(e) | Sort::Set(e) | Sort::FSet(e) | Sort::Bag(e) | Sort::FBag(e) => (**e).clone(),
+        Sort::List(e) | Sort::Set(e) | Sort::FSet(e) | Sort::Bag(e) | Sort::FBag(e) => {
+            (**e).clone()
+        }
         s => s.clone(),
     }
 }

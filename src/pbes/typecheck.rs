@@ -60,18 +60,26 @@ pub fn check_pbes_ast(src: &SourceFile, p: &ast::PbesSpec) -> Result<Pbes, Diagn
         if c.is_data_name(name) {
             c.error(
                 eq.var.name.span,
-                format!("propositional variable `{name}` has the name of a data function or variable"),
+                format!(
+                    "propositional variable `{name}` has the name of a data function or variable"
+                ),
                 "name clash",
                 None,
             );
         }
-        vars.insert(name.clone(), params.iter().map(|v| v.sort.clone()).collect());
+        vars.insert(
+            name.clone(),
+            params.iter().map(|v| v.sort.clone()).collect(),
+        );
         decls.push(Some(PropVarDecl {
             name: name.clone(),
             params,
         }));
     }
-    let mut pc = PbesChecker { c: &mut c, vars: &vars };
+    let mut pc = PbesChecker {
+        c: &mut c,
+        vars: &vars,
+    };
     let mut equations = Vec::new();
     for (eq, decl) in p.equations.iter().zip(decls) {
         let Some(decl) = decl else { continue };

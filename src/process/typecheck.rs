@@ -307,10 +307,7 @@ impl ProcChecker<'_, '_> {
             K::Cond { cond, then, else_ } => {
                 let c = self.c.check(cond, Some(&Sort::Bool));
                 let t = self.check(then);
-                let el = match else_ {
-                    Some(x) => Some(self.check(x).map(Box::new)),
-                    None => None,
-                };
+                let el = else_.as_ref().map(|x| self.check(x).map(Box::new));
                 ProcExpr::If {
                     cond: c?,
                     then: Box::new(t?),
@@ -457,11 +454,7 @@ impl ProcChecker<'_, '_> {
         })
     }
 
-    fn two(
-        &mut self,
-        p: &ast::ProcExpr,
-        q: &ast::ProcExpr,
-    ) -> Res<(Box<ProcExpr>, Box<ProcExpr>)> {
+    fn two(&mut self, p: &ast::ProcExpr, q: &ast::ProcExpr) -> Res<(Box<ProcExpr>, Box<ProcExpr>)> {
         let p = self.check(p);
         let q = self.check(q);
         Ok((Box::new(p?), Box::new(q?)))
@@ -668,7 +661,12 @@ impl ProcChecker<'_, '_> {
                             crate::data::typecheck::sort_str(&v.sort),
                             crate::data::typecheck::sort_str(&p.sort)
                         );
-                        self.c.error(span, msg, "parameter not given", Some(format!("assign it: `{} = …`", p.name)));
+                        self.c.error(
+                            span,
+                            msg,
+                            "parameter not given",
+                            Some(format!("assign it: `{} = …`", p.name)),
+                        );
                         bad = true;
                     }
                     None => {
