@@ -581,6 +581,7 @@ fn is_kw(r: Rule) -> bool {
             | kw_allow
             | kw_hide
             | kw_rename
+            | kw_tau
             | kw_comm
             | kw_dist
             | kw_val
