@@ -1117,7 +1117,16 @@ impl<'s> Checker<'s> {
     /// All candidates for name `name` applied to `arity` arguments (`None`: not applied).
     fn candidates(&self, name: &str, arity: Option<usize>) -> Vec<Cand> {
         if let Some(v) = self.lookup_var(name) {
-            return vec![Cand::Var(v.clone())];
+            // A variable hides functions of the same name, except where it cannot be meant:
+            // applied to arguments it does not take (mCRL2 then falls back to the functions,
+            // e.g. a projection `fset(p)` next to a variable `fset: Set(D)`).
+            let applicable = match arity {
+                Some(n) => v.sort.domain().len() == n,
+                None => true,
+            };
+            if applicable || !self.funcs.contains_key(name) && !builtins::is_builtin(name) {
+                return vec![Cand::Var(v.clone())];
+            }
         }
         let mut out = Vec::new();
         if let Some(fs) = self.funcs.get(name) {
