@@ -589,6 +589,8 @@ pub struct Checker<'s> {
     /// The data specification being built.
     pub(crate) data: DataSpec,
     anon_structs: usize,
+    /// Names whose declaration had an error already reported: their uses stay silent.
+    pub(crate) broken: HashSet<Name>,
 }
 
 impl<'s> Checker<'s> {
@@ -602,6 +604,7 @@ impl<'s> Checker<'s> {
             scope: Vec::new(),
             data: DataSpec::default(),
             anon_structs: 0,
+            broken: HashSet::new(),
         }
     }
 
@@ -979,6 +982,7 @@ impl<'s> Checker<'s> {
                 _ => continue,
             };
             let Ok(sort) = self.resolve_sort(&f.sort) else {
+                self.broken.insert(f.name.name.clone());
                 continue;
             };
             let func = Func {
@@ -1603,6 +1607,9 @@ impl<'s> Checker<'s> {
     }
 
     fn unknown_name(&mut self, name: &str, span: Span) -> Reported {
+        if self.broken.contains(name) {
+            return Reported;
+        }
         let help = did_you_mean(name, self.data_names());
         self.error(
             span,
