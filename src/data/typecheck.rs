@@ -380,6 +380,8 @@ fn fits(a: &Ty, b: &Ty, compat: bool) -> bool {
         (Ty::SetLit(x, _), Ty::Set(y) | Ty::FSet(y) | Ty::SetLit(y, _)) => fits(x, y, compat),
         (Ty::SetLit(_, true), Ty::Bag(_) | Ty::FBag(_) | Ty::BagLit(_)) => compat,
         (Ty::BagLit(x), Ty::Bag(y) | Ty::FBag(y) | Ty::BagLit(y)) => fits(x, y, compat),
+        // mCRL2 converts finite sets and bags where sets and bags are needed.
+        (Ty::FSet(x), Ty::Set(y)) | (Ty::FBag(x), Ty::Bag(y)) => unify(x, y).is_some(),
         _ => unify(a, b).is_some(),
     }
 }
@@ -492,10 +494,14 @@ fn gather(pat: &SortPat, ty: &Ty, rigid: bool, cs: &mut Vec<ParamConstraint>) ->
         (_, Ty::Hole) => true,
         (SortPat::List(p), Ty::List(t)) => gather(p, t, true, cs),
         (SortPat::List(p), Ty::ListLit(t)) => gather(p, t, false, cs),
-        (SortPat::Set(p), Ty::Set(t)) | (SortPat::FSet(p), Ty::FSet(t)) => gather(p, t, true, cs),
+        (SortPat::Set(p), Ty::Set(t) | Ty::FSet(t)) | (SortPat::FSet(p), Ty::FSet(t)) => {
+            gather(p, t, true, cs)
+        }
         (SortPat::Set(p) | SortPat::FSet(p), Ty::SetLit(t, _)) => gather(p, t, false, cs),
         (SortPat::Bag(_) | SortPat::FBag(_), Ty::SetLit(_, true)) => true,
-        (SortPat::Bag(p), Ty::Bag(t)) | (SortPat::FBag(p), Ty::FBag(t)) => gather(p, t, true, cs),
+        (SortPat::Bag(p), Ty::Bag(t) | Ty::FBag(t)) | (SortPat::FBag(p), Ty::FBag(t)) => {
+            gather(p, t, true, cs)
+        }
         (SortPat::Bag(p) | SortPat::FBag(p), Ty::BagLit(t)) => gather(p, t, false, cs),
         (SortPat::Arrow(pd, pc), Ty::Arrow(td, tc)) => {
             pd.len() == td.len()
