@@ -74,6 +74,25 @@ fn txt2pbes_writes_an_artifact_and_pbesinfo_reads_it() {
     assert!(text.contains("Number of equations:     2"), "{text}");
     assert!(text.contains("nu X(n: Nat, d: D)"), "{text}");
 
+    // pbespp prints it back in the textual format, which txt2pbes reads again.
+    let txt = dir.path().join("x.txt");
+    assert!(muon()
+        .arg("pbespp")
+        .arg(&out_path)
+        .arg(&txt)
+        .status()
+        .unwrap()
+        .success());
+    let printed = std::fs::read_to_string(&txt).unwrap();
+    assert!(printed.contains("nu X(n: Nat, d: D) ="), "{printed}");
+    assert!(muon()
+        .arg("txt2pbes")
+        .arg(&txt)
+        .arg(dir.path().join("y.pbes"))
+        .status()
+        .unwrap()
+        .success());
+
     // An ill-typed PBES: exit 1 and no output file.
     let bad = dir.path().join("bad.pbes");
     let out = muon()
