@@ -291,3 +291,13 @@ fn finite_containers_are_converted_where_sets_and_bags_are_needed() {
     let e = check("Set2Bag(fs)");
     assert_eq!(e.sort(), Sort::Bag(Box::new(Sort::Nat)));
 }
+
+#[test]
+fn redeclaring_a_builtin_sort_is_not_ambiguous() {
+    let spec = check_specification(&SourceFile::new(
+        "redecl.mcrl2",
+        "map max: Nat # Nat -> Nat; head: List(Bool) -> Bool;\nact a: Nat;\ninit a(max(1, 2) + head([1, 2]));",
+    ))
+    .unwrap_or_else(|d| panic!("{:?}", d.messages()));
+    assert_eq!(spec.data.mappings.len(), 2);
+}

@@ -1151,16 +1151,7 @@ impl<'s> Checker<'s> {
             match arity {
                 Some(n) if s.params.len() != n => {}
                 None if s.name == "[]" || s.name == "{}" || s.name == "{:}" => {}
-                _ => {
-                    // A user function with exactly this sort hides the built-in.
-                    let dup = out.iter().any(|c| match c {
-                        Cand::User(f) => s.match_func(f).is_some(),
-                        _ => false,
-                    });
-                    if !dup {
-                        out.push(Cand::Builtin(s));
-                    }
-                }
+                _ => out.push(Cand::Builtin(s)),
             }
         }
         out
@@ -1256,7 +1247,17 @@ impl<'s> Checker<'s> {
             .cloned()
             .collect();
         if !best.is_empty() {
-            return best;
+            // A user declaration of exactly a built-in's sort is the same function symbol.
+            let mut uniq: Vec<Inst> = Vec::new();
+            for i in best {
+                if !uniq
+                    .iter()
+                    .any(|u| u.params == i.params && u.result == i.result && !i.result.has_hole())
+                {
+                    uniq.push(i);
+                }
+            }
+            return uniq;
         }
         // No single most specific one: keep those not strictly dominated.
         viable
