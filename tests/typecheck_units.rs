@@ -301,3 +301,22 @@ fn redeclaring_a_builtin_sort_is_not_ambiguous() {
     .unwrap_or_else(|d| panic!("{:?}", d.messages()));
     assert_eq!(spec.data.mappings.len(), 2);
 }
+
+#[test]
+fn deeply_nested_binders_and_applications_stay_fast() {
+    // Each level is typed bottom-up once and top-down once; without memoisation of the
+    // bottom-up pass this nesting would take 2^depth steps.
+    let depth = 30;
+    let mut e = String::from("b");
+    for k in 0..depth {
+        e = format!("h(if(exists x{k}: Nat . x{k} == 1 && {e}, 1, 2))");
+    }
+    let start = std::time::Instant::now();
+    assert_eq!(check(&e).sort(), Sort::Bool);
+    assert!(start.elapsed().as_secs() < 5, "took {:?}", start.elapsed());
+    let mut sum = String::from("n");
+    for _ in 0..300 {
+        sum = format!("({sum} + 1)");
+    }
+    assert_eq!(check(&sum).sort(), Sort::Pos);
+}

@@ -597,6 +597,10 @@ pub struct Checker<'s> {
     anon_structs: usize,
     /// Names whose declaration had an error already reported: their uses stay silent.
     pub(crate) broken: HashSet<Name>,
+    /// Bottom-up results per expression node (address, span, scope depth): top-down
+    /// elaboration asks again for every subexpression, which would otherwise be
+    /// exponential in the nesting of binders and applications.
+    synth_cache: HashMap<(usize, u32, u32, usize), Res<Vec<Ty>>>,
 }
 
 impl<'s> Checker<'s> {
@@ -611,6 +615,7 @@ impl<'s> Checker<'s> {
             data: DataSpec::default(),
             anon_structs: 0,
             broken: HashSet::new(),
+            synth_cache: HashMap::new(),
         }
     }
 
@@ -1283,8 +1288,29 @@ impl<'s> Checker<'s> {
     // Bottom-up: possible sorts
     // -----------------------------------------------------------------------------------
 
-    /// The possible sorts of `e` (usually one), computed bottom-up; errors are recorded.
+    /// The possible sorts of `e` (usually one), computed bottom-up; errors are recorded
+    /// (once: the result is remembered for the node).
     pub(crate) fn synth(&mut self, e: &ast::DataExpr) -> Res<Vec<Ty>> {
+        let key = (
+            e as *const ast::DataExpr as usize,
+            e.span.start,
+            e.span.end,
+            self.scope.len(),
+        );
+        if let Some(r) = self.synth_cache.get(&key) {
+            return r.clone();
+        }
+        let r = self.synth_uncached(e);
+        self.synth_cache.insert(key, r.clone());
+        r
+    }
+
+    /// Forgets remembered bottom-up results (the expressions they belong to are gone).
+    pub(crate) fn clear_cache(&mut self) {
+        self.synth_cache.clear();
+    }
+
+    fn synth_uncached(&mut self, e: &ast::DataExpr) -> Res<Vec<Ty>> {
         use ast::DataExprKind as K;
         Ok(match &e.kind {
             K::True | K::False => vec![Ty::Bool],
@@ -1682,7 +1708,8 @@ impl<'s> Checker<'s> {
                     }
                     _ => None,
                 };
-                self.finish_app(head_expr, &inst, args, expected, e.span)
+                let args: Vec<&ast::DataExpr> = args.iter().collect();
+                self.finish_app(head_expr, &inst, &args, expected, e.span)
             }
             K::Unary { op, arg } => {
                 let arg_tys = vec![self.synth(arg)?];
@@ -1690,7 +1717,7 @@ impl<'s> Checker<'s> {
                 let insts = self.resolve(&cands, &arg_tys, expected);
                 self.check_insts(op.symbol(), &insts, &arg_tys, e.span)?;
                 let inst = self.pick(insts, &arg_tys, expected, e.span, Some(op.symbol()))?;
-                self.finish_app(None, &inst, std::slice::from_ref(&**arg), expected, e.span)
+                self.finish_app(None, &inst, &[&**arg], expected, e.span)
             }
             K::Binary { op, lhs, rhs } => {
                 let l = self.synth(lhs);
@@ -1700,8 +1727,7 @@ impl<'s> Checker<'s> {
                 let insts = self.resolve(&cands, &arg_tys, expected);
                 self.check_insts(op.symbol(), &insts, &arg_tys, e.span)?;
                 let inst = self.pick(insts, &arg_tys, expected, e.span, Some(op.symbol()))?;
-                let args = [(**lhs).clone(), (**rhs).clone()];
-                self.finish_app(None, &inst, &args, expected, e.span)
+                self.finish_app(None, &inst, &[&**lhs, &**rhs], expected, e.span)
             }
             K::ListEnum(elems) => {
                 let t = self.synth_elems(elems)?;
@@ -2075,7 +2101,7 @@ impl<'s> Checker<'s> {
         &mut self,
         head: Option<DataExpr>,
         inst: &Inst,
-        args: &[ast::DataExpr],
+        args: &[&ast::DataExpr],
         expected: Option<&Sort>,
         span: Span,
     ) -> Res<DataExpr> {

@@ -131,7 +131,10 @@ impl PbesChecker<'_, '_> {
                     PbesExpr::PropVar(self.inst(&inst.name, &inst.args, inst.span, false)?)
                 } else if self.c.is_data_name(&inst.name.name) {
                     let d = data_app(&inst.name, &inst.args, inst.span);
-                    PbesExpr::Data(self.c.check(&d, Some(&Sort::Bool))?)
+                    let r = self.c.check(&d, Some(&Sort::Bool));
+                    // The temporary node's address may be reused: forget what was learnt.
+                    self.c.clear_cache();
+                    PbesExpr::Data(r?)
                 } else {
                     return Err(self.unknown(&inst.name));
                 }
