@@ -188,21 +188,32 @@ pub struct Reported;
 /// Result of a checking step whose errors are already recorded.
 pub type Res<T> = Result<T, Reported>;
 
-/// Levenshtein distance (on characters), for "did you mean" hints.
+/// Edit distance (on characters) counting insertions, deletions, substitutions and swaps of
+/// adjacent characters (optimal string alignment), for "did you mean" hints.
 pub fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.iter().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for i in 0..=a.len() {
+        d[i * w] = i;
     }
-    prev[b.len()]
+    for (j, x) in d.iter_mut().enumerate().take(w) {
+        *x = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[(i - 1) * w + j] + 1)
+                .min(d[i * w + j - 1] + 1)
+                .min(d[(i - 1) * w + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[(i - 2) * w + j - 2] + 1);
+            }
+            d[i * w + j] = v;
+        }
+    }
+    d[a.len() * w + b.len()]
 }
 
 /// The candidate closest to `name`, if it is close enough to be a plausible typo.
@@ -1162,23 +1173,35 @@ impl<'s> Checker<'s> {
         out
     }
 
-    /// Instantiates a candidate against argument sorts (alternatives per argument).
-    fn instantiate(&self, cand: &Cand, args: &[Vec<Ty>], compat: bool) -> Option<Inst> {
-        let (sort_params, params, result) = match cand {
-            Cand::User(f) => (
-                Vec::new(),
-                f.sort.domain().iter().map(Ty::of).collect::<Vec<_>>(),
-                Ty::of(f.sort.codomain()),
-            ),
-            Cand::Var(v) => (
-                Vec::new(),
-                v.sort.domain().iter().map(Ty::of).collect(),
-                Ty::of(v.sort.codomain()),
-            ),
+    /// Instantiates a candidate against argument sorts (alternatives per argument): one
+    /// instance per distinct way the arguments fix a built-in's sort parameters.
+    fn instantiate(&self, cand: &Cand, args: &[Vec<Ty>], compat: bool) -> Vec<Inst> {
+        let fits_all = |params: &[Ty]| {
+            params.len() == args.len()
+                && params
+                    .iter()
+                    .zip(args)
+                    .all(|(p, alts)| alts.iter().any(|a| fits(a, p, compat)))
+        };
+        let concrete = |sort: &Sort| {
+            let params: Vec<Ty> = sort.domain().iter().map(Ty::of).collect();
+            let result = Ty::of(sort.codomain());
+            fits_all(&params).then(|| Inst {
+                cand: cand.clone(),
+                sort_params: Vec::new(),
+                params,
+                result,
+            })
+        };
+        match cand {
+            Cand::User(f) => concrete(&f.sort).into_iter().collect(),
+            Cand::Var(v) => concrete(&v.sort).into_iter().collect(),
             Cand::Builtin(s) => {
+                if s.params.len() != args.len() {
+                    return Vec::new();
+                }
                 let n = s.sort_params();
-                // Try the argument alternatives in order; the first consistent choice wins.
-                let mut found = None;
+                let mut out: Vec<Inst> = Vec::new();
                 for choice in alternatives_product(args) {
                     let mut cs = Vec::new();
                     if !s
@@ -1189,30 +1212,25 @@ impl<'s> Checker<'s> {
                     {
                         continue;
                     }
-                    if let Some(sp) = solve(&cs, n) {
-                        found = Some(sp);
-                        break;
+                    let Some(sp) = solve(&cs, n) else { continue };
+                    if out.iter().any(|i| i.sort_params == sp) {
+                        continue;
                     }
+                    let params: Vec<Ty> = s.params.iter().map(|p| inst_pat(p, &sp)).collect();
+                    if !fits_all(&params) {
+                        continue;
+                    }
+                    let result = inst_pat(&s.result, &sp);
+                    out.push(Inst {
+                        cand: cand.clone(),
+                        sort_params: sp,
+                        params,
+                        result,
+                    });
                 }
-                let sp = found?;
-                let params = s.params.iter().map(|p| inst_pat(p, &sp)).collect();
-                let result = inst_pat(&s.result, &sp);
-                (sp, params, result)
+                out
             }
-        };
-        if params.len() != args.len() {
-            return None;
         }
-        let ok = params
-            .iter()
-            .zip(args)
-            .all(|(p, alts)| alts.iter().any(|a| fits(a, p, compat)));
-        ok.then_some(Inst {
-            cand: cand.clone(),
-            sort_params,
-            params,
-            result,
-        })
     }
 
     /// The most specific viable instances (several when incomparable or differing only in
@@ -1220,12 +1238,12 @@ impl<'s> Checker<'s> {
     fn resolve(&self, cands: &[Cand], args: &[Vec<Ty>], expected: Option<&Sort>) -> Vec<Inst> {
         let mut viable: Vec<Inst> = cands
             .iter()
-            .filter_map(|c| self.instantiate(c, args, false))
+            .flat_map(|c| self.instantiate(c, args, false))
             .collect();
         if viable.is_empty() {
             viable = cands
                 .iter()
-                .filter_map(|c| self.instantiate(c, args, true))
+                .flat_map(|c| self.instantiate(c, args, true))
                 .collect();
         }
         if let Some(exp) = expected {
@@ -1606,10 +1624,7 @@ impl<'s> Checker<'s> {
         span: Span,
     ) -> Res<()> {
         if insts.is_empty() {
-            let args: Vec<String> = arg_tys
-                .iter()
-                .map(|a| a.first().map_or("?".into(), |t| t.to_string()))
-                .collect();
+            let args: Vec<String> = arg_tys.iter().map(|a| alts_str(a)).collect();
             let cands = self.candidates(name, Some(arg_tys.len()));
             let help = if cands.is_empty() {
                 None
@@ -2081,10 +2096,7 @@ impl<'s> Checker<'s> {
         }
         let name = name.unwrap_or("function");
         let sigs: Vec<String> = insts.iter().map(inst_str).collect();
-        let args: Vec<String> = arg_tys
-            .iter()
-            .map(|a| a.first().map_or("?".into(), |t| t.to_string()))
-            .collect();
+        let args: Vec<String> = arg_tys.iter().map(|a| alts_str(a)).collect();
         Err(self.error(
             span,
             format!(
@@ -2258,10 +2270,7 @@ impl Checker<'_> {
             })
             .map(|(i, _)| i)
             .collect();
-        let found: Vec<String> = arg_tys
-            .iter()
-            .map(|a| a.first().map_or("?".into(), |t| t.to_string()))
-            .collect();
+        let found: Vec<String> = arg_tys.iter().map(|a| alts_str(a)).collect();
         if viable.is_empty() {
             return Err(self.error(
                 span,
@@ -2344,6 +2353,21 @@ pub fn sorts_str(s: &[Sort]) -> String {
         "no arguments".into()
     } else {
         s.iter().map(sort_str).collect::<Vec<_>>().join(" # ")
+    }
+}
+
+/// The possible sorts of an argument: `A`, or `A or B` when it is still open.
+fn alts_str(a: &[Ty]) -> String {
+    match a {
+        [] => "?".into(),
+        [t] => t.to_string(),
+        ts => format!(
+            "({})",
+            ts.iter()
+                .map(|t| t.to_string())
+                .collect::<Vec<_>>()
+                .join(" or ")
+        ),
     }
 }
 
