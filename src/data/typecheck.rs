@@ -2202,7 +2202,7 @@ impl<'s> Checker<'s> {
                 found
             ),
             format!("this has sort {found}"),
-            None,
+            conversion_hint(found, expected),
         )
     }
 
@@ -2272,6 +2272,20 @@ impl Checker<'_> {
             .collect();
         let found: Vec<String> = arg_tys.iter().map(|a| alts_str(a)).collect();
         if viable.is_empty() {
+            let same_arity: Vec<&Vec<Sort>> =
+                sigs.iter().filter(|s| s.len() == args.len()).collect();
+            let mut help = format!("`{name}` is declared with {}", decls.join(", "));
+            if let [sig] = same_arity.as_slice() {
+                let hint = sig
+                    .iter()
+                    .zip(&arg_tys)
+                    .filter(|(p, alts)| !alts.iter().any(|a| fits(a, &Ty::of(p), false)))
+                    .find_map(|(p, alts)| alts.first().and_then(|a| conversion_hint(a, p)));
+                if let Some(h) = hint {
+                    help.push_str("; ");
+                    help.push_str(&h);
+                }
+            }
             return Err(self.error(
                 span,
                 format!(
@@ -2280,7 +2294,7 @@ impl Checker<'_> {
                     found.join(" # ")
                 ),
                 "sort mismatch",
-                Some(format!("`{name}` is declared with {}", decls.join(", "))),
+                Some(help),
             ));
         }
         let best: Vec<usize> = viable
@@ -2354,6 +2368,22 @@ pub fn sorts_str(s: &[Sort]) -> String {
     } else {
         s.iter().map(sort_str).collect::<Vec<_>>().join(" # ")
     }
+}
+
+/// How to convert explicitly where mCRL2 does not convert implicitly (downcasts).
+fn conversion_hint(found: &Ty, expected: &Sort) -> Option<String> {
+    const UP: &str = "only upward conversions Pos < Nat < Int < Real are implicit";
+    Some(match (found, expected) {
+        (Ty::Int, Sort::Nat) => format!(
+            "{UP}, and a difference `a - b` is an Int even for naturals: write Int2Nat(…) where the value cannot be negative"
+        ),
+        (Ty::Int, Sort::Pos) => format!("{UP}: write Int2Pos(…) where the value is positive"),
+        (Ty::Nat, Sort::Pos) => format!("{UP}: write Nat2Pos(…) where the value is not 0"),
+        (Ty::Real, Sort::Int | Sort::Nat | Sort::Pos) => {
+            format!("{UP}: round with floor(…), ceil(…) or round(…) first")
+        }
+        _ => return None,
+    })
 }
 
 /// The possible sorts of an argument: `A`, or `A or B` when it is still open.
