@@ -69,9 +69,6 @@ pub(crate) fn parse(src: &SourceFile, entry: Entry) -> R<Parsed> {
 }
 
 fn parse_inner(src: &SourceFile, entry: Entry) -> R<Parsed> {
-    static DETAIL: std::sync::Once = std::sync::Once::new();
-    // Literal tokens (`;`, `)`, keywords) are only reported with error detail on.
-    DETAIL.call_once(|| pest::set_error_detail(true));
     let rule = match entry {
         Entry::Spec => Rule::spec,
         Entry::Formula => Rule::formula_spec,
@@ -79,8 +76,21 @@ fn parse_inner(src: &SourceFile, entry: Entry) -> R<Parsed> {
         Entry::Data => Rule::lone_data_expr,
     };
     let text: &str = &src.text;
-    let mut pairs = Mcrl2Parser::parse(rule, text).map_err(|e| pest_error(src, e))?;
+    let mut pairs = match Mcrl2Parser::parse(rule, text) {
+        Ok(p) => p,
+        Err(e) => {
+            // Literal tokens (`;`, `)`) are only reported with pest's error detail, which
+            // makes parsing several times slower: parse again with it to explain the error.
+            // (The switch is process-wide; a concurrent parse may briefly run with detail,
+            // which only costs it time.)
+            pest::set_error_detail(true);
+            let detailed = Mcrl2Parser::parse(rule, text);
+            pest::set_error_detail(false);
+            return Err(pest_error(src, detailed.err().unwrap_or(e)));
+        }
+    };
     let top = pairs.next().expect("the entry rule matched");
+    check_reserved(src, &top)?;
     let b = Builder { src };
     Ok(match entry {
         Entry::Spec => Parsed::Spec(b.spec(top)?),
@@ -91,6 +101,35 @@ fn parse_inner(src: &SourceFile, entry: Entry) -> R<Parsed> {
             Parsed::Data(b.data_expr(e)?)
         }
     })
+}
+
+/// mCRL2's reserved words: never names.
+const RESERVED: [&str; 38] = [
+    "sort", "cons", "map", "var", "eqn", "act", "proc", "init", "glob", "struct", "Bool", "Pos",
+    "Nat", "Int", "Real", "List", "Set", "Bag", "FSet", "FBag", "lambda", "forall", "exists",
+    "whr", "end", "true", "false", "div", "mod", "in", "delta", "tau", "sum", "block", "allow",
+    "hide", "rename", "comm",
+];
+
+/// Rejects identifiers that are reserved words (the grammar lets them through; see
+/// `mcrl2.pest`).
+fn check_reserved(src: &SourceFile, top: &Pair<Rule>) -> R<()> {
+    for p in top.clone().into_inner().flatten() {
+        if p.as_rule() == Rule::ident && RESERVED.contains(&p.as_str()) {
+            let w = p.as_str();
+            return Err(SyntaxError::new(
+                SyntaxErrorKind::Syntax,
+                src,
+                sp(&p),
+                format!("unexpected `{w}`; expected an identifier"),
+                "reserved word",
+            )
+            .with_help(format!(
+                "`{w}` is a reserved word of mCRL2 and cannot be a name"
+            )));
+        }
+    }
+    Ok(())
 }
 
 // -------------------------------------------------------------------------------------------
@@ -366,13 +405,16 @@ fn describe(rule: Rule) -> Option<&'static str> {
         EOI => "end of input",
         ident | id_list => "an identifier",
         number => "a number",
-        keyword => "an identifier",
         sort_expr | sort_product | basic_sort | container_sort | container_kw | struct_sort => {
             "a sort"
         }
         data_expr | data_expr_list | d_forall | d_exists | d_lambda | d_not | d_neg | d_size
         | d_true | d_false | d_list | d_empty_bag | d_compr | d_braces | d_paren | brace_elt
-        | data_unit | lone_data_expr => "a data expression",
+        | lone_data_expr => "a data expression",
+        // Units only stand before `->` in processes (and after `@`).
+        data_unit | u_not | u_neg | u_size | u_true | u_false | u_number | u_paren | u_ident => {
+            "a process expression"
+        }
         proc_expr | p_sum | p_dist | p_cond | p_delta | p_tau | p_block | p_hide | p_allow
         | p_rename | p_comm | p_assign_call | p_action | p_paren => "a process expression",
         act_frm | a_forall | a_exists | a_not | a_val | a_true | a_false | a_multact | a_paren
@@ -578,12 +620,6 @@ fn reserved_word_before(text: &str, pos: usize) -> Option<(usize, &str)> {
     if text[pos..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '\'') {
         return None;
     }
-    const RESERVED: [&str; 38] = [
-        "sort", "cons", "map", "var", "eqn", "act", "proc", "init", "glob", "struct", "Bool",
-        "Pos", "Nat", "Int", "Real", "List", "Set", "Bag", "FSet", "FBag", "lambda", "forall",
-        "exists", "whr", "end", "true", "false", "div", "mod", "in", "delta", "tau", "sum",
-        "block", "allow", "hide", "rename", "comm",
-    ];
     RESERVED.contains(&word).then_some((start, word))
 }
 
@@ -1340,8 +1376,9 @@ impl Builder<'_> {
         let mut prefixes = Vec::new();
         let mut head: Option<DataExpr> = None;
         for c in kids(p) {
+            let cspan = sp(&c);
             match c.as_rule() {
-                Rule::d_not | Rule::d_neg | Rule::d_size => prefixes.push(c),
+                Rule::u_not | Rule::u_neg | Rule::u_size => prefixes.push(c),
                 Rule::d_app => {
                     let h = head.take().expect("application head");
                     let span = h.span.join(sp(&c));
@@ -1354,16 +1391,24 @@ impl Builder<'_> {
                         span,
                     });
                 }
-                Rule::data_expr => head = Some(self.data_expr(c)?),
-                _ => head = Some(self.data_primary(c)?.e),
+                Rule::u_paren => head = Some(self.data_expr(kids(c).next().expect("inner"))?),
+                r => {
+                    let kind = match r {
+                        Rule::u_true => DataExprKind::True,
+                        Rule::u_false => DataExprKind::False,
+                        Rule::u_number => DataExprKind::Number(name(&c)),
+                        _ => DataExprKind::Id(name(&c)),
+                    };
+                    head = Some(DataExpr { kind, span: cspan });
+                }
             }
         }
         let mut e = head.expect("unit primary");
         for op in prefixes.into_iter().rev() {
             let span = sp(&op).join(e.span);
             let op = match op.as_rule() {
-                Rule::d_not => UnaryOp::Not,
-                Rule::d_neg => UnaryOp::Neg,
+                Rule::u_not => UnaryOp::Not,
+                Rule::u_neg => UnaryOp::Neg,
                 _ => UnaryOp::Size,
             };
             e = DataExpr {
