@@ -1113,6 +1113,38 @@ impl<'s> Checker<'s> {
         let condition = condition.transpose()?;
         let lhs = lhs?;
         let rhs = rhs?;
+        if matches!(lhs, DataExpr::Var(_)) {
+            return Err(self.error(
+                eq.lhs.span,
+                "the left-hand side of an equation cannot be a variable",
+                "a variable",
+                Some("an equation defines a function: write `f(x) = …`".into()),
+            ));
+        }
+        // A rewrite rule can only produce what its left-hand side binds.
+        let mut in_lhs = HashSet::new();
+        free_vars(&lhs, &mut Vec::new(), &mut in_lhs);
+        let mut used = HashSet::new();
+        free_vars(&rhs, &mut Vec::new(), &mut used);
+        if let Some(c) = &condition {
+            free_vars(c, &mut Vec::new(), &mut used);
+        }
+        let mut missing: Vec<&Var> = used.difference(&in_lhs).collect();
+        missing.sort();
+        if let Some(v) = missing.first() {
+            let names: Vec<&str> = missing.iter().map(|v| &*v.name).collect();
+            return Err(self.error(
+                eq.span,
+                format!(
+                    "variable{} `{}` of the right-hand side or condition do{} not occur in the left-hand side",
+                    if names.len() == 1 { "" } else { "s" },
+                    names.join("`, `"),
+                    if names.len() == 1 { "es" } else { "" }
+                ),
+                format!("`{}` is not bound by the left-hand side", v.name),
+                Some("every variable of an equation must occur in its left-hand side".into()),
+            ));
+        }
         // Only variables that occur somewhere matter to consumers; keep the section's.
         Ok(Equation {
             vars: vars.to_vec(),
@@ -2367,6 +2399,50 @@ pub fn sorts_str(s: &[Sort]) -> String {
         "no arguments".into()
     } else {
         s.iter().map(sort_str).collect::<Vec<_>>().join(" # ")
+    }
+}
+
+/// The free variables of `e` (not bound by an enclosing binder inside `e`).
+fn free_vars(e: &DataExpr, bound: &mut Vec<Name>, out: &mut HashSet<Var>) {
+    match e {
+        DataExpr::Var(v) => {
+            if !bound.contains(&v.name) {
+                out.insert(v.clone());
+            }
+        }
+        DataExpr::Func(_) | DataExpr::Number { .. } => {}
+        DataExpr::App { head, args } => {
+            free_vars(head, bound, out);
+            for a in args {
+                free_vars(a, bound, out);
+            }
+        }
+        DataExpr::Binder { vars, body, .. } => {
+            let d = bound.len();
+            bound.extend(vars.iter().map(|v| v.name.clone()));
+            free_vars(body, bound, out);
+            bound.truncate(d);
+        }
+        DataExpr::Whr { body, defs } => {
+            for (_, x) in defs {
+                free_vars(x, bound, out);
+            }
+            let d = bound.len();
+            bound.extend(defs.iter().map(|(v, _)| v.name.clone()));
+            free_vars(body, bound, out);
+            bound.truncate(d);
+        }
+        DataExpr::ListEnum { elems, .. } | DataExpr::SetEnum { elems, .. } => {
+            for x in elems {
+                free_vars(x, bound, out);
+            }
+        }
+        DataExpr::BagEnum { elems, .. } => {
+            for (x, n) in elems {
+                free_vars(x, bound, out);
+                free_vars(n, bound, out);
+            }
+        }
     }
 }
 
