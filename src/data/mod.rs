@@ -1,3 +1,5 @@
 //! Data: sorts, the typed data IR, hash-consed terms, the rewriter and the enumerator.
 
+pub mod builtins;
 pub mod ir;
+pub mod typecheck;
