@@ -177,12 +177,18 @@ pub fn expr_to_term(store: &TermStore, e: &DataExpr) -> Result<TermId, ConvertEr
         DataExpr::Func(f) => {
             let cod = f.sort.clone();
             match (&*f.name, &cod) {
-                (names::EMPTY_SET | names::EMPTY_BAG, Sort::Set(el)) => {
-                    Internal::set(store, el, Internal::false_fn(store, el), Internal::fset(store, el, &[]))
-                }
-                (names::EMPTY_SET | names::EMPTY_BAG, Sort::Bag(el)) => {
-                    Internal::bag(store, el, Internal::zero_fn(store, el), Internal::fbag(store, el, &[]))
-                }
+                (names::EMPTY_SET | names::EMPTY_BAG, Sort::Set(el)) => Internal::set(
+                    store,
+                    el,
+                    Internal::false_fn(store, el),
+                    Internal::fset(store, el, &[]),
+                ),
+                (names::EMPTY_SET | names::EMPTY_BAG, Sort::Bag(el)) => Internal::bag(
+                    store,
+                    el,
+                    Internal::zero_fn(store, el),
+                    Internal::fbag(store, el, &[]),
+                ),
                 (names::EMPTY_SET | names::EMPTY_BAG, Sort::FSet(el)) => {
                     Internal::fset(store, el, &[])
                 }
@@ -350,10 +356,13 @@ pub fn term_to_expr(store: &TermStore, t: TermId) -> DataExpr {
             } else {
                 app(
                     func_expr("/", arrow(vec![Sort::Int, Sort::Pos], Sort::Real)),
-                    vec![int_expr(n, Sort::Int), DataExpr::Number {
-                        value: d,
-                        sort: Sort::Pos,
-                    }],
+                    vec![
+                        int_expr(n, Sort::Int),
+                        DataExpr::Number {
+                            value: d,
+                            sort: Sort::Pos,
+                        },
+                    ],
                 )
             }
         }
@@ -405,7 +414,9 @@ pub fn term_to_expr(store: &TermStore, t: TermId) -> DataExpr {
                         }
                     }
                     names::SET | names::BAG if args.len() == 2 => {
-                        if let Some(e) = set_expr(store, &*func.name == names::SET, args[0], args[1]) {
+                        if let Some(e) =
+                            set_expr(store, &*func.name == names::SET, args[0], args[1])
+                        {
                             return e;
                         }
                     }
@@ -448,7 +459,9 @@ fn set_expr(store: &TermStore, is_set: bool, f: TermId, fin: TermId) -> Option<D
     } else {
         Sort::Bag(Box::new(el.clone()))
     };
-    let fname = store.as_func_app(f).map(|(g, a)| (store.func_of(g).name.clone(), a.len()));
+    let fname = store
+        .as_func_app(f)
+        .map(|(g, a)| (store.func_of(g).name.clone(), a.len()));
     if let Some((n, 0)) = &fname {
         if (is_set && &**n == names::FALSE_FN) || (!is_set && &**n == names::ZERO_FN) {
             return Some(match fin_expr {
@@ -468,7 +481,10 @@ fn set_expr(store: &TermStore, is_set: bool, f: TermId, fin: TermId) -> Option<D
                 name: "x".into(),
                 sort: el.clone(),
             };
-            (v.clone(), app(term_to_expr(store, f), vec![DataExpr::Var(v)]))
+            (
+                v.clone(),
+                app(term_to_expr(store, f), vec![DataExpr::Var(v)]),
+            )
         }
     };
     let empty = match &fin_expr {
@@ -507,4 +523,3 @@ fn set_expr(store: &TermStore, is_set: bool, f: TermId, fin: TermId) -> Option<D
         body: Box::new(body),
     })
 }
-

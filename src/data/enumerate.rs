@@ -94,7 +94,8 @@ impl<'r> Enumerator<'r> {
             pending: vars.to_vec(),
         }];
         while let Some(p) = stack.pop() {
-            let sigma: Vec<(VarId, TermId)> = vars.iter().copied().zip(p.values.iter().copied()).collect();
+            let sigma: Vec<(VarId, TermId)> =
+                vars.iter().copied().zip(p.values.iter().copied()).collect();
             let c = self.rw.rewrite_with(cond, &sigma)?;
             if c == ff {
                 continue;
@@ -112,8 +113,14 @@ impl<'r> Enumerator<'r> {
             // If x no longer matters, give it no value (keep it as is) — unless it is one of
             // the requested variables, which must get values.
             let requested = vars.contains(&x);
-            if !requested && !store.occurs_free(x, c) && !p.values.iter().any(|v| store.occurs_free(x, *v)) {
-                stack.push(Partial { values: p.values, pending: rest.to_vec() });
+            if !requested
+                && !store.occurs_free(x, c)
+                && !p.values.iter().any(|v| store.occurs_free(x, *v))
+            {
+                stack.push(Partial {
+                    values: p.values,
+                    pending: rest.to_vec(),
+                });
                 continue;
             }
             let candidates = self.candidates(x, c)?;
@@ -169,7 +176,9 @@ impl<'r> Enumerator<'r> {
         let mut hi: Option<BigInt> = None;
         let mut members: Option<Vec<TermId>> = None;
         for &a in &conj {
-            let Some((f, [l, r])) = store.as_func_app(a) else { continue };
+            let Some((f, [l, r])) = store.as_func_app(a) else {
+                continue;
+            };
             let (l, r) = (self.strip_conv(*l), self.strip_conv(*r));
             let k = self.rw.kind(f);
             match k {
@@ -183,7 +192,11 @@ impl<'r> Enumerator<'r> {
                 }
                 Kind::Op(op @ (Op::Lt | Op::Le | Op::Gt | Op::Ge)) => {
                     // Normalise to `small (<|<=) big`.
-                    let (small, big) = if matches!(op, Op::Lt | Op::Le) { (l, r) } else { (r, l) };
+                    let (small, big) = if matches!(op, Op::Lt | Op::Le) {
+                        (l, r)
+                    } else {
+                        (r, l)
+                    };
                     let strict = matches!(op, Op::Lt | Op::Gt);
                     if small == xt {
                         if let Some(v) = self.int_value(big) {
@@ -222,7 +235,10 @@ impl<'r> Enumerator<'r> {
         }
         // 3. constructors.
         if sort == Sort::Bool {
-            return Ok(vec![(store.false_term(), vec![]), (store.true_term(), vec![])]);
+            return Ok(vec![
+                (store.false_term(), vec![]),
+                (store.true_term(), vec![]),
+            ]);
         }
         if let Sort::Named(_) = sort {
             let ctors = self.rw.spec().constructors_of(&sort);

@@ -54,7 +54,7 @@ pub mod store;
 
 pub use convert::{expr_to_term, term_to_expr, ConvertError};
 pub use enumerate::{EnumError, Enumerator};
-pub use rewrite::{substitute, RewriteError, Rewriter, Substitution, DEFAULT_MAX_DEPTH};
+pub use rewrite::{substitute, RewriteError, Rewriter, Substitution, DEFAULT_STACK_LIMIT};
 pub use store::{FuncId, NumSort, Term, TermId, TermStore, VarId};
 
 use ir::{DataExpr, DataSpec, Sort};

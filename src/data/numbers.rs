@@ -178,12 +178,18 @@ mod tests {
         let r = a.add(&IntVal::Small(1));
         assert_eq!(r, IntVal::Big(BigInt::from(i64::MAX) + 1));
         assert_eq!(r.sub(&IntVal::Small(1)), IntVal::Small(i64::MAX));
-        assert_eq!(IntVal::Small(i64::MIN).neg().to_big(), -BigInt::from(i64::MIN));
+        assert_eq!(
+            IntVal::Small(i64::MIN).neg().to_big(),
+            -BigInt::from(i64::MIN)
+        );
         assert_eq!(
             IntVal::Small(-7).div_floor(&IntVal::Small(2)),
             IntVal::Small(-4)
         );
-        assert_eq!(IntVal::Small(-7).mod_floor(&IntVal::Small(2)), IntVal::Small(1));
+        assert_eq!(
+            IntVal::Small(-7).mod_floor(&IntVal::Small(2)),
+            IntVal::Small(1)
+        );
         assert_eq!(
             IntVal::Small(2).pow(&IntVal::Small(100)).unwrap().to_big(),
             BigInt::from(1) << 100

@@ -30,9 +30,9 @@ use super::store::{FuncId, NumSort, Term, TermId, TermStore, VarId};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RewriteError {
     /// The recursion depth limit was reached (non-terminating equations, or a term too deep).
-    #[error("rewriting exceeded the recursion depth limit of {limit} while rewriting {term}; the equations may not terminate")]
+    #[error("rewriting exceeded the recursion limit ({limit} bytes of stack) while rewriting {term}; the equations may not terminate")]
     TooDeep {
-        /// The limit.
+        /// The stack limit in bytes.
         limit: usize,
         /// The term being rewritten when the limit was hit (abbreviated).
         term: String,
@@ -258,8 +258,10 @@ struct System {
 /// A substitution from variables to terms.
 pub type Substitution = FxHashMap<VarId, TermId>;
 
-/// Default recursion depth limit (safe on a 2 MiB thread stack in debug builds).
-pub const DEFAULT_MAX_DEPTH: usize = 2_000;
+/// Default stack budget of one rewrite call in bytes: safe on a 2 MiB thread stack (the
+/// default of spawned threads). Deep computations should run on a thread with a bigger stack
+/// and raise the limit with [`Rewriter::set_stack_limit`].
+pub const DEFAULT_STACK_LIMIT: usize = 1 << 20;
 
 /// A rewriting context: the compiled equations of one [`DataSpec`] (shared, immutable) plus
 /// per-context scratch state. Clone it to get an independent context for another thread;
@@ -273,8 +275,9 @@ pub struct Rewriter {
     saved: Vec<(VarId, (u32, TermId))>,
     frame: u32,
     next_frame: u32,
-    depth: usize,
-    max_depth: usize,
+    /// Address of a local of the outermost rewrite call: the stack in use is measured from it.
+    stack_base: usize,
+    max_stack: usize,
     /// Budget for the enumerator (candidate values per enumeration).
     pub(crate) enum_budget: usize,
     fresh: u32,
@@ -290,8 +293,8 @@ impl Clone for Rewriter {
             saved: Vec::new(),
             frame: 0,
             next_frame: 1,
-            depth: 0,
-            max_depth: self.max_depth,
+            stack_base: 0,
+            max_stack: self.max_stack,
             enum_budget: self.enum_budget,
             fresh: self.fresh,
         }
@@ -311,7 +314,10 @@ impl Rewriter {
     }
 
     /// A rewriter for `spec` over an existing (shared) term store.
-    pub fn with_store(spec: &DataSpec, store: &'static TermStore) -> Result<Rewriter, RewriteError> {
+    pub fn with_store(
+        spec: &DataSpec,
+        store: &'static TermStore,
+    ) -> Result<Rewriter, RewriteError> {
         let mut kinds = FxHashMap::default();
         let mut structs = Vec::new();
         for decl in &spec.sorts {
@@ -381,8 +387,8 @@ impl Rewriter {
             saved: Vec::new(),
             frame: 0,
             next_frame: 1,
-            depth: 0,
-            max_depth: DEFAULT_MAX_DEPTH,
+            stack_base: 0,
+            max_stack: DEFAULT_STACK_LIMIT,
             enum_budget: 100_000,
             fresh: 0,
         };
@@ -512,9 +518,9 @@ impl Rewriter {
         &self.sys.spec
     }
 
-    /// Sets the recursion depth limit (run deep computations on a thread with a big stack).
-    pub fn set_max_depth(&mut self, limit: usize) {
-        self.max_depth = limit;
+    /// Sets the stack budget of one rewrite call in bytes (the thread's stack must be bigger).
+    pub fn set_stack_limit(&mut self, bytes: usize) {
+        self.max_stack = bytes;
     }
 
     /// Sets the enumerator's budget: candidate values tried per enumeration.
@@ -544,20 +550,29 @@ impl Rewriter {
         t: TermId,
         sigma: &[(VarId, TermId)],
     ) -> Result<TermId, RewriteError> {
+        let outermost = self.stack_base == 0;
+        if outermost {
+            let probe = 0u8;
+            self.stack_base = std::hint::black_box(&probe) as *const u8 as usize;
+        }
         let mark = self.enter();
         for (v, x) in sigma {
             self.bind(*v, *x);
         }
         let r = self.eval(t);
         self.leave(mark);
-        if r.is_err() {
-            self.depth = 0;
+        if outermost {
+            self.stack_base = 0;
         }
         r
     }
 
     /// The normal form of `t` under a substitution map.
-    pub fn rewrite_subst(&mut self, t: TermId, sigma: &Substitution) -> Result<TermId, RewriteError> {
+    pub fn rewrite_subst(
+        &mut self,
+        t: TermId,
+        sigma: &Substitution,
+    ) -> Result<TermId, RewriteError> {
         let v: Vec<_> = sigma.iter().map(|(a, b)| (*a, *b)).collect();
         self.rewrite_with(t, &v)
     }
@@ -638,7 +653,7 @@ impl Rewriter {
 
     fn too_deep(&self, t: TermId) -> RewriteError {
         RewriteError::TooDeep {
-            limit: self.max_depth,
+            limit: self.max_stack,
             term: self.show(t),
         }
     }
@@ -666,14 +681,14 @@ impl Rewriter {
                 self.apply_func(*f, t, &[])
             }
             Term::App(h, args) => {
-                self.depth += 1;
-                if self.depth > self.max_depth {
-                    self.depth -= 1;
+                // Stack in use, measured by address (stacks grow down on every supported
+                // target; `abs_diff` keeps this safe either way).
+                let probe = 0u8;
+                let here = std::hint::black_box(&probe) as *const u8 as usize;
+                if self.stack_base != 0 && here.abs_diff(self.stack_base) > self.max_stack {
                     return Err(self.too_deep(t));
                 }
-                let r = self.eval_app(*h, args);
-                self.depth -= 1;
-                r
+                self.eval_app(*h, args)
             }
             Term::Binder(kind, vs, body) => self.eval_binder(*kind, vs, *body),
         }
@@ -750,7 +765,13 @@ impl Rewriter {
     }
 
     /// `&&`, `||`, `=>` on normal forms, with the standard simplifications.
-    fn bool_binop(&mut self, op: Op, h: TermId, a: TermId, b: TermId) -> Result<TermId, RewriteError> {
+    fn bool_binop(
+        &mut self,
+        op: Op,
+        h: TermId,
+        a: TermId,
+        b: TermId,
+    ) -> Result<TermId, RewriteError> {
         let (tt, ff) = (self.store.true_term(), self.store.false_term());
         let r = match op {
             Op::And => {
@@ -817,7 +838,12 @@ impl Rewriter {
         if let Some((f, [a, b])) = store.as_func_app(t) {
             let (a, b) = (*a, *b);
             let bool2 = Sort::Arrow(vec![Sort::Bool, Sort::Bool], Box::new(Sort::Bool));
-            let mk = |name: &str| store.func(store.intern_func(&Func { name: name.into(), sort: bool2.clone() }));
+            let mk = |name: &str| {
+                store.func(store.intern_func(&Func {
+                    name: name.into(),
+                    sort: bool2.clone(),
+                }))
+            };
             match self.kind(f) {
                 Kind::Op(Op::And) => {
                     let (na, nb) = (self.negate(a), self.negate(b));
@@ -837,7 +863,12 @@ impl Rewriter {
         self.not(t)
     }
 
-    fn eval_binder(&mut self, kind: Binder, vs: &[VarId], body: TermId) -> Result<TermId, RewriteError> {
+    fn eval_binder(
+        &mut self,
+        kind: Binder,
+        vs: &[VarId],
+        body: TermId,
+    ) -> Result<TermId, RewriteError> {
         let store = self.store;
         // Capture avoidance: rename bound variables that occur in open values of the frame.
         let mut vars: Vec<VarId> = vs.to_vec();
@@ -845,9 +876,10 @@ impl Rewriter {
         let mut renamed: Vec<(VarId, TermId)> = Vec::new();
         if self.saved.iter().any(|_| true) && self.frame_has_open_values(0) {
             for v in vars.iter_mut() {
-                let clash = self.saved.iter().any(|(w, _)| {
-                    matches!(self.lookup(*w), Some(t) if store.occurs_free(*v, t))
-                });
+                let clash = self
+                    .saved
+                    .iter()
+                    .any(|(w, _)| matches!(self.lookup(*w), Some(t) if store.occurs_free(*v, t)));
                 if clash {
                     let sort = store.var_of(*v).sort.clone();
                     let nv = self.fresh_var(&sort);
@@ -879,13 +911,23 @@ impl Rewriter {
                 let el = store.var_of(vars[0]).sort.clone();
                 let lam = store.binder(Binder::Lambda, &vars, b);
                 let f = self.eta(lam);
-                Ok(Internal::set(&store, &el, f, Internal::fset(&store, &el, &[])))
+                Ok(Internal::set(
+                    &store,
+                    &el,
+                    f,
+                    Internal::fset(&store, &el, &[]),
+                ))
             }
             Binder::BagComprehension => {
                 let el = store.var_of(vars[0]).sort.clone();
                 let lam = store.binder(Binder::Lambda, &vars, b);
                 let f = self.eta(lam);
-                Ok(Internal::bag(&store, &el, f, Internal::fbag(&store, &el, &[])))
+                Ok(Internal::bag(
+                    &store,
+                    &el,
+                    f,
+                    Internal::fbag(&store, &el, &[]),
+                ))
             }
         }
     }
@@ -907,30 +949,45 @@ impl Rewriter {
         lam
     }
 
-    fn eval_quantifier(&mut self, kind: Binder, vars: &[VarId], body: TermId) -> Result<TermId, RewriteError> {
+    fn eval_quantifier(
+        &mut self,
+        kind: Binder,
+        vars: &[VarId],
+        body: TermId,
+    ) -> Result<TermId, RewriteError> {
         let store = self.store;
         let (tt, ff) = (store.true_term(), store.false_term());
         if body == tt || body == ff {
             return Ok(body);
         }
-        let used: Vec<VarId> = vars.iter().copied().filter(|v| store.occurs_free(*v, body)).collect();
+        let used: Vec<VarId> = vars
+            .iter()
+            .copied()
+            .filter(|v| store.occurs_free(*v, body))
+            .collect();
         if used.is_empty() {
             return Ok(body);
         }
         // exists: look for a witness of body; forall: look for a counterexample (!body).
-        let goal = if kind == Binder::Exists { body } else { self.negate(body) };
+        let goal = if kind == Binder::Exists {
+            body
+        } else {
+            self.negate(body)
+        };
         let only_bound = store.free_vars(goal).iter().all(|v| used.contains(v));
         let mut found = false;
         let mut undecided = false;
-        let res = self.enumerator().enumerate(&used, goal, &mut |_, residual| {
-            if residual == tt {
-                found = true;
-                false
-            } else {
-                undecided = true;
-                true
-            }
-        });
+        let res = self
+            .enumerator()
+            .enumerate(&used, goal, &mut |_, residual| {
+                if residual == tt {
+                    found = true;
+                    false
+                } else {
+                    undecided = true;
+                    true
+                }
+            });
         match res {
             Ok(()) => {}
             Err(e) => {
@@ -965,7 +1022,10 @@ impl Rewriter {
             }
             Term::App(g, gargs) => {
                 if let Term::Func(u) = store.get(*g) {
-                    if self.kind(*u) == Kind::Op(Op::FuncUpdate) && gargs.len() == 3 && args.len() == 1 {
+                    if self.kind(*u) == Kind::Op(Op::FuncUpdate)
+                        && gargs.len() == 3
+                        && args.len() == 1
+                    {
                         let (f, x, v) = (gargs[0], gargs[1], gargs[2]);
                         return match self.decide_eq(args[0], x) {
                             Some(true) => Ok(v),
@@ -979,7 +1039,10 @@ impl Rewriter {
                                 let s = store.sort_of(v);
                                 let iff = store.intern_func(&Func {
                                     name: "if".into(),
-                                    sort: Sort::Arrow(vec![Sort::Bool, s.clone(), s.clone()], Box::new(s)),
+                                    sort: Sort::Arrow(
+                                        vec![Sort::Bool, s.clone(), s.clone()],
+                                        Box::new(s),
+                                    ),
                                 });
                                 Ok(store.app_func(iff, &[c, v, fa]))
                             }
@@ -1002,7 +1065,12 @@ impl Rewriter {
         }
     }
 
-    fn apply_func(&mut self, f: FuncId, h: TermId, args: &[TermId]) -> Result<TermId, RewriteError> {
+    fn apply_func(
+        &mut self,
+        f: FuncId,
+        h: TermId,
+        args: &[TermId],
+    ) -> Result<TermId, RewriteError> {
         match self.kind(f) {
             Kind::Ctor(_) => {}
             Kind::Op(op) => {
@@ -1025,10 +1093,19 @@ impl Rewriter {
         if let Some(r) = self.try_rules(f, args, false)? {
             return Ok(r);
         }
-        Ok(if args.is_empty() { h } else { self.store.app(h, args) })
+        Ok(if args.is_empty() {
+            h
+        } else {
+            self.store.app(h, args)
+        })
     }
 
-    fn try_rules(&mut self, f: FuncId, args: &[TermId], curried: bool) -> Result<Option<TermId>, RewriteError> {
+    fn try_rules(
+        &mut self,
+        f: FuncId,
+        args: &[TermId],
+        curried: bool,
+    ) -> Result<Option<TermId>, RewriteError> {
         let sys = self.sys.clone();
         let Some(rules) = sys.rules.get(&f) else {
             return Ok(None);
@@ -1103,7 +1180,10 @@ impl Rewriter {
         }
         let name = &store.func_of(f).name;
         let info = &self.sys.structs[s as usize].ctors[index as usize];
-        let i = info.projections.iter().position(|p| p.as_ref() == Some(name))?;
+        let i = info
+            .projections
+            .iter()
+            .position(|p| p.as_ref() == Some(name))?;
         cargs.get(i).copied()
     }
 
@@ -1162,9 +1242,10 @@ impl Rewriter {
         }
         let store = self.store;
         match (store.get(a), store.get(b)) {
-            (Term::Num(..) | Term::BigNum(..) | Term::Real(_), Term::Num(..) | Term::BigNum(..) | Term::Real(_)) => {
-                return Some(false)
-            }
+            (
+                Term::Num(..) | Term::BigNum(..) | Term::Real(_),
+                Term::Num(..) | Term::BigNum(..) | Term::Real(_),
+            ) => return Some(false),
             _ => {}
         }
         let (fa, aa) = store.as_func_app(a)?;
@@ -1172,7 +1253,10 @@ impl Rewriter {
         let (ka, kb) = (self.kind(fa), self.kind(fb));
         match (ka, kb) {
             (Kind::Ctor(Ctor::Bool), Kind::Ctor(Ctor::Bool)) => Some(false),
-            (Kind::Ctor(Ctor::Struct { index: i, .. }), Kind::Ctor(Ctor::Struct { index: j, .. })) => {
+            (
+                Kind::Ctor(Ctor::Struct { index: i, .. }),
+                Kind::Ctor(Ctor::Struct { index: j, .. }),
+            ) => {
                 if i != j {
                     return Some(false);
                 }
@@ -1188,7 +1272,8 @@ impl Rewriter {
                     None
                 }
             }
-            (Kind::Ctor(Ctor::Set), Kind::Ctor(Ctor::Set)) | (Kind::Ctor(Ctor::Bag), Kind::Ctor(Ctor::Bag)) => {
+            (Kind::Ctor(Ctor::Set), Kind::Ctor(Ctor::Set))
+            | (Kind::Ctor(Ctor::Bag), Kind::Ctor(Ctor::Bag)) => {
                 if self.is_value(a) && self.is_value(b) {
                     Some(false)
                 } else {
@@ -1258,9 +1343,21 @@ impl Rewriter {
                 let (fa, aa) = store.as_func_app(a).unwrap_or((FuncId(u32::MAX), &[]));
                 let (fb, ba) = store.as_func_app(b).unwrap_or((FuncId(u32::MAX), &[]));
                 if fa != fb {
-                    let ka = if fa.0 == u32::MAX { Kind::Map } else { self.kind(fa) };
-                    let kb = if fb.0 == u32::MAX { Kind::Map } else { self.kind(fb) };
-                    if let (Kind::Ctor(Ctor::Struct { index: i, .. }), Kind::Ctor(Ctor::Struct { index: j, .. })) = (ka, kb) {
+                    let ka = if fa.0 == u32::MAX {
+                        Kind::Map
+                    } else {
+                        self.kind(fa)
+                    };
+                    let kb = if fb.0 == u32::MAX {
+                        Kind::Map
+                    } else {
+                        self.kind(fb)
+                    };
+                    if let (
+                        Kind::Ctor(Ctor::Struct { index: i, .. }),
+                        Kind::Ctor(Ctor::Struct { index: j, .. }),
+                    ) = (ka, kb)
+                    {
                         return i.cmp(&j);
                     }
                     if let (Kind::Ctor(Ctor::Nil), Kind::Ctor(Ctor::ListCons)) = (ka, kb) {
@@ -1475,7 +1572,13 @@ impl Rewriter {
         }
     }
 
-    fn arith(&self, a: &NumVal, b: &NumVal, iop: fn(&IntVal, &IntVal) -> IntVal, rop: fn(&BigRational, &BigRational) -> BigRational) -> NumVal {
+    fn arith(
+        &self,
+        a: &NumVal,
+        b: &NumVal,
+        iop: fn(&IntVal, &IntVal) -> IntVal,
+        rop: fn(&BigRational, &BigRational) -> BigRational,
+    ) -> NumVal {
         match (a, b) {
             (NumVal::I(x), NumVal::I(y)) => NumVal::I(iop(x, y)),
             _ => NumVal::R(rop(&a.to_rat(), &b.to_rat())),
@@ -1483,7 +1586,13 @@ impl Rewriter {
     }
 
     #[allow(clippy::too_many_lines)]
-    fn builtin(&mut self, op: Op, f: FuncId, h: TermId, args: &[TermId]) -> Result<Option<TermId>, RewriteError> {
+    fn builtin(
+        &mut self,
+        op: Op,
+        f: FuncId,
+        h: TermId,
+        args: &[TermId],
+    ) -> Result<Option<TermId>, RewriteError> {
         let store = self.store;
         let fsort = store.func_of(f).sort.clone();
         let cod = fsort.codomain().clone();
@@ -1568,10 +1677,17 @@ impl Rewriter {
                 }
                 if let (Some(x), Some(y)) = (self.num(a), self.num(b)) {
                     let c = x.cmp_num(&y);
-                    return Ok(Some(store.bool_term(if strict { c.is_lt() } else { c.is_le() })));
+                    return Ok(Some(store.bool_term(if strict {
+                        c.is_lt()
+                    } else {
+                        c.is_le()
+                    })));
                 }
                 let s = store.sort_of(a);
-                if matches!(s, Sort::Set(_) | Sort::FSet(_) | Sort::Bag(_) | Sort::FBag(_)) {
+                if matches!(
+                    s,
+                    Sort::Set(_) | Sort::FSet(_) | Sort::Bag(_) | Sort::FBag(_)
+                ) {
                     return self.subset(a, b, strict);
                 }
                 match self.decide_lt(a, b) {
@@ -1582,16 +1698,22 @@ impl Rewriter {
             (Op::Add, 2) if cod.is_numeric() => {
                 let (x, y) = (self.num(args[0]), self.num(args[1]));
                 match (x, y) {
-                    (Some(x), Some(y)) => self.mk_num(&cod, self.arith(&x, &y, IntVal::add, |a, b| a + b)),
+                    (Some(x), Some(y)) => {
+                        self.mk_num(&cod, self.arith(&x, &y, IntVal::add, |a, b| a + b))
+                    }
                     _ => None,
                 }
             }
             (Op::Sub, 2) if cod.is_numeric() => match (self.num(args[0]), self.num(args[1])) {
-                (Some(x), Some(y)) => self.mk_num(&cod, self.arith(&x, &y, IntVal::sub, |a, b| a - b)),
+                (Some(x), Some(y)) => {
+                    self.mk_num(&cod, self.arith(&x, &y, IntVal::sub, |a, b| a - b))
+                }
                 _ => None,
             },
             (Op::Mul, 2) if cod.is_numeric() => match (self.num(args[0]), self.num(args[1])) {
-                (Some(x), Some(y)) => self.mk_num(&cod, self.arith(&x, &y, IntVal::mul, |a, b| a * b)),
+                (Some(x), Some(y)) => {
+                    self.mk_num(&cod, self.arith(&x, &y, IntVal::mul, |a, b| a * b))
+                }
                 _ => None,
             },
             (Op::Add | Op::Sub | Op::Mul, 2) => self.set_binop(op, &cod, args[0], args[1])?,
@@ -1613,7 +1735,11 @@ impl Rewriter {
             },
             (Op::Div | Op::Mod, 2) => match (self.int(args[0]), self.int(args[1])) {
                 (Some(x), Some(y)) if y.signum() > 0 => {
-                    let r = if op == Op::Div { x.div_floor(&y) } else { x.mod_floor(&y) };
+                    let r = if op == Op::Div {
+                        x.div_floor(&y)
+                    } else {
+                        x.mod_floor(&y)
+                    };
                     self.mk_num(&cod, NumVal::I(r))
                 }
                 _ => None,
@@ -1621,7 +1747,11 @@ impl Rewriter {
             (Op::Exp, 2) => match (self.num(args[0]), self.int(args[1])) {
                 (Some(NumVal::I(b)), Some(e)) if e.signum() >= 0 => match b.pow(&e) {
                     Some(r) => self.mk_num(&cod, NumVal::I(r)),
-                    None => return Err(RewriteError::NumberTooLarge { term: self.show(store.app(h, args)) }),
+                    None => {
+                        return Err(RewriteError::NumberTooLarge {
+                            term: self.show(store.app(h, args)),
+                        })
+                    }
                 },
                 (Some(NumVal::R(b)), Some(e)) => {
                     let neg = e.signum() < 0;
@@ -1631,7 +1761,11 @@ impl Rewriter {
                     } else {
                         let n = match ea {
                             IntVal::Small(n) if n <= u32::MAX as i64 => n as u32,
-                            _ => return Err(RewriteError::NumberTooLarge { term: self.show(store.app(h, args)) }),
+                            _ => {
+                                return Err(RewriteError::NumberTooLarge {
+                                    term: self.show(store.app(h, args)),
+                                })
+                            }
                         };
                         let p = num_traits::pow(b, n as usize);
                         self.mk_num(&cod, NumVal::R(if neg { p.recip() } else { p }))
@@ -1760,19 +1894,39 @@ impl Rewriter {
             (Op::Count, 2) => self.count(args[0], args[1])?,
             (Op::EmptySet, 0) => {
                 let el = elem(&cod);
-                Some(Internal::set(&store, &el, Internal::false_fn(&store, &el), Internal::fset(&store, &el, &[])))
+                Some(Internal::set(
+                    &store,
+                    &el,
+                    Internal::false_fn(&store, &el),
+                    Internal::fset(&store, &el, &[]),
+                ))
             }
             (Op::EmptyBag, 0) => {
                 let el = elem(&cod);
-                Some(Internal::bag(&store, &el, Internal::zero_fn(&store, &el), Internal::fbag(&store, &el, &[])))
+                Some(Internal::bag(
+                    &store,
+                    &el,
+                    Internal::zero_fn(&store, &el),
+                    Internal::fbag(&store, &el, &[]),
+                ))
             }
             (Op::SetFSet, 1) => {
                 let el = elem(&cod);
-                Some(Internal::set(&store, &el, Internal::false_fn(&store, &el), args[0]))
+                Some(Internal::set(
+                    &store,
+                    &el,
+                    Internal::false_fn(&store, &el),
+                    args[0],
+                ))
             }
             (Op::BagFBag, 1) => {
                 let el = elem(&cod);
-                Some(Internal::bag(&store, &el, Internal::zero_fn(&store, &el), args[0]))
+                Some(Internal::bag(
+                    &store,
+                    &el,
+                    Internal::zero_fn(&store, &el),
+                    args[0],
+                ))
             }
             (Op::FSetMake, _) => {
                 let el = elem(&cod);
@@ -1784,7 +1938,9 @@ impl Rewriter {
                 let el = elem(&cod);
                 let mut pairs = Vec::new();
                 for c in args.chunks(2) {
-                    let Some(n) = self.int(c[1]) else { return Ok(None) };
+                    let Some(n) = self.int(c[1]) else {
+                        return Ok(None);
+                    };
                     pairs.push((c[0], n));
                 }
                 Some(self.mk_fbag(&el, pairs))
@@ -1799,7 +1955,12 @@ impl Rewriter {
                         let e = self.fset_elems(fs).unwrap_or_default();
                         let pairs = e.into_iter().map(|x| (x, IntVal::Small(1))).collect();
                         let fb = self.mk_fbag(&el, pairs);
-                        Some(Internal::bag(&store, &el, Internal::zero_fn(&store, &el), fb))
+                        Some(Internal::bag(
+                            &store,
+                            &el,
+                            Internal::zero_fn(&store, &el),
+                            fb,
+                        ))
                     }
                     _ => None,
                 }
@@ -1811,7 +1972,12 @@ impl Rewriter {
                         let p = self.fbag_pairs(fb).unwrap_or_default();
                         let e: Vec<_> = p.into_iter().map(|(x, _)| x).collect();
                         let fs = Internal::fset(&store, &el, &e);
-                        Some(Internal::set(&store, &el, Internal::false_fn(&store, &el), fs))
+                        Some(Internal::set(
+                            &store,
+                            &el,
+                            Internal::false_fn(&store, &el),
+                            fs,
+                        ))
                     }
                     _ => None,
                 }
@@ -1847,7 +2013,9 @@ impl Rewriter {
             }
             match store.get(t) {
                 Term::App(h, a) if a.len() == 2 => {
-                    let Term::Func(f) = store.get(*h) else { return None };
+                    let Term::Func(f) = store.get(*h) else {
+                        return None;
+                    };
                     if self.kind(*f) != Kind::Ctor(Ctor::ListCons) {
                         return None;
                     }
@@ -1860,7 +2028,13 @@ impl Rewriter {
         }
     }
 
-    fn mk_list(&mut self, elems: &[TermId], tail: TermId, cons: Option<TermId>, list_sort: &Sort) -> TermId {
+    fn mk_list(
+        &mut self,
+        elems: &[TermId],
+        tail: TermId,
+        cons: Option<TermId>,
+        list_sort: &Sort,
+    ) -> TermId {
         let store = self.store;
         let cons = cons.unwrap_or_else(|| Internal::cons(&store, &elem(list_sort)));
         let mut t = tail;
@@ -1892,7 +2066,9 @@ impl Rewriter {
         if self.kind(f) != Kind::Ctor(Ctor::FBag) {
             return None;
         }
-        args.chunks(2).map(|c| Some((c[0], self.int(c[1])?))).collect()
+        args.chunks(2)
+            .map(|c| Some((c[0], self.int(c[1])?)))
+            .collect()
     }
 
     fn mk_fbag(&mut self, el: &Sort, mut pairs: Vec<(TermId, IntVal)>) -> TermId {
@@ -1919,7 +2095,9 @@ impl Rewriter {
 
     fn set_parts(&mut self, t: TermId) -> Option<(TermId, TermId)> {
         match self.store.as_func_app(t) {
-            Some((f, [a, b])) if matches!(self.kind(f), Kind::Ctor(Ctor::Set | Ctor::Bag)) => Some((*a, *b)),
+            Some((f, [a, b])) if matches!(self.kind(f), Kind::Ctor(Ctor::Set | Ctor::Bag)) => {
+                Some((*a, *b))
+            }
             _ => None,
         }
     }
@@ -1942,9 +2120,15 @@ impl Rewriter {
                 let mut unknown = false;
                 loop {
                     if self.is_nil(l) {
-                        return Ok(if unknown { None } else { Some(store.false_term()) });
+                        return Ok(if unknown {
+                            None
+                        } else {
+                            Some(store.false_term())
+                        });
                     }
-                    let Some((y, r)) = self.cons_parts(l) else { return Ok(None) };
+                    let Some((y, r)) = self.cons_parts(l) else {
+                        return Ok(None);
+                    };
                     match self.decide_eq(x, y) {
                         Some(true) => return Ok(Some(store.true_term())),
                         Some(false) => {}
@@ -1954,7 +2138,9 @@ impl Rewriter {
                 }
             }
             Sort::FSet(_) => {
-                let Some(e) = self.fset_elems(c) else { return Ok(None) };
+                let Some(e) = self.fset_elems(c) else {
+                    return Ok(None);
+                };
                 let mut unknown = false;
                 for y in e {
                     match self.decide_eq(x, y) {
@@ -1963,17 +2149,27 @@ impl Rewriter {
                         None => unknown = true,
                     }
                 }
-                Ok(if unknown { None } else { Some(store.false_term()) })
+                Ok(if unknown {
+                    None
+                } else {
+                    Some(store.false_term())
+                })
             }
             Sort::FBag(_) | Sort::Bag(_) => {
-                let Some(n) = self.count(x, c)? else { return Ok(None) };
+                let Some(n) = self.count(x, c)? else {
+                    return Ok(None);
+                };
                 match store.get(n) {
-                    Term::Num(..) | Term::BigNum(..) => Ok(Some(store.bool_term(!matches!(store.get(n), Term::Num(_, 0))))),
+                    Term::Num(..) | Term::BigNum(..) => Ok(Some(
+                        store.bool_term(!matches!(store.get(n), Term::Num(_, 0))),
+                    )),
                     _ => Ok(None),
                 }
             }
             Sort::Set(_) => {
-                let Some((f, fs)) = self.set_parts(c) else { return Ok(None) };
+                let Some((f, fs)) = self.set_parts(c) else {
+                    return Ok(None);
+                };
                 let inf = self.member(x, fs)?;
                 let Some(inf) = inf else { return Ok(None) };
                 if self.is_false_fn(f) {
@@ -1992,11 +2188,41 @@ impl Rewriter {
         }
     }
 
+    /// `x in c` as a normal form (the stuck application if undecided).
+    fn member_term(&mut self, x: TermId, c: TermId) -> Result<TermId, RewriteError> {
+        if let Some(r) = self.member(x, c)? {
+            return Ok(r);
+        }
+        let s = self.store.sort_of(c);
+        let el = self.store.sort_of(x);
+        let f = self.store.intern_func(&Func {
+            name: "in".into(),
+            sort: Sort::Arrow(vec![el, s], Box::new(Sort::Bool)),
+        });
+        Ok(self.store.app_func(f, &[x, c]))
+    }
+
+    /// `count(x, c)` as a normal form (the stuck application if undecided).
+    fn count_term(&mut self, x: TermId, c: TermId) -> Result<TermId, RewriteError> {
+        if let Some(r) = self.count(x, c)? {
+            return Ok(r);
+        }
+        let s = self.store.sort_of(c);
+        let el = self.store.sort_of(x);
+        let f = self.store.intern_func(&Func {
+            name: "count".into(),
+            sort: Sort::Arrow(vec![el, s], Box::new(Sort::Nat)),
+        });
+        Ok(self.store.app_func(f, &[x, c]))
+    }
+
     fn count(&mut self, x: TermId, c: TermId) -> Result<Option<TermId>, RewriteError> {
         let store = self.store;
         match store.sort_of(c) {
             Sort::FBag(_) => {
-                let Some(p) = self.fbag_pairs(c) else { return Ok(None) };
+                let Some(p) = self.fbag_pairs(c) else {
+                    return Ok(None);
+                };
                 let mut unknown = false;
                 for (y, n) in p {
                     match self.decide_eq(x, y) {
@@ -2005,11 +2231,19 @@ impl Rewriter {
                         None => unknown = true,
                     }
                 }
-                Ok(if unknown { None } else { Some(store.num(NumSort::Nat, 0)) })
+                Ok(if unknown {
+                    None
+                } else {
+                    Some(store.num(NumSort::Nat, 0))
+                })
             }
             Sort::Bag(_) => {
-                let Some((f, fb)) = self.set_parts(c) else { return Ok(None) };
-                let Some(k) = self.count(x, fb)? else { return Ok(None) };
+                let Some((f, fb)) = self.set_parts(c) else {
+                    return Ok(None);
+                };
+                let Some(k) = self.count(x, fb)? else {
+                    return Ok(None);
+                };
                 if self.is_zero_fn(f) {
                     return Ok(Some(k));
                 }
@@ -2026,7 +2260,11 @@ impl Rewriter {
     }
 
     /// A lambda `lambda x: S . body(x)` built from a closure over a fresh variable.
-    fn lambda_over(&mut self, el: &Sort, body: impl FnOnce(&mut Self, TermId) -> Result<TermId, RewriteError>) -> Result<TermId, RewriteError> {
+    fn lambda_over(
+        &mut self,
+        el: &Sort,
+        body: impl FnOnce(&mut Self, TermId) -> Result<TermId, RewriteError>,
+    ) -> Result<TermId, RewriteError> {
         let v = self.fresh_var(el);
         let x = self.store.var(v);
         let b = body(self, x)?;
@@ -2039,7 +2277,9 @@ impl Rewriter {
             return Ok(None);
         }
         let el = elem(cod);
-        let Some((f, fs)) = self.set_parts(s) else { return Ok(None) };
+        let Some((f, fs)) = self.set_parts(s) else {
+            return Ok(None);
+        };
         // !@set(f, s) = @set(lambda x. !f(x), s)
         let g = self.lambda_over(&el, |rw, x| {
             let fx = rw.apply(f, &[x])?;
@@ -2048,12 +2288,20 @@ impl Rewriter {
         Ok(Some(Internal::set(self.store, &el, g, fs)))
     }
 
-    fn set_binop(&mut self, op: Op, cod: &Sort, a: TermId, b: TermId) -> Result<Option<TermId>, RewriteError> {
+    fn set_binop(
+        &mut self,
+        op: Op,
+        cod: &Sort,
+        a: TermId,
+        b: TermId,
+    ) -> Result<Option<TermId>, RewriteError> {
         let store = self.store;
         let el = elem(cod);
         match cod {
             Sort::FSet(_) => {
-                let (Some(x), Some(y)) = (self.fset_elems(a), self.fset_elems(b)) else { return Ok(None) };
+                let (Some(x), Some(y)) = (self.fset_elems(a), self.fset_elems(b)) else {
+                    return Ok(None);
+                };
                 if op != Op::Add && !(x.iter().chain(&y).all(|t| self.is_value(*t))) {
                     return Ok(None);
                 }
@@ -2066,11 +2314,18 @@ impl Rewriter {
                 Ok(Some(Internal::fset(&store, &el, &r)))
             }
             Sort::FBag(_) => {
-                let (Some(x), Some(y)) = (self.fbag_pairs(a), self.fbag_pairs(b)) else { return Ok(None) };
+                let (Some(x), Some(y)) = (self.fbag_pairs(a), self.fbag_pairs(b)) else {
+                    return Ok(None);
+                };
                 if !(x.iter().chain(&y).all(|t| self.is_value(t.0))) {
                     return Ok(None);
                 }
-                let get = |v: &[(TermId, IntVal)], t: TermId| v.iter().find(|p| p.0 == t).map(|p| p.1.clone()).unwrap_or(IntVal::Small(0));
+                let get = |v: &[(TermId, IntVal)], t: TermId| {
+                    v.iter()
+                        .find(|p| p.0 == t)
+                        .map(|p| p.1.clone())
+                        .unwrap_or(IntVal::Small(0))
+                };
                 let mut keys: Vec<TermId> = x.iter().chain(&y).map(|p| p.0).collect();
                 self.sort_dedup(&mut keys);
                 let pairs = keys
@@ -2082,7 +2337,11 @@ impl Rewriter {
                             Op::Mul => m.min(n),
                             _ => {
                                 let d = m.sub(&n);
-                                if d.signum() < 0 { IntVal::Small(0) } else { d }
+                                if d.signum() < 0 {
+                                    IntVal::Small(0)
+                                } else {
+                                    d
+                                }
                             }
                         };
                         (k, c)
@@ -2092,15 +2351,23 @@ impl Rewriter {
             }
             Sort::Set(_) | Sort::Bag(_) => {
                 let is_set = matches!(cod, Sort::Set(_));
-                let (Some((f, fa)), Some((g, gb))) = (self.set_parts(a), self.set_parts(b)) else { return Ok(None) };
+                let (Some((f, fa)), Some((g, gb))) = (self.set_parts(a), self.set_parts(b)) else {
+                    return Ok(None);
+                };
                 let finite = if is_set {
                     self.is_false_fn(f) && self.is_false_fn(g)
                 } else {
                     self.is_zero_fn(f) && self.is_zero_fn(g)
                 };
                 if finite {
-                    let fcod = if is_set { Sort::FSet(Box::new(el.clone())) } else { Sort::FBag(Box::new(el.clone())) };
-                    let Some(r) = self.set_binop(op, &fcod, fa, gb)? else { return Ok(None) };
+                    let fcod = if is_set {
+                        Sort::FSet(Box::new(el.clone()))
+                    } else {
+                        Sort::FBag(Box::new(el.clone()))
+                    };
+                    let Some(r) = self.set_binop(op, &fcod, fa, gb)? else {
+                        return Ok(None);
+                    };
                     return Ok(Some(if is_set {
                         Internal::set(&store, &el, f, r)
                     } else {
@@ -2110,10 +2377,16 @@ impl Rewriter {
                 // General case: characteristic / count function of the result.
                 let fun = self.lambda_over(&el, |rw, x| {
                     if is_set {
-                        let ia = rw.member(x, a)?.unwrap_or_else(|| rw.store.false_term());
-                        let ib = rw.member(x, b)?.unwrap_or_else(|| rw.store.false_term());
-                        let and = rw.store.intern_func(&Func { name: "&&".into(), sort: Sort::Arrow(vec![Sort::Bool, Sort::Bool], Box::new(Sort::Bool)) });
-                        let or = rw.store.intern_func(&Func { name: "||".into(), sort: Sort::Arrow(vec![Sort::Bool, Sort::Bool], Box::new(Sort::Bool)) });
+                        let ia = rw.member_term(x, a)?;
+                        let ib = rw.member_term(x, b)?;
+                        let and = rw.store.intern_func(&Func {
+                            name: "&&".into(),
+                            sort: Sort::Arrow(vec![Sort::Bool, Sort::Bool], Box::new(Sort::Bool)),
+                        });
+                        let or = rw.store.intern_func(&Func {
+                            name: "||".into(),
+                            sort: Sort::Arrow(vec![Sort::Bool, Sort::Bool], Box::new(Sort::Bool)),
+                        });
                         let (oh, ah) = (rw.store.func(or), rw.store.func(and));
                         match op {
                             Op::Add => rw.bool_binop(Op::Or, oh, ia, ib),
@@ -2124,8 +2397,8 @@ impl Rewriter {
                             }
                         }
                     } else {
-                        let ca = rw.count(x, a)?.unwrap_or_else(|| rw.store.num(NumSort::Nat, 0));
-                        let cb = rw.count(x, b)?.unwrap_or_else(|| rw.store.num(NumSort::Nat, 0));
+                        let ca = rw.count_term(x, a)?;
+                        let cb = rw.count_term(x, b)?;
                         let name = match op {
                             Op::Add => "+",
                             Op::Mul => "min",
@@ -2136,10 +2409,15 @@ impl Rewriter {
                             if let (Some(p), Some(q)) = (rw.int(ca), rw.int(cb)) {
                                 let d = p.sub(&q);
                                 let d = if d.signum() < 0 { IntVal::Small(0) } else { d };
-                                return Ok(rw.mk_num(&Sort::Nat, NumVal::I(d)).expect("non-negative"));
+                                return Ok(rw
+                                    .mk_num(&Sort::Nat, NumVal::I(d))
+                                    .expect("non-negative"));
                             }
                         }
-                        let func = rw.store.intern_func(&Func { name: name.into(), sort: Sort::Arrow(vec![Sort::Nat, Sort::Nat], Box::new(Sort::Nat)) });
+                        let func = rw.store.intern_func(&Func {
+                            name: name.into(),
+                            sort: Sort::Arrow(vec![Sort::Nat, Sort::Nat], Box::new(Sort::Nat)),
+                        });
                         let h = rw.store.func(func);
                         rw.apply_func(func, h, &[ca, cb])
                     }
@@ -2156,7 +2434,9 @@ impl Rewriter {
 
     /// Equality of (infinite) sets and bags with identical representation parts.
     fn set_eq(&mut self, a: TermId, b: TermId) -> Result<Option<TermId>, RewriteError> {
-        let (Some((f, x)), Some((g, y))) = (self.set_parts(a), self.set_parts(b)) else { return Ok(None) };
+        let (Some((f, x)), Some((g, y))) = (self.set_parts(a), self.set_parts(b)) else {
+            return Ok(None);
+        };
         if f == g {
             if let Some(r) = self.decide_eq(x, y) {
                 return Ok(Some(self.store.bool_term(r)));
@@ -2165,14 +2445,22 @@ impl Rewriter {
         Ok(None)
     }
 
-    fn subset(&mut self, a: TermId, b: TermId, strict: bool) -> Result<Option<TermId>, RewriteError> {
+    fn subset(
+        &mut self,
+        a: TermId,
+        b: TermId,
+        strict: bool,
+    ) -> Result<Option<TermId>, RewriteError> {
         let store = self.store;
         let s = store.sort_of(a);
         let (fa, fb) = match s {
             Sort::FSet(_) | Sort::FBag(_) => (a, b),
             Sort::Set(_) | Sort::Bag(_) => {
-                let (Some((f, x)), Some((g, y))) = (self.set_parts(a), self.set_parts(b)) else { return Ok(None) };
-                let fin = (self.is_false_fn(f) || self.is_zero_fn(f)) && (self.is_false_fn(g) || self.is_zero_fn(g));
+                let (Some((f, x)), Some((g, y))) = (self.set_parts(a), self.set_parts(b)) else {
+                    return Ok(None);
+                };
+                let fin = (self.is_false_fn(f) || self.is_zero_fn(f))
+                    && (self.is_false_fn(g) || self.is_zero_fn(g));
                 if !fin {
                     return Ok(None);
                 }
@@ -2186,7 +2474,9 @@ impl Rewriter {
         let r = if let (Some(x), Some(y)) = (self.fset_elems(fa), self.fset_elems(fb)) {
             x.iter().all(|t| y.contains(t)) && (!strict || x.len() < y.len())
         } else if let (Some(x), Some(y)) = (self.fbag_pairs(fa), self.fbag_pairs(fb)) {
-            let sub = x.iter().all(|(t, n)| y.iter().any(|(u, m)| u == t && n <= m));
+            let sub = x
+                .iter()
+                .all(|(t, n)| y.iter().any(|(u, m)| u == t && n <= m));
             sub && (!strict || fa != fb)
         } else {
             return Ok(None);
@@ -2197,7 +2487,13 @@ impl Rewriter {
     /// Normalises `f[x -> v]`: drops updates that change nothing, merges updates of one
     /// argument, and orders updates of distinct value arguments, so equal functions built
     /// by updates in different orders get one normal form.
-    fn func_update(&mut self, h: TermId, f: TermId, x: TermId, v: TermId) -> Result<Option<TermId>, RewriteError> {
+    fn func_update(
+        &mut self,
+        h: TermId,
+        f: TermId,
+        x: TermId,
+        v: TermId,
+    ) -> Result<Option<TermId>, RewriteError> {
         let store = self.store;
         if let Some((u, [g, y, w])) = store.as_func_app(f).map(|(u, a)| (u, a)) {
             if self.kind(u) == Kind::Op(Op::FuncUpdate) {
@@ -2232,7 +2528,9 @@ impl Rewriter {
 
 fn elem(s: &Sort) -> Sort {
     match s {
-        Sort::List(e) | Sort::Set(e) | Sort::FSet(e) | Sort::Bag(e) | Sort::FBag(e) => (**e).clone(),
+        Sort::List(e) | Sort::Set(e) | Sort::FSet(e) | Sort::Bag(e) | Sort::FBag(e) => {
+            (**e).clone()
+        }
         other => other.clone(),
     }
 }

@@ -113,7 +113,9 @@ impl TermRef<'_> {
             (TermRef::Num(s, a), Term::Num(s2, b)) => s == s2 && a == b,
             (TermRef::BigNum(s, a), Term::BigNum(s2, b)) => s == s2 && *a == &**b,
             (TermRef::Real(a), Term::Real(b)) => *a == &**b,
-            (TermRef::Binder(k, v, b), Term::Binder(k2, v2, b2)) => k == k2 && *v == &**v2 && b == b2,
+            (TermRef::Binder(k, v, b), Term::Binder(k2, v2, b2)) => {
+                k == k2 && *v == &**v2 && b == b2
+            }
             _ => false,
         }
     }
@@ -273,7 +275,9 @@ impl TermStore {
     pub fn new() -> TermStore {
         let mut s = TermStore {
             nodes: Table::new(),
-            shards: (0..SHARDS).map(|_| Mutex::new(FxHashMap::default())).collect(),
+            shards: (0..SHARDS)
+                .map(|_| Mutex::new(FxHashMap::default()))
+                .collect(),
             funcs: Table::new(),
             func_ids: Mutex::new(FxHashMap::default()),
             vars: Table::new(),
@@ -346,7 +350,11 @@ impl TermStore {
         if let Some(&id) = map.get(f) {
             return id;
         }
-        let id = FuncId(self.funcs.push(f.clone()).expect("too many function symbols"));
+        let id = FuncId(
+            self.funcs
+                .push(f.clone())
+                .expect("too many function symbols"),
+        );
         map.insert(f.clone(), id);
         id
     }
@@ -408,7 +416,11 @@ impl TermStore {
         };
         // Publishing the slot before the shard lock is released guarantees that whoever
         // finds this id in the map can read its node.
-        let id = TermId(self.nodes.push(node).expect("the term store is full (2^32 terms)"));
+        let id = TermId(
+            self.nodes
+                .push(node)
+                .expect("the term store is full (2^32 terms)"),
+        );
         bucket.0.push(id);
         id
     }
@@ -563,7 +575,10 @@ mod tests {
         assert_ne!(s.num(NumSort::Nat, 3), s.num(NumSort::Pos, 3));
         let big = BigInt::from(i64::MAX) * 4;
         assert_eq!(s.big_num(NumSort::Int, &big), s.big_num(NumSort::Int, &big));
-        assert_eq!(s.big_num(NumSort::Int, &BigInt::from(7)), s.num(NumSort::Int, 7));
+        assert_eq!(
+            s.big_num(NumSort::Int, &BigInt::from(7)),
+            s.num(NumSort::Int, 7)
+        );
         assert!(s.is_closed(t1));
     }
 
