@@ -45,12 +45,14 @@
 //! sets and bags have compact canonical forms (see [`convert`]). Partial functions
 //! (`head([])`, `Nat2Pos(0)`, `x div 0`) stay unevaluated, as in mCRL2.
 
+pub mod builtins;
 pub mod convert;
 pub mod enumerate;
 pub mod ir;
 pub mod numbers;
 pub mod rewrite;
 pub mod store;
+pub mod typecheck;
 
 pub use convert::{expr_to_term, term_to_expr, ConvertError};
 pub use enumerate::{EnumError, Enumerator};
