@@ -492,8 +492,23 @@ fn set_expr(store: &TermStore, is_set: bool, f: TermId, fin: TermId) -> Option<D
         DataExpr::BagEnum { elems, .. } => elems.is_empty(),
         _ => false,
     };
+    let is_true = matches!(&body, DataExpr::Func(f) if &*f.name == "true");
+    let is_false = matches!(&body, DataExpr::Func(f) if &*f.name == "false");
     let body = if empty {
         body
+    } else if is_set && (is_true || is_false) {
+        let inn = app(
+            func_expr("in", arrow(vec![el.clone(), sort.clone()], Sort::Bool)),
+            vec![DataExpr::Var(var.clone()), fin_expr],
+        );
+        if is_false {
+            inn
+        } else {
+            app(
+                func_expr("!", arrow(vec![Sort::Bool], Sort::Bool)),
+                vec![inn],
+            )
+        }
     } else if is_set {
         let inn = app(
             func_expr("in", arrow(vec![el.clone(), sort.clone()], Sort::Bool)),

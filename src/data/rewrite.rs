@@ -112,6 +112,7 @@ pub(crate) enum Op {
     Abs,
     Succ,
     Pred,
+    Sqrt,
     Conv,
     Floor,
     Ceil,
@@ -182,6 +183,7 @@ fn classify_builtin(f: &Func) -> Kind {
         ("abs", 1) => Abs,
         ("succ", 1) => Succ,
         ("pred", 1) => Pred,
+        ("sqrt", 1) => Sqrt,
         (
             "Pos2Nat" | "Pos2Int" | "Nat2Int" | "Pos2Real" | "Nat2Real" | "Int2Real" | "Int2Nat"
             | "Int2Pos" | "Nat2Pos" | "Real2Int" | "Real2Nat" | "Real2Pos",
@@ -1798,6 +1800,16 @@ impl Rewriter {
                 }
                 None => None,
             },
+            (Op::Sqrt, 1) => match self.int(args[0]) {
+                Some(i) if i.signum() >= 0 => {
+                    let r = match i {
+                        IntVal::Small(v) => IntVal::Small(num_integer::Roots::sqrt(&v)),
+                        IntVal::Big(b) => IntVal::from_big(b.sqrt()),
+                    };
+                    self.mk_num(&cod, NumVal::I(r))
+                }
+                _ => None,
+            },
             (Op::Conv, 1) => match self.num(args[0]) {
                 Some(x) => self.mk_num(&cod, x),
                 None => None,
@@ -2263,9 +2275,25 @@ impl Rewriter {
     fn lambda_over(
         &mut self,
         el: &Sort,
+        avoid: &[TermId],
         body: impl FnOnce(&mut Self, TermId) -> Result<TermId, RewriteError>,
     ) -> Result<TermId, RewriteError> {
-        let v = self.fresh_var(el);
+        // Named `x` (as mCRL2 prints comprehensions) unless that could capture a variable.
+        let store = self.store;
+        let named_x = |t: &TermId| {
+            store
+                .free_vars(*t)
+                .iter()
+                .any(|w| store.var_of(*w).name.as_ref() == "x")
+        };
+        let v = if avoid.iter().any(named_x) {
+            self.fresh_var(el)
+        } else {
+            store.intern_var(&Var {
+                name: "x".into(),
+                sort: el.clone(),
+            })
+        };
         let x = self.store.var(v);
         let b = body(self, x)?;
         let lam = self.store.binder(Binder::Lambda, &[v], b);
@@ -2281,7 +2309,7 @@ impl Rewriter {
             return Ok(None);
         };
         // !@set(f, s) = @set(lambda x. !f(x), s)
-        let g = self.lambda_over(&el, |rw, x| {
+        let g = self.lambda_over(&el, &[f], |rw, x| {
             let fx = rw.apply(f, &[x])?;
             Ok(rw.not(fx))
         })?;
@@ -2375,7 +2403,7 @@ impl Rewriter {
                     }));
                 }
                 // General case: characteristic / count function of the result.
-                let fun = self.lambda_over(&el, |rw, x| {
+                let fun = self.lambda_over(&el, &[a, b], |rw, x| {
                     if is_set {
                         let ia = rw.member_term(x, a)?;
                         let ib = rw.member_term(x, b)?;
@@ -2538,4 +2566,23 @@ fn elem(s: &Sort) -> Sort {
 #[allow(dead_code)]
 fn _keep(_: BigInt) -> Option<i64> {
     BigInt::zero().to_i64()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every built-in of the type checker's catalog has a meaning in the engine.
+    #[test]
+    fn every_catalog_builtin_is_known() {
+        let params = [Sort::Nat, Sort::Bool];
+        for sig in crate::data::builtins::all() {
+            let f = sig.instantiate(&params[..sig.sort_params()]);
+            assert_ne!(
+                classify_builtin(&f),
+                Kind::Map,
+                "{sig} has no meaning in the rewriter"
+            );
+        }
+    }
 }
