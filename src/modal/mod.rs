@@ -2,3 +2,4 @@
 //! (regular modalities, negation normal form, monotonicity).
 
 pub mod ir;
+pub mod typecheck;

@@ -2,3 +2,4 @@
 //! instantiation into a BES (`pbesinst`), and the textual PBES format.
 
 pub mod ir;
+pub mod typecheck;
