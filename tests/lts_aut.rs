@@ -133,11 +133,14 @@ fn ltsinfo_reports_counts() {
 }
 
 #[test]
-fn lps2lts_says_not_implemented_until_the_lps_exists() {
-    let (code, _, err) = muon(&["lps2lts", "x.lps", "x.aut", "-D"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("not implemented"), "{err}");
+fn lps2lts_checks_its_options() {
     let (code, _, err) = muon(&["lps2lts", "x.lps", "x.txt"]);
     assert_eq!(code, 1);
     assert!(err.contains("output format"), "{err}");
+    let (code, _, err) = muon(&["lps2lts", "x.lps", "x.aut", "-t"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--trace needs"), "{err}");
+    let (code, _, err) = muon(&["lps2lts", "does-not-exist.lps", "x.aut"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("does-not-exist.lps"), "{err}");
 }

@@ -8,7 +8,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::Global;
-use crate::lts::{ExploreOptions, GenerateOptions, OutputFormat, Strategy};
+use crate::lts::lps::LpsSystem;
+use crate::lts::{generate, ExploreOptions, GenerateOptions, OutputFormat, Strategy};
+
+/// Stack of the exploring threads: deep recursion in user equations needs it, and the
+/// rewriter measures its own use against a limit below it (an error, never a crash).
+const STACK: usize = 256 << 20;
 
 /// The exploration strategies of `--strategy`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,6 +108,7 @@ pub fn options(args: &Args, g: Global) -> miette::Result<GenerateOptions> {
             detect_actions: args.actions.clone(),
             keep_parents: args.trace.is_some(),
             record_limit: 1000,
+            thread_stack: Some(STACK),
         },
         output: args.outfile.clone(),
         traces: args.trace,
@@ -115,9 +121,39 @@ pub fn options(args: &Args, g: Global) -> miette::Result<GenerateOptions> {
 
 /// Runs `muon lps2lts`.
 pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
-    // The options are checked now so mistakes are reported even before the LPS side exists.
-    let _opts = options(args, g)?;
-    // The explorer (`crate::lts::generate`) is complete; what is missing is the LPS as a
-    // `TransitionSystem` (needs the LPS type and the data engine's rewriter/enumerator).
-    super::not_implemented("lps2lts")
+    let opts = options(args, g)?;
+    let lps = crate::lps::read_lps(args.infile.as_deref())?;
+    let no_output = args.outfile.is_none();
+    let work = move || -> miette::Result<ExitCode> {
+        let sys = LpsSystem::new(&lps, Some(STACK - (64 << 20))).map_err(|e| {
+            miette::miette!(code = "muon::lps2lts::lps", "cannot explore the LPS: {e}")
+        })?;
+        let mut log = std::io::stderr();
+        let r = generate(&sys, &opts, &mut log)?;
+        if no_output && !opts.quiet && !opts.verbose {
+            eprintln!(
+                "lps2lts: {} states, {} transitions, {} levels{}",
+                r.summary.states,
+                r.summary.transitions,
+                r.summary.levels,
+                if r.summary.stopped_at_max {
+                    " (incomplete: --max reached)"
+                } else {
+                    ""
+                }
+            );
+        }
+        Ok(ExitCode::SUCCESS)
+    };
+    std::thread::Builder::new()
+        .name("lps2lts".into())
+        .stack_size(STACK)
+        .spawn(work)
+        .map_err(|e| miette::miette!("cannot start the exploring thread: {e}"))?
+        .join()
+        .unwrap_or_else(|_| {
+            Err(miette::miette!(
+                "internal error: the exploring thread panicked"
+            ))
+        })
 }

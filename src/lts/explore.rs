@@ -97,6 +97,9 @@ pub struct ExploreOptions {
     pub keep_parents: bool,
     /// How many deadlock states and action occurrences to keep (all are counted).
     pub record_limit: usize,
+    /// Stack size in bytes of the parallel worker threads (`None`: rayon's default); deep
+    /// rewriting needs more than the default.
+    pub thread_stack: Option<usize>,
 }
 
 impl Default for ExploreOptions {
@@ -109,6 +112,7 @@ impl Default for ExploreOptions {
             detect_actions: Vec::new(),
             keep_parents: false,
             record_limit: 1000,
+            thread_stack: None,
         }
     }
 }
@@ -308,8 +312,11 @@ pub struct Explorer<'a, S: TransitionSystem> {
     start: Instant,
     last_report: Instant,
     level: u32,
-    progress: Option<Box<dyn FnMut(&Progress) + 'a>>,
+    progress: Option<ProgressFn<'a>>,
 }
+
+/// A progress callback.
+type ProgressFn<'a> = Box<dyn FnMut(&Progress) + 'a>;
 
 impl<'a, S: TransitionSystem> Explorer<'a, S> {
     /// An explorer of `sys` with `opts`.
@@ -383,13 +390,18 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         };
         let pool = if threads > 1 && !matches!(self.opts.strategy, Strategy::Dfs) {
             Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .map_err(|e| ExploreError::Threads {
-                        threads,
-                        detail: e.to_string(),
-                    })?,
+                {
+                    let mut b = rayon::ThreadPoolBuilder::new().num_threads(threads);
+                    if let Some(st) = self.opts.thread_stack {
+                        b = b.stack_size(st);
+                    }
+                    b
+                }
+                .build()
+                .map_err(|e| ExploreError::Threads {
+                    threads,
+                    detail: e.to_string(),
+                })?,
             )
         } else {
             None

@@ -17,6 +17,9 @@
 //! - [`generate()`]: the whole `lps2lts` back end over any system: picks the output format
 //!   from the file extension, streams transitions, writes traces and statistics, prints
 //!   progress. `muon lps2lts` is this function applied to the LPS.
+//! - [`lps::LpsSystem`]: an LPS as a [`TransitionSystem`] (states = parameter values as
+//!   data-engine `TermId`s; labels = action names + argument `TermId`s), over the data
+//!   engine's `Rewriter` (one clone per thread) and `Enumerator` for sum variables.
 //! - [`Lts`]: an explicit LTS (states `0..num_states`, interned [`Label`]s, a flat transition
 //!   array), stored as the binary artifact ([`Lts::write_artifact`], [`Lts::read_artifact`]),
 //!   read and written as `.aut` ([`aut`]), and written as DOT ([`dot`]).
@@ -73,6 +76,7 @@ pub mod dot;
 pub mod explore;
 pub mod generate;
 pub mod label;
+pub mod lps;
 pub mod table;
 
 use std::path::Path;
