@@ -53,6 +53,21 @@
 //! fixed seed, so runs are reproducible); the others are numbered but not expanded.
 //! `dfs` numbers states in discovery order with an explicit stack and runs sequentially.
 //!
+//! # Transitions and labels
+//!
+//! Every transition the system reports is kept, duplicates included (two summands that
+//! produce the same `(from, label, to)` give two transitions), as mCRL2's `lps2lts` writes
+//! them. Label ids are dense in order of first use; `tau` gets an id only when it occurs, so
+//! the label count is that of the labels used (what `ltsinfo` reports for mCRL2's `.aut`
+//! files). Labels are identified by their printed text.
+//!
+//! # Trace files
+//!
+//! `-t[N]` writes up to N traces, plain text with one multi-action per line from the initial
+//! state (the format `tracepp` prints), to `<prefix>_dlk_<n>.trc` (n-th deadlock) and
+//! `<prefix>_act_<n>_<action>.trc` (n-th detected action, ending with that action), where
+//! `<prefix>` is the input path without its extension. With `bfs` they are shortest traces.
+//!
 //! # Memory layout
 //!
 //! - State rows live in one arena of fixed-width `u32` rows, allocated in pages of
