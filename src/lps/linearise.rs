@@ -743,6 +743,27 @@ impl<'a> Lin<'a> {
         for g in &spec.globals {
             used_names.insert(g.name.clone());
         }
+        // Generated names must not look like data symbols, sorts or actions when printed.
+        let d = &spec.data;
+        used_names.extend(d.constructors.iter().map(|f| f.func.name.clone()));
+        used_names.extend(d.mappings.iter().map(|f| f.func.name.clone()));
+        used_names.extend(d.aliases.iter().map(|a| a.0.clone()));
+        for s in &d.sorts {
+            used_names.insert(s.name.clone());
+            if let crate::data::ir::SortDef::Struct(cs) = &s.def {
+                for c in cs {
+                    used_names.insert(c.name.clone());
+                    used_names.extend(c.recogniser.iter().cloned());
+                    used_names.extend(c.fields.iter().filter_map(|f| f.projection.clone()));
+                }
+            }
+        }
+        used_names.extend(spec.actions.iter().map(|a| a.name.clone()));
+        used_names.extend(spec.procs.iter().map(|p| p.name.clone()));
+        used_names.insert(super::print::PROC_NAME.into());
+        for kw in ["true", "false", "if", "min", "max", "succ", "pred", "abs", "div", "mod", "in", "head", "tail", "rhead", "rtail", "count"] {
+            used_names.insert(kw.into());
+        }
         Lin {
             spec,
             mcrl,
@@ -1297,7 +1318,15 @@ impl<'a> Lin<'a> {
                 .zip(maps[ci].iter().map(|k| DataExpr::Var(gvars[*k].clone())))
                 .collect();
             for (a, target) in &alts_of[ci] {
-                let a = subst_alt(a, &sigma);
+                // Sum variables must not share a name with any parameter: an argument that
+                // is a sum variable would otherwise look like an unchanged parameter.
+                let mut a = a.clone();
+                let (sv, ren) = rename_sum_vars(&a.sum_vars, &self.used_names);
+                a.sum_vars = vec![];
+                let mut a = subst_alt(&a, &ren);
+                a.sum_vars = sv;
+                let a = subst_alt(&a, &sigma);
+                let arg = |d: &DataExpr| substitute(&substitute(d, &ren), &sigma);
                 let mut cond = a.cond.clone();
                 if let Some(cv) = &ctrl_var {
                     cond = and(eq(DataExpr::Var(cv.clone()), number(ci as u32 + 1, Sort::Pos)), cond);
@@ -1309,7 +1338,7 @@ impl<'a> Lin<'a> {
                     Some(t) => {
                         let ti = index[&t.ctrl];
                         for (pos, k) in maps[ti].iter().enumerate() {
-                            vals[*k] = Some(substitute(&t.args[pos], &sigma));
+                            vals[*k] = Some(arg(&t.args[pos]));
                         }
                         ti as u32 + 1
                     }
