@@ -618,7 +618,10 @@ mod tests {
         assert!(has("/", "/: Int # Int -> Real"));
         assert!(has("mod", "mod: Int # Pos -> Nat"));
         assert!(has("#", "#: List(S) -> Nat"));
-        assert!(has("@func_update", "@func_update: (S -> T) # S # T -> (S -> T)"));
+        assert!(has(
+            "@func_update",
+            "@func_update: (S -> T) # S # T -> (S -> T)"
+        ));
         assert!(!is_builtin("frobnicate"));
     }
 

@@ -214,7 +214,10 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 }
 
 /// "did you mean `x`?" for the closest candidate.
-pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
     closest(name, candidates).map(|c| format!("did you mean `{c}`?"))
 }
 
@@ -689,17 +692,20 @@ impl<'s> Checker<'s> {
 
     /// Whether `name` is a data name in scope (variable, user function or built-in).
     pub(crate) fn is_data_name(&self, name: &str) -> bool {
-        self.lookup_var(name).is_some() || self.funcs.contains_key(name) || builtins::is_builtin(name)
+        self.lookup_var(name).is_some()
+            || self.funcs.contains_key(name)
+            || builtins::is_builtin(name)
     }
 
     fn data_names(&self) -> Vec<&str> {
         let mut v: Vec<&str> = self.scope.iter().map(|v| &*v.name).collect();
         v.extend(self.funcs.keys().map(|k| &**k));
-        v.extend(builtins::all().iter().map(|s| s.name).filter(|n| {
-            n.chars()
-                .next()
-                .is_some_and(|c| c.is_alphabetic())
-        }));
+        v.extend(
+            builtins::all()
+                .iter()
+                .map(|s| s.name)
+                .filter(|n| n.chars().next().is_some_and(|c| c.is_alphabetic())),
+        );
         v
     }
 
@@ -902,7 +908,10 @@ impl<'s> Checker<'s> {
                     Some(SortEntry::Alias(s)) => s.clone(),
                     _ => {
                         let mut names: Vec<&str> = self.sorts.keys().map(|k| &**k).collect();
-                        names.extend(["Bool", "Pos", "Nat", "Int", "Real", "List", "Set", "FSet", "Bag", "FBag"]);
+                        names.extend([
+                            "Bool", "Pos", "Nat", "Int", "Real", "List", "Set", "FSet", "Bag",
+                            "FBag",
+                        ]);
                         let help = did_you_mean(n, names);
                         return Err(self.error(
                             e.span,
@@ -967,13 +976,20 @@ impl<'s> Checker<'s> {
             if is_cons && matches!(func.sort.codomain(), Sort::Arrow(..)) {
                 self.error(
                     f.span,
-                    format!("constructor `{}` must produce a data sort, not a function", func.name),
+                    format!(
+                        "constructor `{}` must produce a data sort, not a function",
+                        func.name
+                    ),
                     "function-valued constructor",
                     None,
                 );
                 continue;
             }
-            if self.funcs.get(&func.name).is_some_and(|v| v.contains(&func)) {
+            if self
+                .funcs
+                .get(&func.name)
+                .is_some_and(|v| v.contains(&func))
+            {
                 self.error(
                     f.name.span,
                     format!(
@@ -1010,7 +1026,10 @@ impl<'s> Checker<'s> {
             if !seen.insert(&v.name.name) {
                 self.error(
                     v.name.span,
-                    format!("variable `{}` is declared twice in this `var` section", v.name.name),
+                    format!(
+                        "variable `{}` is declared twice in this `var` section",
+                        v.name.name
+                    ),
                     "declared again here",
                     None,
                 );
@@ -1171,12 +1190,7 @@ impl<'s> Checker<'s> {
 
     /// The most specific viable instances (several when incomparable or differing only in
     /// their result sort).
-    fn resolve(
-        &self,
-        cands: &[Cand],
-        args: &[Vec<Ty>],
-        expected: Option<&Sort>,
-    ) -> Vec<Inst> {
+    fn resolve(&self, cands: &[Cand], args: &[Vec<Ty>], expected: Option<&Sort>) -> Vec<Inst> {
         let mut viable: Vec<Inst> = cands
             .iter()
             .filter_map(|c| self.instantiate(c, args, false))
@@ -1305,7 +1319,10 @@ impl<'s> Checker<'s> {
                                 bad = true;
                                 self.error(
                                     x.span,
-                                    format!("bag elements have different sorts: {t} and {}", alts[0]),
+                                    format!(
+                                        "bag elements have different sorts: {t} and {}",
+                                        alts[0]
+                                    ),
                                     "does not match the earlier elements",
                                     None,
                                 );
@@ -1354,7 +1371,9 @@ impl<'s> Checker<'s> {
                 match kind {
                     ast::BinderKind::Lambda => b
                         .into_iter()
-                        .map(|t| Ty::Arrow(vars.iter().map(|v| Ty::of(&v.sort)).collect(), Box::new(t)))
+                        .map(|t| {
+                            Ty::Arrow(vars.iter().map(|v| Ty::of(&v.sort)).collect(), Box::new(t))
+                        })
                         .collect(),
                     _ => vec![Ty::Bool],
                 }
@@ -1504,7 +1523,10 @@ impl<'s> Checker<'s> {
                 if c.is_empty() {
                     return Err(self.error(
                         head.span,
-                        format!("this expression is not a function of {n} argument{}", plural(n)),
+                        format!(
+                            "this expression is not a function of {n} argument{}",
+                            plural(n)
+                        ),
                         "applied here",
                         None,
                     ));
@@ -1518,7 +1540,13 @@ impl<'s> Checker<'s> {
     }
 
     /// Reports no-match and ambiguity for a resolved application.
-    fn check_insts(&mut self, name: &str, insts: &[Inst], arg_tys: &[Vec<Ty>], span: Span) -> Res<()> {
+    fn check_insts(
+        &mut self,
+        name: &str,
+        insts: &[Inst],
+        arg_tys: &[Vec<Ty>],
+        span: Span,
+    ) -> Res<()> {
         if insts.is_empty() {
             let args: Vec<String> = arg_tys
                 .iter()
@@ -1534,7 +1562,10 @@ impl<'s> Checker<'s> {
                     sigs.truncate(6);
                     sigs.push("…".into());
                 }
-                Some(format!("`{name}` is declared with sort {}", sigs.join(", ")))
+                Some(format!(
+                    "`{name}` is declared with sort {}",
+                    sigs.join(", ")
+                ))
             };
             return Err(self.error(
                 span,
@@ -1675,7 +1706,11 @@ impl<'s> Checker<'s> {
                         }));
                     }
                     Some(s) => {
-                        return Err(self.mismatch(e.span, s, &Ty::SetLit(Box::new(t), elems.is_empty())))
+                        return Err(self.mismatch(
+                            e.span,
+                            s,
+                            &Ty::SetLit(Box::new(t), elems.is_empty()),
+                        ))
                     }
                     None => match t.to_sort() {
                         Some(s) => Sort::FSet(Box::new(s)),
@@ -1775,21 +1810,24 @@ impl<'s> Checker<'s> {
                             }
                             _ => None,
                         };
-                        self.check(body, body_exp.as_ref()).map(|b| DataExpr::Binder {
-                            kind: Binder::Lambda,
+                        self.check(body, body_exp.as_ref())
+                            .map(|b| DataExpr::Binder {
+                                kind: Binder::Lambda,
+                                vars: vars.clone(),
+                                body: Box::new(b),
+                            })
+                    }
+                    k => self
+                        .check(body, Some(&Sort::Bool))
+                        .map(|b| DataExpr::Binder {
+                            kind: if *k == ast::BinderKind::Forall {
+                                Binder::Forall
+                            } else {
+                                Binder::Exists
+                            },
                             vars: vars.clone(),
                             body: Box::new(b),
-                        })
-                    }
-                    k => self.check(body, Some(&Sort::Bool)).map(|b| DataExpr::Binder {
-                        kind: if *k == ast::BinderKind::Forall {
-                            Binder::Forall
-                        } else {
-                            Binder::Exists
-                        },
-                        vars: vars.clone(),
-                        body: Box::new(b),
-                    }),
+                        }),
                 };
                 self.pop_vars(d);
                 let x = r?;
@@ -1897,10 +1935,8 @@ impl<'s> Checker<'s> {
                     Some(exp) => {
                         let mut b = Vec::new();
                         if s.sort_pattern().matches(exp, &mut b) {
-                            let params: Vec<Sort> = b
-                                .into_iter()
-                                .map(|x| x.unwrap_or(Sort::Bool))
-                                .collect();
+                            let params: Vec<Sort> =
+                                b.into_iter().map(|x| x.unwrap_or(Sort::Bool)).collect();
                             Some(s.instantiate(&params))
                         } else if s.sort_params() == 0 {
                             Some(s.instantiate(&[]))
@@ -2065,7 +2101,10 @@ impl<'s> Checker<'s> {
                             span,
                             format!("cannot determine the sort of this use of `{}`", s.name),
                             "element sort unknown",
-                            Some("give an argument a known sort, e.g. through a typed variable".into()),
+                            Some(
+                                "give an argument a known sort, e.g. through a typed variable"
+                                    .into(),
+                            ),
                         ))
                     }
                 }
@@ -2141,7 +2180,10 @@ impl Checker<'_> {
             let n = args.len();
             return Err(self.error(
                 span,
-                format!("{kind} `{name}` is not declared with {n} argument{}", plural(n)),
+                format!(
+                    "{kind} `{name}` is not declared with {n} argument{}",
+                    plural(n)
+                ),
                 format!("{n} argument{} given", plural(n)),
                 Some(format!("`{name}` is declared with {}", decls.join(", "))),
             ));
@@ -2270,7 +2312,9 @@ fn rank(s: &Sort) -> u8 {
 
 fn elem_sort(s: &Sort) -> Sort {
     match s {
-        Sort::List(e) | Sort::Set(e) | Sort::FSet(e) | Sort::Bag(e) | Sort::FBag(e) => (**e).clone(),
+        Sort::List(e) | Sort::Set(e) | Sort::FSet(e) | Sort::Bag(e) | Sort::FBag(e) => {
+            (**e).clone()
+        }
         s => s.clone(),
     }
 }
