@@ -1524,11 +1524,19 @@ impl<'a> Lin<'a> {
                     (PNode::Par(kids), Constraint::Any { blocked }) if !blocked.is_empty() => {
                         self.lin_par_alphabet(kids, rules, k)?
                     }
+                    (PNode::Par(kids), _) => {
+                        let kc = k.comm(rules);
+                        let mut results = Vec::new();
+                        for kid in kids {
+                            results.push(self.lin_node(kid, &kc)?);
+                        }
+                        self.fold_par_comm(results, &kc, rules, k)?
+                    }
                     _ => self.lin_node(body, &k.comm(rules))?,
                 };
                 let mut out = Vec::new();
                 for s in r {
-                    out.extend(self.apply_comm(s, rules)?);
+                    out.extend(self.apply_comm(s, rules, k)?);
                 }
                 for rule in rules {
                     if let Some(b) = &rule.rhs {
@@ -1624,7 +1632,92 @@ impl<'a> Lin<'a> {
         for r in results.iter_mut() {
             r.retain(|s| k2.possible(&s.names()));
         }
-        self.fold_par(results, &k2)
+        self.fold_par_comm(results, &k2, rules, outer)
+    }
+
+    /// The interleaving fold under `comm(rules, …)` whose result must satisfy `outer`: after
+    /// each step, a summand is dropped when one of its actions can never appear in an
+    /// accepted multi-action un-communicated and has no possible partner (same name as a
+    /// rule's other parties, arguments not provably different) in the summand itself or in
+    /// the components still to come.
+    fn fold_par_comm(
+        &mut self,
+        results: Vec<Vec<CSum>>,
+        k: &Constraint,
+        rules: &[CommRule],
+        outer: &Constraint,
+    ) -> Result<Vec<CSum>, LinError> {
+        // Names that must communicate: not acceptable on their own above the comm.
+        let lhs_names: BTreeSet<Name> = rules.iter().flat_map(|r| r.lhs.0.iter().cloned()).collect();
+        let must: BTreeSet<Name> = lhs_names
+            .into_iter()
+            .filter(|n| !outer.possible(std::slice::from_ref(n)))
+            .collect();
+        if must.is_empty() {
+            return self.fold_par(results, k);
+        }
+        // Future actions (distinct) per suffix of components.
+        let n = results.len();
+        let mut future: Vec<Vec<Action>> = vec![Vec::new(); n + 1];
+        for i in (0..n).rev() {
+            let mut f = future[i + 1].clone();
+            for s in &results[i] {
+                for a in &s.acts {
+                    if !f.contains(a) {
+                        f.push(a.clone());
+                    }
+                }
+            }
+            future[i] = f;
+        }
+        let mut acc: Option<Vec<CSum>> = None;
+        for (i, r) in results.into_iter().enumerate() {
+            let mut next = match acc {
+                None => r,
+                Some(a) => self.compose(a, r, k, true)?,
+            };
+            let fut = &future[i + 1];
+            next.retain(|s| self.completable(s, fut, rules, &must));
+            acc = Some(next);
+        }
+        Ok(acc.unwrap_or_default())
+    }
+
+    /// Whether every must-communicate action of `s` has, for some rule, candidate partners
+    /// in `s` itself or in `future`.
+    fn completable(&self, s: &CSum, future: &[Action], rules: &[CommRule], must: &BTreeSet<Name>) -> bool {
+        let simp = &*self.simp;
+        let may_match = |a: &Action, b: &Action| -> bool {
+            a.sorts == b.sorts
+                && a.args.iter().zip(&b.args).all(|(x, y)| {
+                    x == y || !ir_ops::is_false(&simp.simplify(&eq(x.clone(), y.clone())))
+                })
+        };
+        for (ai, a) in s.acts.iter().enumerate() {
+            if !must.contains(&a.name) {
+                continue;
+            }
+            let ok = rules.iter().any(|r| {
+                if !r.lhs.0.contains(&a.name) {
+                    return false;
+                }
+                // every other party of the rule needs a candidate
+                let mut others: Vec<&Name> = r.lhs.0.iter().collect();
+                let pos = others.iter().position(|x| **x == a.name).expect("contains");
+                others.remove(pos);
+                others.iter().all(|o| {
+                    s.acts
+                        .iter()
+                        .enumerate()
+                        .any(|(j, b)| j != ai && b.name == **o && may_match(a, b))
+                        || future.iter().any(|b| b.name == **o && may_match(a, b))
+                })
+            });
+            if !ok {
+                return false;
+            }
+        }
+        true
     }
 
     /// Declares action `b` with the sorts of the actions in `from` if it is not declared
@@ -1729,7 +1822,12 @@ impl<'a> Lin<'a> {
     }
 
     /// Applies communication rules to one summand (maximal communication on open terms).
-    fn apply_comm(&mut self, s: CSum, rules: &[CommRule]) -> Result<Vec<CSum>, LinError> {
+    fn apply_comm(
+        &mut self,
+        s: CSum,
+        rules: &[CommRule],
+        outer: &Constraint,
+    ) -> Result<Vec<CSum>, LinError> {
         // Candidate groups: (rule, action indices) whose names match the rule's lhs and
         // whose sorts agree.
         let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
@@ -1761,6 +1859,21 @@ impl<'a> Lin<'a> {
             count += 1;
             if count > 100_000 {
                 return false;
+            }
+            // Results the operators above can never accept are not built at all.
+            let mut names: Vec<Name> = s
+                .acts
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| !used[*j])
+                .map(|(_, a)| a.name.clone())
+                .collect();
+            for gi in sel {
+                names.extend(rules[groups[*gi].0].rhs.iter().cloned());
+            }
+            names.sort();
+            if !outer.possible(&names) {
+                return true;
             }
             let mut conds = Vec::new();
             for gi in sel {

@@ -14,18 +14,27 @@ use crate::data::ir_ops::{
 
 use super::{Lps, Summand, SummandAction};
 
-fn map_summand(s: &mut Summand, f: &dyn Fn(&DataExpr) -> DataExpr) {
-    s.condition = f(&s.condition);
+
+/// Applies `sigma` to every expression of `s` that mentions one of its variables, and
+/// simplifies those (the others are left alone: they are already simplified).
+fn subst_summand(s: &mut Summand, sigma: &Subst, simp: &dyn Simplifier) {
+    let touch = |d: &mut DataExpr| {
+        let fv = crate::data::ir_ops::free_vars(d);
+        if fv.iter().any(|v| sigma.contains_key(v)) {
+            *d = simp.simplify(&substitute(d, sigma));
+        }
+    };
+    touch(&mut s.condition);
     if let SummandAction::Multi(acts) = &mut s.action {
         for a in acts.iter_mut() {
             for d in a.args.iter_mut() {
-                *d = f(d);
+                touch(d);
             }
         }
         acts.sort();
     }
     for d in s.next.iter_mut() {
-        *d = f(d);
+        touch(d);
     }
 }
 
@@ -71,7 +80,7 @@ pub fn sumelm(lps: &mut Lps, simp: &dyn Simplifier) -> usize {
             let mut sigma = Subst::new();
             sigma.insert(v.clone(), e);
             s.sum_vars.retain(|x| *x != v);
-            map_summand(s, &|d| simp.simplify(&substitute(d, &sigma)));
+            subst_summand(s, &sigma, simp);
             removed += 1;
         }
         let fv = summand_free_vars(s);
@@ -112,7 +121,14 @@ pub fn constelm(lps: &mut Lps, simp: &dyn Simplifier) -> Vec<Var> {
             }
             for i in 0..n {
                 if let Some(c) = &constant[i] {
-                    let v = simp.simplify(&substitute(&s.next[i], &sigma));
+                    if matches!(&s.next[i], DataExpr::Var(v) if *v == lps.params[i]) {
+                        continue;
+                    }
+                    let v = substitute(&s.next[i], &sigma);
+                    if v == *c {
+                        continue;
+                    }
+                    let v = simp.simplify(&v);
                     if v != *c {
                         constant[i] = None;
                         changed = true;
@@ -131,7 +147,7 @@ pub fn constelm(lps: &mut Lps, simp: &dyn Simplifier) -> Vec<Var> {
         return Vec::new();
     }
     for s in lps.summands.iter_mut() {
-        map_summand(s, &|d| simp.simplify(&substitute(d, &sigma)));
+        subst_summand(s, &sigma, simp);
     }
     lps.summands.retain(|s| !is_false(&s.condition));
     let keep: Vec<bool> = constant.iter().map(|c| c.is_none()).collect();
@@ -249,6 +265,9 @@ impl RewriterSimplifier {
 impl Simplifier for RewriterSimplifier {
     fn simplify(&self, e: &DataExpr) -> DataExpr {
         let e1 = self.syn.simplify(e);
+        if matches!(e1, DataExpr::Var(_) | DataExpr::Number { .. } | DataExpr::Func(_)) {
+            return e1;
+        }
         let mut rw = self.rw.borrow_mut();
         let Ok(t) = rw.term(&e1) else { return e1 };
         match rw.rewrite(t) {
