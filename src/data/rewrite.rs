@@ -951,10 +951,10 @@ impl Rewriter {
                 let lam = store.binder(Binder::Lambda, &vars, b);
                 let f = self.eta(lam);
                 Ok(Internal::set(
-                    &store,
+                    store,
                     &el,
                     f,
-                    Internal::fset(&store, &el, &[]),
+                    Internal::fset(store, &el, &[]),
                 ))
             }
             Binder::BagComprehension => {
@@ -962,10 +962,10 @@ impl Rewriter {
                 let lam = store.binder(Binder::Lambda, &vars, b);
                 let f = self.eta(lam);
                 Ok(Internal::bag(
-                    &store,
+                    store,
                     &el,
                     f,
-                    Internal::fbag(&store, &el, &[]),
+                    Internal::fbag(store, &el, &[]),
                 ))
             }
         }
@@ -978,10 +978,10 @@ impl Rewriter {
             if vs.len() == 1 {
                 let el = store.var_of(vs[0]).sort.clone();
                 if *b == store.false_term() {
-                    return Internal::false_fn(&store, &el);
+                    return Internal::false_fn(store, &el);
                 }
                 if matches!(store.get(*b), Term::Num(NumSort::Nat, 0)) {
-                    return Internal::zero_fn(&store, &el);
+                    return Internal::zero_fn(store, &el);
                 }
             }
         }
@@ -1269,12 +1269,12 @@ impl Rewriter {
             return Some(true);
         }
         let store = self.store;
-        match (store.get(a), store.get(b)) {
-            (
-                Term::Num(..) | Term::BigNum(..) | Term::Real(_),
-                Term::Num(..) | Term::BigNum(..) | Term::Real(_),
-            ) => return Some(false),
-            _ => {}
+        if let (
+            Term::Num(..) | Term::BigNum(..) | Term::Real(_),
+            Term::Num(..) | Term::BigNum(..) | Term::Real(_),
+        ) = (store.get(a), store.get(b))
+        {
+            return Some(false);
         }
         let (fa, aa) = store.as_func_app(a)?;
         let (fb, ba) = store.as_func_app(b)?;
@@ -1500,7 +1500,7 @@ pub fn substitute(store: &TermStore, t: TermId, sigma: &Substitution) -> TermId 
 fn show_term(store: &TermStore, t: TermId, out: &mut String, depth: usize) {
     use std::fmt::Write;
     if depth == 0 {
-        out.push_str("…");
+        out.push('…');
         return;
     }
     match store.get(t) {
@@ -1664,7 +1664,7 @@ impl Rewriter {
                     }
                     Some(r)
                 } else {
-                    self.set_complement(&cod, a)?
+                    self.set_complement(cod, a)?
                 }
             }
             (Op::And | Op::Or | Op::Imp, 2) => Some(self.bool_binop(op, h, args[0], args[1])?),
@@ -1745,36 +1745,33 @@ impl Rewriter {
                 ) {
                     return self.subset(a, b, strict);
                 }
-                match self.decide_lt(a, b) {
-                    Some(r) => Some(store.bool_term(r)),
-                    None => None,
-                }
+                self.decide_lt(a, b).map(|r| store.bool_term(r))
             }
             (Op::Add, 2) if cod.is_numeric() => {
                 let (x, y) = (self.num(args[0]), self.num(args[1]));
                 match (x, y) {
                     (Some(x), Some(y)) => {
-                        self.mk_num(&cod, self.arith(&x, &y, IntVal::add, |a, b| a + b))
+                        self.mk_num(cod, self.arith(&x, &y, IntVal::add, |a, b| a + b))
                     }
                     _ => None,
                 }
             }
             (Op::Sub, 2) if cod.is_numeric() => match (self.num(args[0]), self.num(args[1])) {
                 (Some(x), Some(y)) => {
-                    self.mk_num(&cod, self.arith(&x, &y, IntVal::sub, |a, b| a - b))
+                    self.mk_num(cod, self.arith(&x, &y, IntVal::sub, |a, b| a - b))
                 }
                 _ => None,
             },
             (Op::Mul, 2) if cod.is_numeric() => match (self.num(args[0]), self.num(args[1])) {
                 (Some(x), Some(y)) => {
-                    self.mk_num(&cod, self.arith(&x, &y, IntVal::mul, |a, b| a * b))
+                    self.mk_num(cod, self.arith(&x, &y, IntVal::mul, |a, b| a * b))
                 }
                 _ => None,
             },
-            (Op::Add | Op::Sub | Op::Mul, 2) => self.set_binop(op, &cod, args[0], args[1])?,
+            (Op::Add | Op::Sub | Op::Mul, 2) => self.set_binop(op, cod, args[0], args[1])?,
             (Op::Neg, 1) => match self.num(args[0]) {
-                Some(NumVal::I(i)) => self.mk_num(&cod, NumVal::I(i.neg())),
-                Some(NumVal::R(r)) => self.mk_num(&cod, NumVal::R(-r)),
+                Some(NumVal::I(i)) => self.mk_num(cod, NumVal::I(i.neg())),
+                Some(NumVal::R(r)) => self.mk_num(cod, NumVal::R(-r)),
                 None => None,
             },
             (Op::Divide, 2) => match (self.num(args[0]), self.num(args[1])) {
@@ -1783,7 +1780,7 @@ impl Rewriter {
                     if d.is_zero() {
                         None
                     } else {
-                        self.mk_num(&cod, NumVal::R(x.to_rat() / d))
+                        self.mk_num(cod, NumVal::R(x.to_rat() / d))
                     }
                 }
                 _ => None,
@@ -1795,13 +1792,13 @@ impl Rewriter {
                     } else {
                         x.mod_floor(&y)
                     };
-                    self.mk_num(&cod, NumVal::I(r))
+                    self.mk_num(cod, NumVal::I(r))
                 }
                 _ => None,
             },
             (Op::Exp, 2) => match (self.num(args[0]), self.int(args[1])) {
                 (Some(NumVal::I(b)), Some(e)) if e.signum() >= 0 => match b.pow(&e) {
-                    Some(r) => self.mk_num(&cod, NumVal::I(r)),
+                    Some(r) => self.mk_num(cod, NumVal::I(r)),
                     None => {
                         return Err(RewriteError::NumberTooLarge {
                             term: self.show(store.app(h, args)),
@@ -1823,7 +1820,7 @@ impl Rewriter {
                             }
                         };
                         let p = num_traits::pow(b, n as usize);
-                        self.mk_num(&cod, NumVal::R(if neg { p.recip() } else { p }))
+                        self.mk_num(cod, NumVal::R(if neg { p.recip() } else { p }))
                     }
                 }
                 _ => None,
@@ -1832,13 +1829,13 @@ impl Rewriter {
                 (Some(x), Some(y)) => {
                     let less = x.cmp_num(&y).is_le();
                     let pick = if (op == Op::Min) == less { x } else { y };
-                    self.mk_num(&cod, pick)
+                    self.mk_num(cod, pick)
                 }
                 _ => None,
             },
             (Op::Abs, 1) => match self.num(args[0]) {
-                Some(NumVal::I(i)) => self.mk_num(&cod, NumVal::I(i.abs())),
-                Some(NumVal::R(r)) => self.mk_num(&cod, NumVal::R(r.abs())),
+                Some(NumVal::I(i)) => self.mk_num(cod, NumVal::I(i.abs())),
+                Some(NumVal::R(r)) => self.mk_num(cod, NumVal::R(r.abs())),
                 None => None,
             },
             (Op::Succ | Op::Pred, 1) => match self.num(args[0]) {
@@ -1849,7 +1846,7 @@ impl Rewriter {
                     } else {
                         self.arith(&x, &one, IntVal::sub, |a, b| a - b)
                     };
-                    self.mk_num(&cod, r)
+                    self.mk_num(cod, r)
                 }
                 None => None,
             },
@@ -1859,12 +1856,12 @@ impl Rewriter {
                         IntVal::Small(v) => IntVal::Small(num_integer::Roots::sqrt(&v)),
                         IntVal::Big(b) => IntVal::from_big(b.sqrt()),
                     };
-                    self.mk_num(&cod, NumVal::I(r))
+                    self.mk_num(cod, NumVal::I(r))
                 }
                 _ => None,
             },
             (Op::Conv, 1) => match self.num(args[0]) {
-                Some(x) => self.mk_num(&cod, x),
+                Some(x) => self.mk_num(cod, x),
                 None => None,
             },
             (Op::Floor | Op::Ceil | Op::Round, 1) => match self.num(args[0]) {
@@ -1875,7 +1872,7 @@ impl Rewriter {
                         Op::Ceil => r.ceil(),
                         _ => (r + BigRational::new(BigInt::one(), BigInt::from(2))).floor(),
                     };
-                    self.mk_num(&cod, NumVal::I(IntVal::from_big(v.to_integer())))
+                    self.mk_num(cod, NumVal::I(IntVal::from_big(v.to_integer())))
                 }
                 None => None,
             },
@@ -1884,7 +1881,7 @@ impl Rewriter {
                 match self.list_spine(l) {
                     Some((mut elems, nil, cons)) => {
                         elems.push(x);
-                        Some(self.mk_list(&elems, nil, cons, &cod))
+                        Some(self.mk_list(&elems, nil, cons, cod))
                     }
                     None => None,
                 }
@@ -1894,10 +1891,8 @@ impl Rewriter {
                 if self.is_nil(l2) {
                     return Ok(Some(l1));
                 }
-                match self.list_spine(l1) {
-                    Some((elems, _, cons)) => Some(self.mk_list(&elems, l2, cons, &cod)),
-                    None => None,
-                }
+                self.list_spine(l1)
+                    .map(|(elems, _, cons)| self.mk_list(&elems, l2, cons, cod))
             }
             (Op::At, 2) => {
                 let Some(IntVal::Small(mut n)) = self.int(args[1]) else {
@@ -1935,7 +1930,7 @@ impl Rewriter {
                             for (_, c) in &p {
                                 sum = sum.add(c);
                             }
-                            self.mk_num(&cod, NumVal::I(sum))
+                            self.mk_num(cod, NumVal::I(sum))
                         }
                         _ => None,
                     },
@@ -1951,56 +1946,56 @@ impl Rewriter {
             (Op::RTail, 1) => match self.list_spine(args[0]) {
                 Some((mut e, nil, cons)) if !e.is_empty() => {
                     e.pop();
-                    Some(self.mk_list(&e, nil, cons, &cod))
+                    Some(self.mk_list(&e, nil, cons, cod))
                 }
                 _ => None,
             },
             (Op::In, 2) => self.member(args[0], args[1])?,
             (Op::Count, 2) => self.count(args[0], args[1])?,
             (Op::EmptySet, 0) => {
-                let el = elem(&cod);
+                let el = elem(cod);
                 Some(Internal::set(
-                    &store,
+                    store,
                     &el,
-                    Internal::false_fn(&store, &el),
-                    Internal::fset(&store, &el, &[]),
+                    Internal::false_fn(store, &el),
+                    Internal::fset(store, &el, &[]),
                 ))
             }
             (Op::EmptyBag, 0) => {
-                let el = elem(&cod);
+                let el = elem(cod);
                 Some(Internal::bag(
-                    &store,
+                    store,
                     &el,
-                    Internal::zero_fn(&store, &el),
-                    Internal::fbag(&store, &el, &[]),
+                    Internal::zero_fn(store, &el),
+                    Internal::fbag(store, &el, &[]),
                 ))
             }
             (Op::SetFSet, 1) => {
-                let el = elem(&cod);
+                let el = elem(cod);
                 Some(Internal::set(
-                    &store,
+                    store,
                     &el,
-                    Internal::false_fn(&store, &el),
+                    Internal::false_fn(store, &el),
                     args[0],
                 ))
             }
             (Op::BagFBag, 1) => {
-                let el = elem(&cod);
+                let el = elem(cod);
                 Some(Internal::bag(
-                    &store,
+                    store,
                     &el,
-                    Internal::zero_fn(&store, &el),
+                    Internal::zero_fn(store, &el),
                     args[0],
                 ))
             }
             (Op::FSetMake, _) => {
-                let el = elem(&cod);
+                let el = elem(cod);
                 let mut e = args.to_vec();
                 self.sort_dedup(&mut e);
-                Some(Internal::fset(&store, &el, &e))
+                Some(Internal::fset(store, &el, &e))
             }
             (Op::FBagMake, _) => {
-                let el = elem(&cod);
+                let el = elem(cod);
                 let mut pairs = Vec::new();
                 for c in args.chunks(2) {
                     let Some(n) = self.int(c[1]) else {
@@ -2014,33 +2009,28 @@ impl Rewriter {
             (Op::ZeroFn, 1) => Some(store.num(NumSort::Nat, 0)),
             (Op::FuncUpdate, 3) => self.func_update(h, args[0], args[1], args[2])?,
             (Op::Set2Bag, 1) => {
-                let el = elem(&cod);
+                let el = elem(cod);
                 match self.set_parts(args[0]) {
                     Some((fun, fs)) if self.is_false_fn(fun) => {
                         let e = self.fset_elems(fs).unwrap_or_default();
                         let pairs = e.into_iter().map(|x| (x, IntVal::Small(1))).collect();
                         let fb = self.mk_fbag(&el, pairs);
-                        Some(Internal::bag(
-                            &store,
-                            &el,
-                            Internal::zero_fn(&store, &el),
-                            fb,
-                        ))
+                        Some(Internal::bag(store, &el, Internal::zero_fn(store, &el), fb))
                     }
                     _ => None,
                 }
             }
             (Op::Bag2Set, 1) => {
-                let el = elem(&cod);
+                let el = elem(cod);
                 match self.set_parts(args[0]) {
                     Some((fun, fb)) if self.is_zero_fn(fun) => {
                         let p = self.fbag_pairs(fb).unwrap_or_default();
                         let e: Vec<_> = p.into_iter().map(|(x, _)| x).collect();
-                        let fs = Internal::fset(&store, &el, &e);
+                        let fs = Internal::fset(store, &el, &e);
                         Some(Internal::set(
-                            &store,
+                            store,
                             &el,
-                            Internal::false_fn(&store, &el),
+                            Internal::false_fn(store, &el),
                             fs,
                         ))
                     }
@@ -2101,7 +2091,7 @@ impl Rewriter {
         list_sort: &Sort,
     ) -> TermId {
         let store = self.store;
-        let cons = cons.unwrap_or_else(|| Internal::cons(&store, &elem(list_sort)));
+        let cons = cons.unwrap_or_else(|| Internal::cons(store, &elem(list_sort)));
         let mut t = tail;
         for x in elems.iter().rev() {
             t = store.app(cons, &[*x, t]);
@@ -2392,7 +2382,7 @@ impl Rewriter {
                     _ => x.iter().filter(|t| !y.contains(t)).copied().collect(),
                 };
                 self.sort_dedup(&mut r);
-                Ok(Some(Internal::fset(&store, &el, &r)))
+                Ok(Some(Internal::fset(store, &el, &r)))
             }
             Sort::FBag(_) => {
                 let (Some(x), Some(y)) = (self.fbag_pairs(a), self.fbag_pairs(b)) else {
@@ -2450,9 +2440,9 @@ impl Rewriter {
                         return Ok(None);
                     };
                     return Ok(Some(if is_set {
-                        Internal::set(&store, &el, f, r)
+                        Internal::set(store, &el, f, r)
                     } else {
-                        Internal::bag(&store, &el, f, r)
+                        Internal::bag(store, &el, f, r)
                     }));
                 }
                 // General case: characteristic / count function of the result.
@@ -2504,9 +2494,9 @@ impl Rewriter {
                     }
                 })?;
                 Ok(Some(if is_set {
-                    Internal::set(&store, &el, fun, Internal::fset(&store, &el, &[]))
+                    Internal::set(store, &el, fun, Internal::fset(store, &el, &[]))
                 } else {
-                    Internal::bag(&store, &el, fun, Internal::fbag(&store, &el, &[]))
+                    Internal::bag(store, &el, fun, Internal::fbag(store, &el, &[]))
                 }))
             }
             _ => Ok(None),
@@ -2576,7 +2566,7 @@ impl Rewriter {
         v: TermId,
     ) -> Result<Option<TermId>, RewriteError> {
         let store = self.store;
-        if let Some((u, [g, y, w])) = store.as_func_app(f).map(|(u, a)| (u, a)) {
+        if let Some((u, [g, y, w])) = store.as_func_app(f) {
             if self.kind(u) == Kind::Op(Op::FuncUpdate) {
                 let (g, y, w) = (*g, *y, *w);
                 match self.decide_eq(x, y) {

@@ -153,9 +153,12 @@ struct Node {
 const MIN_BITS: u32 = 10;
 const NUM_CHUNKS: usize = 33 - MIN_BITS as usize;
 
+/// A chunk of slots, allocated once.
+type Chunk<T> = OnceLock<Box<[OnceLock<T>]>>;
+
 /// An append-only table with lock-free reads: an index, once published, never moves.
 struct Table<T> {
-    chunks: Box<[OnceLock<Box<[OnceLock<T>]>>]>,
+    chunks: Box<[Chunk<T>]>,
     len: AtomicU32,
 }
 
@@ -497,10 +500,8 @@ impl TermStore {
             return;
         }
         match self.get(t) {
-            Term::Var(v) => {
-                if !bound.contains(v) && !out.contains(v) {
-                    out.push(*v);
-                }
+            Term::Var(v) if !bound.contains(v) && !out.contains(v) => {
+                out.push(*v);
             }
             Term::App(h, args) => {
                 self.collect_free(*h, bound, out);
