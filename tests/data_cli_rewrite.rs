@@ -9,7 +9,10 @@ fn muon(spec: Option<&str>, exprs: &[&str]) -> (bool, String, String) {
     let file;
     if let Some(text) = spec {
         file = {
-            let mut f = tempfile::Builder::new().suffix(".mcrl2").tempfile().unwrap();
+            let mut f = tempfile::Builder::new()
+                .suffix(".mcrl2")
+                .tempfile()
+                .unwrap();
             f.write_all(text.as_bytes()).unwrap();
             f
         };

@@ -830,3 +830,44 @@ fn enumerator_api_sum_variables() {
         .unwrap_err();
     assert!(e.to_string().contains("k: Nat"), "{e}");
 }
+
+#[test]
+fn rewriter_contexts_share_one_store_across_threads() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<muon::data::TermStore>();
+    assert_send_sync::<Rewriter>();
+    // sq(n) = n * n; every thread rewrites the same expressions with its own context and
+    // must get the same term ids (one shared store).
+    let nn = v("n", Nat);
+    let spec = DataSpec {
+        mappings: vec![map_decl("sq", arrow(&[Nat], Nat))],
+        equations: vec![eqn(vec![var("n", Nat)], None, ap("sq", &[Nat], Nat, vec![nn.clone()]), bin("*", nn.clone(), nn))],
+        ..Default::default()
+    };
+    let rw = Rewriter::new(&spec).unwrap();
+    let exprs: Vec<_> = (0..200)
+        .map(|i| list(vec![ap("sq", &[Nat], Nat, vec![n(i, Nat)]), n(i, Nat)], Nat))
+        .collect();
+    let results: Vec<Vec<muon::data::TermId>> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..4)
+            .map(|_| {
+                let mut mine = rw.clone();
+                let exprs = &exprs;
+                s.spawn(move || {
+                    exprs
+                        .iter()
+                        .map(|e| {
+                            let t = mine.term(e).unwrap();
+                            mine.rewrite(t).unwrap()
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for r in &results[1..] {
+        assert_eq!(r, &results[0]);
+    }
+    assert_eq!(show(&rw.expr(results[0][12])), "[144, 12]");
+}
