@@ -176,6 +176,12 @@ fn booleans() {
     assert_eq!(nf(bin("==", b.clone(), b.clone())), "true");
     assert_eq!(nf(bin("=>", b.clone(), f())), "!(b)");
     assert_eq!(nf(un("!", un("!", b.clone(), Bool), Bool)), "b");
+    // Unit laws on open numbers, as in mCRL2's equations.
+    let k = v("k", Nat);
+    assert_eq!(nf(bin("+", k.clone(), n(0, Nat))), "k");
+    assert_eq!(nf(bin("*", n(1, Nat), k.clone())), "k");
+    assert_eq!(nf(bin("*", k.clone(), n(0, Nat))), "0");
+    assert_eq!(nf(bin("+", k.clone(), n(1, Nat))), "(k + 1)");
     assert_eq!(
         nf(ap(
             "if",
@@ -399,7 +405,7 @@ fn sets_and_bags() {
         "*",
         &[ss.clone(), ss.clone()],
         ss.clone(),
-        vec![evens, s(&[1, 2, 3, 4])],
+        vec![evens.clone(), s(&[1, 2, 3, 4])],
     );
     assert_eq!(nf(bin("in", n(4, Nat), both.clone())), "true");
     assert_eq!(nf(bin("in", n(3, Nat), both)), "false");
@@ -441,6 +447,14 @@ fn sets_and_bags() {
     assert_eq!(nf(un("Bag2Set", b1.clone(), ss.clone())), "{1, 3}");
     assert_eq!(nf(un("Set2Bag", s(&[2, 1]), bs.clone())), "{1: 1, 2: 1}");
     assert_eq!(nf(bag(vec![(n(1, Nat), 0)], Nat)), "{}");
+    // Conversions of infinite sets and bags keep membership.
+    let evens_bag = un("Set2Bag", evens.clone(), bs.clone());
+    assert_eq!(nf(bin("count", n(6, Nat), evens_bag.clone())), "1");
+    assert_eq!(nf(bin("count", n(7, Nat), evens_bag.clone())), "0");
+    assert_eq!(
+        nf(bin("in", n(8, Nat), un("Bag2Set", evens_bag, ss.clone()))),
+        "true"
+    );
 }
 
 fn struct_spec() -> DataSpec {
@@ -841,7 +855,12 @@ fn rewriter_contexts_share_one_store_across_threads() {
     let nn = v("n", Nat);
     let spec = DataSpec {
         mappings: vec![map_decl("sq", arrow(&[Nat], Nat))],
-        equations: vec![eqn(vec![var("n", Nat)], None, ap("sq", &[Nat], Nat, vec![nn.clone()]), bin("*", nn.clone(), nn))],
+        equations: vec![eqn(
+            vec![var("n", Nat)],
+            None,
+            ap("sq", &[Nat], Nat, vec![nn.clone()]),
+            bin("*", nn.clone(), nn),
+        )],
         ..Default::default()
     };
     let rw = Rewriter::new(&spec).unwrap();

@@ -1560,6 +1560,18 @@ pub(crate) enum NumVal {
 }
 
 impl NumVal {
+    fn is_zero(&self) -> bool {
+        match self {
+            NumVal::I(i) => i.signum() == 0,
+            NumVal::R(r) => r.is_zero(),
+        }
+    }
+    fn is_one(&self) -> bool {
+        match self {
+            NumVal::I(i) => *i == IntVal::Small(1),
+            NumVal::R(r) => r.is_one(),
+        }
+    }
     fn to_rat(&self) -> BigRational {
         match self {
             NumVal::I(i) => BigRational::from_integer(i.to_big()),
@@ -1626,6 +1638,11 @@ impl Rewriter {
                 })
             }
         }
+    }
+
+    /// `t` if its sort is `sort` (unit laws must not change the sort of a term).
+    fn same_sort(&self, t: TermId, sort: &Sort) -> Option<TermId> {
+        (*self.store.sort_ref(t) == *sort).then_some(t)
     }
 
     fn arith(
@@ -1753,6 +1770,9 @@ impl Rewriter {
                     (Some(x), Some(y)) => {
                         self.mk_num(cod, self.arith(&x, &y, IntVal::add, |a, b| a + b))
                     }
+                    // `0 + e = e`, `e + 0 = e` on open terms (mCRL2's unit equations).
+                    (Some(z), None) if z.is_zero() => self.same_sort(args[1], cod),
+                    (None, Some(z)) if z.is_zero() => self.same_sort(args[0], cod),
                     _ => None,
                 }
             }
@@ -1766,6 +1786,10 @@ impl Rewriter {
                 (Some(x), Some(y)) => {
                     self.mk_num(cod, self.arith(&x, &y, IntVal::mul, |a, b| a * b))
                 }
+                // `0 * e = 0`, `1 * e = e` (and mirrored) on open terms.
+                (Some(z), None) | (None, Some(z)) if z.is_zero() => self.mk_num(cod, z),
+                (Some(o), None) if o.is_one() => self.same_sort(args[1], cod),
+                (None, Some(o)) if o.is_one() => self.same_sort(args[0], cod),
                 _ => None,
             },
             (Op::Add | Op::Sub | Op::Mul, 2) => self.set_binop(op, cod, args[0], args[1])?,
@@ -2017,7 +2041,36 @@ impl Rewriter {
                         let fb = self.mk_fbag(&el, pairs);
                         Some(Internal::bag(store, &el, Internal::zero_fn(store, &el), fb))
                     }
-                    _ => None,
+                    Some(_) => {
+                        // Set2Bag(s) = { x: S | if(x in s, 1, 0) }
+                        let s0 = args[0];
+                        let f = self.lambda_over(&el, &[s0], |rw, x| {
+                            let c = rw.member_term(x, s0)?;
+                            let (one, zero) =
+                                (rw.store.num(NumSort::Nat, 1), rw.store.num(NumSort::Nat, 0));
+                            if c == rw.store.true_term() {
+                                return Ok(one);
+                            }
+                            if c == rw.store.false_term() {
+                                return Ok(zero);
+                            }
+                            let iff = rw.store.intern_func(&Func {
+                                name: "if".into(),
+                                sort: Sort::Arrow(
+                                    vec![Sort::Bool, Sort::Nat, Sort::Nat],
+                                    Box::new(Sort::Nat),
+                                ),
+                            });
+                            Ok(rw.store.app_func(iff, &[c, one, zero]))
+                        })?;
+                        Some(Internal::bag(
+                            store,
+                            &el,
+                            f,
+                            Internal::fbag(store, &el, &[]),
+                        ))
+                    }
+                    None => None,
                 }
             }
             (Op::Bag2Set, 1) => {
@@ -2034,7 +2087,27 @@ impl Rewriter {
                             fs,
                         ))
                     }
-                    _ => None,
+                    Some(_) => {
+                        // Bag2Set(b) = { x: S | count(x, b) > 0 }
+                        let b0 = args[0];
+                        let f = self.lambda_over(&el, &[b0], |rw, x| {
+                            let c = rw.count_term(x, b0)?;
+                            let zero = rw.store.num(NumSort::Nat, 0);
+                            let gt = rw.store.intern_func(&Func {
+                                name: ">".into(),
+                                sort: Sort::Arrow(vec![Sort::Nat, Sort::Nat], Box::new(Sort::Bool)),
+                            });
+                            let h = rw.store.func(gt);
+                            rw.apply_func(gt, h, &[c, zero])
+                        })?;
+                        Some(Internal::set(
+                            store,
+                            &el,
+                            f,
+                            Internal::fset(store, &el, &[]),
+                        ))
+                    }
+                    None => None,
                 }
             }
             _ => {
