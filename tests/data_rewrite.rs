@@ -176,6 +176,12 @@ fn booleans() {
     assert_eq!(nf(bin("==", b.clone(), b.clone())), "true");
     assert_eq!(nf(bin("=>", b.clone(), f())), "!(b)");
     assert_eq!(nf(un("!", un("!", b.clone(), Bool), Bool)), "b");
+    // Unit laws on open numbers, as in mCRL2's equations.
+    let k = v("k", Nat);
+    assert_eq!(nf(bin("+", k.clone(), n(0, Nat))), "k");
+    assert_eq!(nf(bin("*", n(1, Nat), k.clone())), "k");
+    assert_eq!(nf(bin("*", k.clone(), n(0, Nat))), "0");
+    assert_eq!(nf(bin("+", k.clone(), n(1, Nat))), "(k + 1)");
     assert_eq!(
         nf(ap(
             "if",
@@ -399,7 +405,7 @@ fn sets_and_bags() {
         "*",
         &[ss.clone(), ss.clone()],
         ss.clone(),
-        vec![evens, s(&[1, 2, 3, 4])],
+        vec![evens.clone(), s(&[1, 2, 3, 4])],
     );
     assert_eq!(nf(bin("in", n(4, Nat), both.clone())), "true");
     assert_eq!(nf(bin("in", n(3, Nat), both)), "false");
@@ -441,6 +447,14 @@ fn sets_and_bags() {
     assert_eq!(nf(un("Bag2Set", b1.clone(), ss.clone())), "{1, 3}");
     assert_eq!(nf(un("Set2Bag", s(&[2, 1]), bs.clone())), "{1: 1, 2: 1}");
     assert_eq!(nf(bag(vec![(n(1, Nat), 0)], Nat)), "{}");
+    // Conversions of infinite sets and bags keep membership.
+    let evens_bag = un("Set2Bag", evens.clone(), bs.clone());
+    assert_eq!(nf(bin("count", n(6, Nat), evens_bag.clone())), "1");
+    assert_eq!(nf(bin("count", n(7, Nat), evens_bag.clone())), "0");
+    assert_eq!(
+        nf(bin("in", n(8, Nat), un("Bag2Set", evens_bag, ss.clone()))),
+        "true"
+    );
 }
 
 fn struct_spec() -> DataSpec {
@@ -829,4 +843,50 @@ fn enumerator_api_sum_variables() {
         .enumerate(&[kid], c3, &mut |_, _| true)
         .unwrap_err();
     assert!(e.to_string().contains("k: Nat"), "{e}");
+}
+
+#[test]
+fn rewriter_contexts_share_one_store_across_threads() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<muon::data::TermStore>();
+    assert_send_sync::<Rewriter>();
+    // sq(n) = n * n; every thread rewrites the same expressions with its own context and
+    // must get the same term ids (one shared store).
+    let nn = v("n", Nat);
+    let spec = DataSpec {
+        mappings: vec![map_decl("sq", arrow(&[Nat], Nat))],
+        equations: vec![eqn(
+            vec![var("n", Nat)],
+            None,
+            ap("sq", &[Nat], Nat, vec![nn.clone()]),
+            bin("*", nn.clone(), nn),
+        )],
+        ..Default::default()
+    };
+    let rw = Rewriter::new(&spec).unwrap();
+    let exprs: Vec<_> = (0..200)
+        .map(|i| list(vec![ap("sq", &[Nat], Nat, vec![n(i, Nat)]), n(i, Nat)], Nat))
+        .collect();
+    let results: Vec<Vec<muon::data::TermId>> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..4)
+            .map(|_| {
+                let mut mine = rw.clone();
+                let exprs = &exprs;
+                s.spawn(move || {
+                    exprs
+                        .iter()
+                        .map(|e| {
+                            let t = mine.term(e).unwrap();
+                            mine.rewrite(t).unwrap()
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for r in &results[1..] {
+        assert_eq!(r, &results[0]);
+    }
+    assert_eq!(show(&rw.expr(results[0][12])), "[144, 12]");
 }

@@ -27,7 +27,7 @@ pub struct Args {
 
 /// Stack of the rewriting thread: deep recursion in user equations needs it, and the
 /// rewriter measures its own use against a limit just below it (an error, never a crash).
-const STACK: usize = 1 << 30;
+const STACK: usize = 256 << 20;
 
 /// Runs `muon rewrite`: prints the normal form of each expression on its own line.
 pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
@@ -55,7 +55,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
 fn rewrite_all(data: &DataSpec, exprs: &[String], g: Global) -> miette::Result<ExitCode> {
     let mut rw =
         Rewriter::new(data).map_err(|e| miette!("in the specification's equations: {e}"))?;
-    rw.set_stack_limit(STACK - (64 << 20));
+    rw.set_stack_limit(STACK - (16 << 20));
     for (i, text) in exprs.iter().enumerate() {
         let src = SourceFile::new(format!("<expression {}>", i + 1), text.as_str());
         let e = check_data_expr(&src, data, &[]).map_err(miette::Report::new)?;

@@ -138,7 +138,7 @@ impl<'r> Enumerator<'r> {
                 let values = p
                     .values
                     .iter()
-                    .map(|t| super::rewrite::substitute(&store, *t, &sub.iter().copied().collect()))
+                    .map(|t| super::rewrite::substitute(store, *t, &sub.iter().copied().collect()))
                     .collect();
                 let mut pending = fresh;
                 pending.extend_from_slice(rest);

@@ -67,6 +67,17 @@ pub fn app(name: &str, args: Vec<DataExpr>, result: Sort) -> DataExpr {
     }
 }
 
+/// A Boolean connective application with a fixed `Bool` signature (no sort computation).
+fn bool_app(name: &str, args: Vec<DataExpr>) -> DataExpr {
+    DataExpr::App {
+        head: Box::new(func(
+            name,
+            Sort::Arrow(vec![Sort::Bool; args.len()], Box::new(Sort::Bool)),
+        )),
+        args,
+    }
+}
+
 /// `!e`.
 pub fn not(e: DataExpr) -> DataExpr {
     if is_true(&e) {
@@ -80,7 +91,7 @@ pub fn not(e: DataExpr) -> DataExpr {
             return args[0].clone();
         }
     }
-    app("!", vec![e], Sort::Bool)
+    bool_app("!", vec![e])
 }
 
 /// `a && b`, with the units folded.
@@ -91,7 +102,7 @@ pub fn and(a: DataExpr, b: DataExpr) -> DataExpr {
     if is_true(&b) || is_false(&a) {
         return a;
     }
-    app("&&", vec![a, b], Sort::Bool)
+    bool_app("&&", vec![a, b])
 }
 
 /// The conjunction of `es` (`true` when empty).
@@ -114,7 +125,7 @@ pub fn or(a: DataExpr, b: DataExpr) -> DataExpr {
     if is_false(&b) || is_true(&a) {
         return a;
     }
-    app("||", vec![a, b], Sort::Bool)
+    bool_app("||", vec![a, b])
 }
 
 /// `a == b`.
@@ -465,21 +476,46 @@ impl SyntacticSimplifier {
             DataExpr::Number { value, .. } => Some(value.clone()),
             _ => None,
         };
+        let lit = |e: &DataExpr| is_true(e) || is_false(e);
+        match (name, args) {
+            ("!", [a]) if lit(a) || as_app(a).is_some_and(|(n, _)| n == "!") => {
+                return Some(not(a.clone()))
+            }
+            ("&&", [a, b]) if a == b => return Some(a.clone()),
+            ("&&", [a, b]) if lit(a) || lit(b) => return Some(and(a.clone(), b.clone())),
+            ("||", [a, b]) if a == b => return Some(a.clone()),
+            ("||", [a, b]) if lit(a) || lit(b) => return Some(or(a.clone(), b.clone())),
+            ("!" | "&&" | "||", _) => return None,
+            _ => {}
+        }
+        match (name, args) {
+            ("=>", [a, b]) => {
+                return if is_true(a) {
+                    Some(b.clone())
+                } else if is_false(a) || is_true(b) {
+                    Some(true_())
+                } else {
+                    None
+                }
+            }
+            ("==", [a, b]) => return self.decide_eq(a, b).map(bool_lit),
+            ("!=", [a, b]) => return self.decide_eq(a, b).map(|x| bool_lit(!x)),
+            ("if", [c, t, f]) => {
+                return if is_true(c) || t == f {
+                    Some(t.clone())
+                } else if is_false(c) {
+                    Some(f.clone())
+                } else {
+                    None
+                }
+            }
+            _ => {}
+        }
+        if !args.iter().all(|a| matches!(a, DataExpr::Number { .. })) {
+            return None;
+        }
         let result_sort = head.sort().codomain().clone();
         match (name, args) {
-            ("!", [a]) => Some(not(a.clone())),
-            ("&&", [a, b]) => {
-                if a == b {
-                    return Some(a.clone());
-                }
-                Some(and(a.clone(), b.clone()))
-            }
-            ("||", [a, b]) => {
-                if a == b {
-                    return Some(a.clone());
-                }
-                Some(or(a.clone(), b.clone()))
-            }
             ("=>", [a, b]) => {
                 if is_true(a) {
                     Some(b.clone())

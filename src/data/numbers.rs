@@ -88,7 +88,7 @@ impl IntVal {
                     Some(Integer::div_floor(&a, &b))
                 }
             },
-            |a, b| Integer::div_floor(a, b),
+            Integer::div_floor,
         )
     }
 
@@ -103,7 +103,7 @@ impl IntVal {
                     Some(Integer::mod_floor(&a, &b))
                 }
             },
-            |a, b| Integer::mod_floor(a, b),
+            Integer::mod_floor,
         )
     }
 

@@ -254,7 +254,8 @@ struct System {
     spec: DataSpec,
     kinds: FxHashMap<FuncId, Kind>,
     structs: Vec<StructInfo>,
-    rules: FxHashMap<FuncId, Vec<Rule>>,
+    /// Equations per head symbol, indexed by [`FuncId`].
+    rules: Vec<Vec<Rule>>,
 }
 
 /// A substitution from variables to terms.
@@ -275,6 +276,10 @@ pub struct Rewriter {
     /// Per variable: (frame, value); a binding counts only in the current frame.
     env: Vec<(u32, TermId)>,
     saved: Vec<(VarId, (u32, TermId))>,
+    /// Index in `saved` where the current frame's bindings start.
+    frame_start: usize,
+    /// Match substitutions under construction (a stack shared by nested matches).
+    subs: Vec<(VarId, TermId)>,
     frame: u32,
     next_frame: u32,
     /// Address of a local of the outermost rewrite call: the stack in use is measured from it.
@@ -293,6 +298,8 @@ impl Clone for Rewriter {
             kinds: self.kinds.clone(),
             env: Vec::new(),
             saved: Vec::new(),
+            subs: Vec::new(),
+            frame_start: 0,
             frame: 0,
             next_frame: 1,
             stack_base: 0,
@@ -379,7 +386,7 @@ impl Rewriter {
             spec: spec.clone(),
             kinds,
             structs,
-            rules: FxHashMap::default(),
+            rules: Vec::new(),
         };
         let mut rw = Rewriter {
             store,
@@ -387,6 +394,8 @@ impl Rewriter {
             kinds: Vec::new(),
             env: Vec::new(),
             saved: Vec::new(),
+            subs: Vec::new(),
+            frame_start: 0,
             frame: 0,
             next_frame: 1,
             stack_base: 0,
@@ -409,7 +418,15 @@ impl Rewriter {
             };
             rules.entry(root).or_default().push(rule);
         }
-        Arc::get_mut(&mut rw.sys).expect("fresh system").rules = rules;
+        let mut by_id: Vec<Vec<Rule>> = Vec::new();
+        for (f, rs) in rules {
+            let i = f.0 as usize;
+            if i >= by_id.len() {
+                by_id.resize_with(i + 1, Vec::new);
+            }
+            by_id[i] = rs;
+        }
+        Arc::get_mut(&mut rw.sys).expect("fresh system").rules = by_id;
         Ok(rw)
     }
 
@@ -591,14 +608,16 @@ impl Rewriter {
 
     // ----- environment -------------------------------------------------------------------
 
-    fn enter(&mut self) -> (u32, usize) {
-        let m = (self.frame, self.saved.len());
+    fn enter(&mut self) -> (u32, usize, usize) {
+        let m = (self.frame, self.saved.len(), self.frame_start);
+        self.frame_start = self.saved.len();
         self.frame = self.next_frame;
         self.next_frame = self.next_frame.wrapping_add(1).max(1);
         m
     }
 
-    fn leave(&mut self, (frame, len): (u32, usize)) {
+    fn leave(&mut self, (frame, len, start): (u32, usize, usize)) {
+        self.frame_start = start;
         while self.saved.len() > len {
             let (v, old) = self.saved.pop().expect("saved binding");
             self.env[v.0 as usize] = old;
@@ -698,25 +717,43 @@ impl Rewriter {
 
     fn eval_app(&mut self, h: TermId, args: &[TermId]) -> Result<TermId, RewriteError> {
         let store = self.store;
+        // Normal-form arguments go to a stack buffer: no allocation for the usual arities.
+        let mut buf = [TermId(0); 6];
+        let mut heap = Vec::new();
+        let n = args.len();
         if let Term::Func(f) = store.get(h) {
             let k = self.kind(*f);
             if let Kind::Op(op @ (Op::If | Op::And | Op::Or | Op::Imp)) = k {
-                if args.len() == if op == Op::If { 3 } else { 2 } {
+                if n == if op == Op::If { 3 } else { 2 } {
                     return self.eval_lazy(op, h, args);
                 }
             }
-            let mut nargs = Vec::with_capacity(args.len());
-            for a in args {
-                nargs.push(self.eval(*a)?);
-            }
-            return self.apply_func(*f, h, &nargs);
+            let nargs = self.eval_args(args, &mut buf, &mut heap)?;
+            return self.apply_func(*f, h, nargs);
         }
         let hn = self.eval(h)?;
-        let mut nargs = Vec::with_capacity(args.len());
-        for a in args {
-            nargs.push(self.eval(*a)?);
+        let nargs = self.eval_args(args, &mut buf, &mut heap)?;
+        self.apply(hn, nargs)
+    }
+
+    fn eval_args<'b>(
+        &mut self,
+        args: &[TermId],
+        buf: &'b mut [TermId; 6],
+        heap: &'b mut Vec<TermId>,
+    ) -> Result<&'b [TermId], RewriteError> {
+        if args.len() <= buf.len() {
+            for (i, a) in args.iter().enumerate() {
+                buf[i] = self.eval(*a)?;
+            }
+            Ok(&buf[..args.len()])
+        } else {
+            for a in args {
+                let v = self.eval(*a)?;
+                heap.push(v);
+            }
+            Ok(heap)
         }
-        self.apply(hn, &nargs)
     }
 
     fn eval_lazy(&mut self, op: Op, h: TermId, args: &[TermId]) -> Result<TermId, RewriteError> {
@@ -876,10 +913,10 @@ impl Rewriter {
         let mut vars: Vec<VarId> = vs.to_vec();
         let mark = self.saved.len();
         let mut renamed: Vec<(VarId, TermId)> = Vec::new();
-        if self.saved.iter().any(|_| true) && self.frame_has_open_values(0) {
+        let start = self.frame_start;
+        if self.frame_has_open_values(start) {
             for v in vars.iter_mut() {
-                let clash = self
-                    .saved
+                let clash = self.saved[start..]
                     .iter()
                     .any(|(w, _)| matches!(self.lookup(*w), Some(t) if store.occurs_free(*v, t)));
                 if clash {
@@ -914,10 +951,10 @@ impl Rewriter {
                 let lam = store.binder(Binder::Lambda, &vars, b);
                 let f = self.eta(lam);
                 Ok(Internal::set(
-                    &store,
+                    store,
                     &el,
                     f,
-                    Internal::fset(&store, &el, &[]),
+                    Internal::fset(store, &el, &[]),
                 ))
             }
             Binder::BagComprehension => {
@@ -925,10 +962,10 @@ impl Rewriter {
                 let lam = store.binder(Binder::Lambda, &vars, b);
                 let f = self.eta(lam);
                 Ok(Internal::bag(
-                    &store,
+                    store,
                     &el,
                     f,
-                    Internal::fbag(&store, &el, &[]),
+                    Internal::fbag(store, &el, &[]),
                 ))
             }
         }
@@ -941,10 +978,10 @@ impl Rewriter {
             if vs.len() == 1 {
                 let el = store.var_of(vs[0]).sort.clone();
                 if *b == store.false_term() {
-                    return Internal::false_fn(&store, &el);
+                    return Internal::false_fn(store, &el);
                 }
                 if matches!(store.get(*b), Term::Num(NumSort::Nat, 0)) {
-                    return Internal::zero_fn(&store, &el);
+                    return Internal::zero_fn(store, &el);
                 }
             }
         }
@@ -1108,29 +1145,38 @@ impl Rewriter {
         args: &[TermId],
         curried: bool,
     ) -> Result<Option<TermId>, RewriteError> {
-        let sys = self.sys.clone();
-        let Some(rules) = sys.rules.get(&f) else {
-            return Ok(None);
+        let fi = f.0 as usize;
+        let n = match self.sys.rules.get(fi) {
+            Some(r) if !r.is_empty() => r.len(),
+            _ => return Ok(None),
         };
-        let mut sub: Vec<(VarId, TermId)> = Vec::new();
-        for rule in rules {
-            if rule.curried != curried || rule.pats.len() != args.len() {
-                continue;
-            }
-            sub.clear();
-            if !rule
-                .pats
-                .iter()
-                .zip(args)
-                .all(|(p, a)| self.match_pat(p, *a, &mut sub))
-            {
-                continue;
-            }
+        let base = self.subs.len();
+        for i in 0..n {
+            self.subs.truncate(base);
+            let (cond, rhs) = {
+                let rule = &self.sys.rules[fi][i];
+                if rule.curried != curried || rule.pats.len() != args.len() {
+                    continue;
+                }
+                let store = self.store;
+                let subs = &mut self.subs;
+                if !rule
+                    .pats
+                    .iter()
+                    .zip(args)
+                    .all(|(p, a)| match_pat(store, p, *a, subs, base))
+                {
+                    continue;
+                }
+                (rule.cond, rule.rhs)
+            };
             let mark = self.enter();
-            for (v, t) in &sub {
-                self.bind(*v, *t);
+            for k in base..self.subs.len() {
+                let (v, t) = self.subs[k];
+                self.bind(v, t);
             }
-            if let Some(c) = rule.cond {
+            self.subs.truncate(base);
+            if let Some(c) = cond {
                 let cv = match self.eval(c) {
                     Ok(cv) => cv,
                     Err(e) => {
@@ -1143,32 +1189,12 @@ impl Rewriter {
                     continue;
                 }
             }
-            let r = self.eval(rule.rhs);
+            let r = self.eval(rhs);
             self.leave(mark);
             return r.map(Some);
         }
+        self.subs.truncate(base);
         Ok(None)
-    }
-
-    fn match_pat(&self, p: &Pat, t: TermId, sub: &mut Vec<(VarId, TermId)>) -> bool {
-        match p {
-            Pat::Term(x) => *x == t,
-            Pat::Var(v) => {
-                if let Some((_, b)) = sub.iter().find(|(w, _)| w == v) {
-                    *b == t
-                } else {
-                    sub.push((*v, t));
-                    true
-                }
-            }
-            Pat::App(h, ps) => match self.store.get(t) {
-                Term::App(th, targs) if th == h && targs.len() == ps.len() => ps
-                    .iter()
-                    .zip(targs.iter())
-                    .all(|(p, a)| self.match_pat(p, *a, sub)),
-                _ => false,
-            },
-        }
     }
 
     fn project(&mut self, s: u32, f: FuncId, arg: TermId) -> Option<TermId> {
@@ -1243,12 +1269,12 @@ impl Rewriter {
             return Some(true);
         }
         let store = self.store;
-        match (store.get(a), store.get(b)) {
-            (
-                Term::Num(..) | Term::BigNum(..) | Term::Real(_),
-                Term::Num(..) | Term::BigNum(..) | Term::Real(_),
-            ) => return Some(false),
-            _ => {}
+        if let (
+            Term::Num(..) | Term::BigNum(..) | Term::Real(_),
+            Term::Num(..) | Term::BigNum(..) | Term::Real(_),
+        ) = (store.get(a), store.get(b))
+        {
+            return Some(false);
         }
         let (fa, aa) = store.as_func_app(a)?;
         let (fb, ba) = store.as_func_app(b)?;
@@ -1418,6 +1444,34 @@ impl Rewriter {
     }
 }
 
+/// Matches pattern `p` against normal form `t`, extending `sub` (entries from `base` on).
+fn match_pat(
+    store: &TermStore,
+    p: &Pat,
+    t: TermId,
+    sub: &mut Vec<(VarId, TermId)>,
+    base: usize,
+) -> bool {
+    match p {
+        Pat::Term(x) => *x == t,
+        Pat::Var(v) => {
+            if let Some((_, b)) = sub[base..].iter().find(|(w, _)| w == v) {
+                *b == t
+            } else {
+                sub.push((*v, t));
+                true
+            }
+        }
+        Pat::App(h, ps) => match store.get(t) {
+            Term::App(th, targs) if th == h && targs.len() == ps.len() => ps
+                .iter()
+                .zip(targs.iter())
+                .all(|(p, a)| match_pat(store, p, *a, sub, base)),
+            _ => false,
+        },
+    }
+}
+
 /// Applies a substitution without rewriting; bound variables shadow the substitution.
 pub fn substitute(store: &TermStore, t: TermId, sigma: &Substitution) -> TermId {
     if store.is_closed(t) || sigma.is_empty() {
@@ -1446,7 +1500,7 @@ pub fn substitute(store: &TermStore, t: TermId, sigma: &Substitution) -> TermId 
 fn show_term(store: &TermStore, t: TermId, out: &mut String, depth: usize) {
     use std::fmt::Write;
     if depth == 0 {
-        out.push_str("…");
+        out.push('…');
         return;
     }
     match store.get(t) {
@@ -1506,6 +1560,18 @@ pub(crate) enum NumVal {
 }
 
 impl NumVal {
+    fn is_zero(&self) -> bool {
+        match self {
+            NumVal::I(i) => i.signum() == 0,
+            NumVal::R(r) => r.is_zero(),
+        }
+    }
+    fn is_one(&self) -> bool {
+        match self {
+            NumVal::I(i) => *i == IntVal::Small(1),
+            NumVal::R(r) => r.is_one(),
+        }
+    }
     fn to_rat(&self) -> BigRational {
         match self {
             NumVal::I(i) => BigRational::from_integer(i.to_big()),
@@ -1574,6 +1640,11 @@ impl Rewriter {
         }
     }
 
+    /// `t` if its sort is `sort` (unit laws must not change the sort of a term).
+    fn same_sort(&self, t: TermId, sort: &Sort) -> Option<TermId> {
+        (*self.store.sort_ref(t) == *sort).then_some(t)
+    }
+
     fn arith(
         &self,
         a: &NumVal,
@@ -1596,22 +1667,21 @@ impl Rewriter {
         args: &[TermId],
     ) -> Result<Option<TermId>, RewriteError> {
         let store = self.store;
-        let fsort = store.func_of(f).sort.clone();
-        let cod = fsort.codomain().clone();
+        let cod: &'static Sort = store.func_of(f).sort.codomain();
         let (tt, ff) = (store.true_term(), store.false_term());
         let a0 = args.first().copied();
         let a1 = args.get(1).copied();
         Ok(match (op, args.len()) {
             (Op::Not, 1) => {
                 let a = args[0];
-                if cod == Sort::Bool {
+                if *cod == Sort::Bool {
                     let r = self.not(a);
                     if r == store.app(h, &[a]) {
                         return Ok(None);
                     }
                     Some(r)
                 } else {
-                    self.set_complement(&cod, a)?
+                    self.set_complement(cod, a)?
                 }
             }
             (Op::And | Op::Or | Op::Imp, 2) => Some(self.bool_binop(op, h, args[0], args[1])?),
@@ -1685,43 +1755,47 @@ impl Rewriter {
                         c.is_le()
                     })));
                 }
-                let s = store.sort_of(a);
+                let s = store.sort_ref(a);
                 if matches!(
-                    s,
+                    &*s,
                     Sort::Set(_) | Sort::FSet(_) | Sort::Bag(_) | Sort::FBag(_)
                 ) {
                     return self.subset(a, b, strict);
                 }
-                match self.decide_lt(a, b) {
-                    Some(r) => Some(store.bool_term(r)),
-                    None => None,
-                }
+                self.decide_lt(a, b).map(|r| store.bool_term(r))
             }
             (Op::Add, 2) if cod.is_numeric() => {
                 let (x, y) = (self.num(args[0]), self.num(args[1]));
                 match (x, y) {
                     (Some(x), Some(y)) => {
-                        self.mk_num(&cod, self.arith(&x, &y, IntVal::add, |a, b| a + b))
+                        self.mk_num(cod, self.arith(&x, &y, IntVal::add, |a, b| a + b))
                     }
+                    // `0 + e = e`, `e + 0 = e` on open terms (mCRL2's unit equations).
+                    (Some(z), None) if z.is_zero() => self.same_sort(args[1], cod),
+                    (None, Some(z)) if z.is_zero() => self.same_sort(args[0], cod),
                     _ => None,
                 }
             }
             (Op::Sub, 2) if cod.is_numeric() => match (self.num(args[0]), self.num(args[1])) {
                 (Some(x), Some(y)) => {
-                    self.mk_num(&cod, self.arith(&x, &y, IntVal::sub, |a, b| a - b))
+                    self.mk_num(cod, self.arith(&x, &y, IntVal::sub, |a, b| a - b))
                 }
                 _ => None,
             },
             (Op::Mul, 2) if cod.is_numeric() => match (self.num(args[0]), self.num(args[1])) {
                 (Some(x), Some(y)) => {
-                    self.mk_num(&cod, self.arith(&x, &y, IntVal::mul, |a, b| a * b))
+                    self.mk_num(cod, self.arith(&x, &y, IntVal::mul, |a, b| a * b))
                 }
+                // `0 * e = 0`, `1 * e = e` (and mirrored) on open terms.
+                (Some(z), None) | (None, Some(z)) if z.is_zero() => self.mk_num(cod, z),
+                (Some(o), None) if o.is_one() => self.same_sort(args[1], cod),
+                (None, Some(o)) if o.is_one() => self.same_sort(args[0], cod),
                 _ => None,
             },
-            (Op::Add | Op::Sub | Op::Mul, 2) => self.set_binop(op, &cod, args[0], args[1])?,
+            (Op::Add | Op::Sub | Op::Mul, 2) => self.set_binop(op, cod, args[0], args[1])?,
             (Op::Neg, 1) => match self.num(args[0]) {
-                Some(NumVal::I(i)) => self.mk_num(&cod, NumVal::I(i.neg())),
-                Some(NumVal::R(r)) => self.mk_num(&cod, NumVal::R(-r)),
+                Some(NumVal::I(i)) => self.mk_num(cod, NumVal::I(i.neg())),
+                Some(NumVal::R(r)) => self.mk_num(cod, NumVal::R(-r)),
                 None => None,
             },
             (Op::Divide, 2) => match (self.num(args[0]), self.num(args[1])) {
@@ -1730,7 +1804,7 @@ impl Rewriter {
                     if d.is_zero() {
                         None
                     } else {
-                        self.mk_num(&cod, NumVal::R(x.to_rat() / d))
+                        self.mk_num(cod, NumVal::R(x.to_rat() / d))
                     }
                 }
                 _ => None,
@@ -1742,13 +1816,13 @@ impl Rewriter {
                     } else {
                         x.mod_floor(&y)
                     };
-                    self.mk_num(&cod, NumVal::I(r))
+                    self.mk_num(cod, NumVal::I(r))
                 }
                 _ => None,
             },
             (Op::Exp, 2) => match (self.num(args[0]), self.int(args[1])) {
                 (Some(NumVal::I(b)), Some(e)) if e.signum() >= 0 => match b.pow(&e) {
-                    Some(r) => self.mk_num(&cod, NumVal::I(r)),
+                    Some(r) => self.mk_num(cod, NumVal::I(r)),
                     None => {
                         return Err(RewriteError::NumberTooLarge {
                             term: self.show(store.app(h, args)),
@@ -1770,7 +1844,7 @@ impl Rewriter {
                             }
                         };
                         let p = num_traits::pow(b, n as usize);
-                        self.mk_num(&cod, NumVal::R(if neg { p.recip() } else { p }))
+                        self.mk_num(cod, NumVal::R(if neg { p.recip() } else { p }))
                     }
                 }
                 _ => None,
@@ -1779,13 +1853,13 @@ impl Rewriter {
                 (Some(x), Some(y)) => {
                     let less = x.cmp_num(&y).is_le();
                     let pick = if (op == Op::Min) == less { x } else { y };
-                    self.mk_num(&cod, pick)
+                    self.mk_num(cod, pick)
                 }
                 _ => None,
             },
             (Op::Abs, 1) => match self.num(args[0]) {
-                Some(NumVal::I(i)) => self.mk_num(&cod, NumVal::I(i.abs())),
-                Some(NumVal::R(r)) => self.mk_num(&cod, NumVal::R(r.abs())),
+                Some(NumVal::I(i)) => self.mk_num(cod, NumVal::I(i.abs())),
+                Some(NumVal::R(r)) => self.mk_num(cod, NumVal::R(r.abs())),
                 None => None,
             },
             (Op::Succ | Op::Pred, 1) => match self.num(args[0]) {
@@ -1796,7 +1870,7 @@ impl Rewriter {
                     } else {
                         self.arith(&x, &one, IntVal::sub, |a, b| a - b)
                     };
-                    self.mk_num(&cod, r)
+                    self.mk_num(cod, r)
                 }
                 None => None,
             },
@@ -1806,12 +1880,12 @@ impl Rewriter {
                         IntVal::Small(v) => IntVal::Small(num_integer::Roots::sqrt(&v)),
                         IntVal::Big(b) => IntVal::from_big(b.sqrt()),
                     };
-                    self.mk_num(&cod, NumVal::I(r))
+                    self.mk_num(cod, NumVal::I(r))
                 }
                 _ => None,
             },
             (Op::Conv, 1) => match self.num(args[0]) {
-                Some(x) => self.mk_num(&cod, x),
+                Some(x) => self.mk_num(cod, x),
                 None => None,
             },
             (Op::Floor | Op::Ceil | Op::Round, 1) => match self.num(args[0]) {
@@ -1822,7 +1896,7 @@ impl Rewriter {
                         Op::Ceil => r.ceil(),
                         _ => (r + BigRational::new(BigInt::one(), BigInt::from(2))).floor(),
                     };
-                    self.mk_num(&cod, NumVal::I(IntVal::from_big(v.to_integer())))
+                    self.mk_num(cod, NumVal::I(IntVal::from_big(v.to_integer())))
                 }
                 None => None,
             },
@@ -1831,7 +1905,7 @@ impl Rewriter {
                 match self.list_spine(l) {
                     Some((mut elems, nil, cons)) => {
                         elems.push(x);
-                        Some(self.mk_list(&elems, nil, cons, &cod))
+                        Some(self.mk_list(&elems, nil, cons, cod))
                     }
                     None => None,
                 }
@@ -1841,10 +1915,8 @@ impl Rewriter {
                 if self.is_nil(l2) {
                     return Ok(Some(l1));
                 }
-                match self.list_spine(l1) {
-                    Some((elems, _, cons)) => Some(self.mk_list(&elems, l2, cons, &cod)),
-                    None => None,
-                }
+                self.list_spine(l1)
+                    .map(|(elems, _, cons)| self.mk_list(&elems, l2, cons, cod))
             }
             (Op::At, 2) => {
                 let Some(IntVal::Small(mut n)) = self.int(args[1]) else {
@@ -1865,8 +1937,8 @@ impl Rewriter {
                 }
             }
             (Op::Len, 1) => {
-                let s = store.sort_of(args[0]);
-                match s {
+                let s = store.sort_ref(args[0]);
+                match &*s {
                     Sort::List(_) => self
                         .list_spine(args[0])
                         .map(|(e, _, _)| store.num(NumSort::Nat, e.len() as i64)),
@@ -1882,7 +1954,7 @@ impl Rewriter {
                             for (_, c) in &p {
                                 sum = sum.add(c);
                             }
-                            self.mk_num(&cod, NumVal::I(sum))
+                            self.mk_num(cod, NumVal::I(sum))
                         }
                         _ => None,
                     },
@@ -1898,56 +1970,56 @@ impl Rewriter {
             (Op::RTail, 1) => match self.list_spine(args[0]) {
                 Some((mut e, nil, cons)) if !e.is_empty() => {
                     e.pop();
-                    Some(self.mk_list(&e, nil, cons, &cod))
+                    Some(self.mk_list(&e, nil, cons, cod))
                 }
                 _ => None,
             },
             (Op::In, 2) => self.member(args[0], args[1])?,
             (Op::Count, 2) => self.count(args[0], args[1])?,
             (Op::EmptySet, 0) => {
-                let el = elem(&cod);
+                let el = elem(cod);
                 Some(Internal::set(
-                    &store,
+                    store,
                     &el,
-                    Internal::false_fn(&store, &el),
-                    Internal::fset(&store, &el, &[]),
+                    Internal::false_fn(store, &el),
+                    Internal::fset(store, &el, &[]),
                 ))
             }
             (Op::EmptyBag, 0) => {
-                let el = elem(&cod);
+                let el = elem(cod);
                 Some(Internal::bag(
-                    &store,
+                    store,
                     &el,
-                    Internal::zero_fn(&store, &el),
-                    Internal::fbag(&store, &el, &[]),
+                    Internal::zero_fn(store, &el),
+                    Internal::fbag(store, &el, &[]),
                 ))
             }
             (Op::SetFSet, 1) => {
-                let el = elem(&cod);
+                let el = elem(cod);
                 Some(Internal::set(
-                    &store,
+                    store,
                     &el,
-                    Internal::false_fn(&store, &el),
+                    Internal::false_fn(store, &el),
                     args[0],
                 ))
             }
             (Op::BagFBag, 1) => {
-                let el = elem(&cod);
+                let el = elem(cod);
                 Some(Internal::bag(
-                    &store,
+                    store,
                     &el,
-                    Internal::zero_fn(&store, &el),
+                    Internal::zero_fn(store, &el),
                     args[0],
                 ))
             }
             (Op::FSetMake, _) => {
-                let el = elem(&cod);
+                let el = elem(cod);
                 let mut e = args.to_vec();
                 self.sort_dedup(&mut e);
-                Some(Internal::fset(&store, &el, &e))
+                Some(Internal::fset(store, &el, &e))
             }
             (Op::FBagMake, _) => {
-                let el = elem(&cod);
+                let el = elem(cod);
                 let mut pairs = Vec::new();
                 for c in args.chunks(2) {
                     let Some(n) = self.int(c[1]) else {
@@ -1961,37 +2033,81 @@ impl Rewriter {
             (Op::ZeroFn, 1) => Some(store.num(NumSort::Nat, 0)),
             (Op::FuncUpdate, 3) => self.func_update(h, args[0], args[1], args[2])?,
             (Op::Set2Bag, 1) => {
-                let el = elem(&cod);
+                let el = elem(cod);
                 match self.set_parts(args[0]) {
                     Some((fun, fs)) if self.is_false_fn(fun) => {
                         let e = self.fset_elems(fs).unwrap_or_default();
                         let pairs = e.into_iter().map(|x| (x, IntVal::Small(1))).collect();
                         let fb = self.mk_fbag(&el, pairs);
+                        Some(Internal::bag(store, &el, Internal::zero_fn(store, &el), fb))
+                    }
+                    Some(_) => {
+                        // Set2Bag(s) = { x: S | if(x in s, 1, 0) }
+                        let s0 = args[0];
+                        let f = self.lambda_over(&el, &[s0], |rw, x| {
+                            let c = rw.member_term(x, s0)?;
+                            let (one, zero) =
+                                (rw.store.num(NumSort::Nat, 1), rw.store.num(NumSort::Nat, 0));
+                            if c == rw.store.true_term() {
+                                return Ok(one);
+                            }
+                            if c == rw.store.false_term() {
+                                return Ok(zero);
+                            }
+                            let iff = rw.store.intern_func(&Func {
+                                name: "if".into(),
+                                sort: Sort::Arrow(
+                                    vec![Sort::Bool, Sort::Nat, Sort::Nat],
+                                    Box::new(Sort::Nat),
+                                ),
+                            });
+                            Ok(rw.store.app_func(iff, &[c, one, zero]))
+                        })?;
                         Some(Internal::bag(
-                            &store,
+                            store,
                             &el,
-                            Internal::zero_fn(&store, &el),
-                            fb,
+                            f,
+                            Internal::fbag(store, &el, &[]),
                         ))
                     }
-                    _ => None,
+                    None => None,
                 }
             }
             (Op::Bag2Set, 1) => {
-                let el = elem(&cod);
+                let el = elem(cod);
                 match self.set_parts(args[0]) {
                     Some((fun, fb)) if self.is_zero_fn(fun) => {
                         let p = self.fbag_pairs(fb).unwrap_or_default();
                         let e: Vec<_> = p.into_iter().map(|(x, _)| x).collect();
-                        let fs = Internal::fset(&store, &el, &e);
+                        let fs = Internal::fset(store, &el, &e);
                         Some(Internal::set(
-                            &store,
+                            store,
                             &el,
-                            Internal::false_fn(&store, &el),
+                            Internal::false_fn(store, &el),
                             fs,
                         ))
                     }
-                    _ => None,
+                    Some(_) => {
+                        // Bag2Set(b) = { x: S | count(x, b) > 0 }
+                        let b0 = args[0];
+                        let f = self.lambda_over(&el, &[b0], |rw, x| {
+                            let c = rw.count_term(x, b0)?;
+                            let zero = rw.store.num(NumSort::Nat, 0);
+                            let gt = rw.store.intern_func(&Func {
+                                name: ">".into(),
+                                sort: Sort::Arrow(vec![Sort::Nat, Sort::Nat], Box::new(Sort::Bool)),
+                            });
+                            let h = rw.store.func(gt);
+                            rw.apply_func(gt, h, &[c, zero])
+                        })?;
+                        Some(Internal::set(
+                            store,
+                            &el,
+                            f,
+                            Internal::fset(store, &el, &[]),
+                        ))
+                    }
+                    None => None,
                 }
             }
             _ => {
@@ -2048,7 +2164,7 @@ impl Rewriter {
         list_sort: &Sort,
     ) -> TermId {
         let store = self.store;
-        let cons = cons.unwrap_or_else(|| Internal::cons(&store, &elem(list_sort)));
+        let cons = cons.unwrap_or_else(|| Internal::cons(store, &elem(list_sort)));
         let mut t = tail;
         for x in elems.iter().rev() {
             t = store.app(cons, &[*x, t]);
@@ -2125,8 +2241,8 @@ impl Rewriter {
     /// `x in c` for lists, finite sets/bags and sets/bags.
     fn member(&mut self, x: TermId, c: TermId) -> Result<Option<TermId>, RewriteError> {
         let store = self.store;
-        let s = store.sort_of(c);
-        match s {
+        let s = store.sort_ref(c);
+        match &*s {
             Sort::List(_) => {
                 let mut l = c;
                 let mut unknown = false;
@@ -2230,7 +2346,7 @@ impl Rewriter {
 
     fn count(&mut self, x: TermId, c: TermId) -> Result<Option<TermId>, RewriteError> {
         let store = self.store;
-        match store.sort_of(c) {
+        match &*store.sort_ref(c) {
             Sort::FBag(_) => {
                 let Some(p) = self.fbag_pairs(c) else {
                     return Ok(None);
@@ -2339,7 +2455,7 @@ impl Rewriter {
                     _ => x.iter().filter(|t| !y.contains(t)).copied().collect(),
                 };
                 self.sort_dedup(&mut r);
-                Ok(Some(Internal::fset(&store, &el, &r)))
+                Ok(Some(Internal::fset(store, &el, &r)))
             }
             Sort::FBag(_) => {
                 let (Some(x), Some(y)) = (self.fbag_pairs(a), self.fbag_pairs(b)) else {
@@ -2397,9 +2513,9 @@ impl Rewriter {
                         return Ok(None);
                     };
                     return Ok(Some(if is_set {
-                        Internal::set(&store, &el, f, r)
+                        Internal::set(store, &el, f, r)
                     } else {
-                        Internal::bag(&store, &el, f, r)
+                        Internal::bag(store, &el, f, r)
                     }));
                 }
                 // General case: characteristic / count function of the result.
@@ -2451,9 +2567,9 @@ impl Rewriter {
                     }
                 })?;
                 Ok(Some(if is_set {
-                    Internal::set(&store, &el, fun, Internal::fset(&store, &el, &[]))
+                    Internal::set(store, &el, fun, Internal::fset(store, &el, &[]))
                 } else {
-                    Internal::bag(&store, &el, fun, Internal::fbag(&store, &el, &[]))
+                    Internal::bag(store, &el, fun, Internal::fbag(store, &el, &[]))
                 }))
             }
             _ => Ok(None),
@@ -2523,7 +2639,7 @@ impl Rewriter {
         v: TermId,
     ) -> Result<Option<TermId>, RewriteError> {
         let store = self.store;
-        if let Some((u, [g, y, w])) = store.as_func_app(f).map(|(u, a)| (u, a)) {
+        if let Some((u, [g, y, w])) = store.as_func_app(f) {
             if self.kind(u) == Kind::Op(Op::FuncUpdate) {
                 let (g, y, w) = (*g, *y, *w);
                 match self.decide_eq(x, y) {

@@ -14,18 +14,27 @@ use crate::data::ir_ops::{
 
 use super::{Lps, Summand, SummandAction};
 
-fn map_summand(s: &mut Summand, f: &dyn Fn(&DataExpr) -> DataExpr) {
-    s.condition = f(&s.condition);
+
+/// Applies `sigma` to every expression of `s` that mentions one of its variables, and
+/// simplifies those (the others are left alone: they are already simplified).
+fn subst_summand(s: &mut Summand, sigma: &Subst, simp: &dyn Simplifier) {
+    let touch = |d: &mut DataExpr| {
+        let fv = crate::data::ir_ops::free_vars(d);
+        if fv.iter().any(|v| sigma.contains_key(v)) {
+            *d = simp.simplify(&substitute(d, sigma));
+        }
+    };
+    touch(&mut s.condition);
     if let SummandAction::Multi(acts) = &mut s.action {
         for a in acts.iter_mut() {
             for d in a.args.iter_mut() {
-                *d = f(d);
+                touch(d);
             }
         }
         acts.sort();
     }
     for d in s.next.iter_mut() {
-        *d = f(d);
+        touch(d);
     }
 }
 
@@ -71,7 +80,7 @@ pub fn sumelm(lps: &mut Lps, simp: &dyn Simplifier) -> usize {
             let mut sigma = Subst::new();
             sigma.insert(v.clone(), e);
             s.sum_vars.retain(|x| *x != v);
-            map_summand(s, &|d| simp.simplify(&substitute(d, &sigma)));
+            subst_summand(s, &sigma, simp);
             removed += 1;
         }
         let fv = summand_free_vars(s);
@@ -112,7 +121,14 @@ pub fn constelm(lps: &mut Lps, simp: &dyn Simplifier) -> Vec<Var> {
             }
             for i in 0..n {
                 if let Some(c) = &constant[i] {
-                    let v = simp.simplify(&substitute(&s.next[i], &sigma));
+                    if matches!(&s.next[i], DataExpr::Var(v) if *v == lps.params[i]) {
+                        continue;
+                    }
+                    let v = substitute(&s.next[i], &sigma);
+                    if v == *c {
+                        continue;
+                    }
+                    let v = simp.simplify(&v);
                     if v != *c {
                         constant[i] = None;
                         changed = true;
@@ -131,7 +147,7 @@ pub fn constelm(lps: &mut Lps, simp: &dyn Simplifier) -> Vec<Var> {
         return Vec::new();
     }
     for s in lps.summands.iter_mut() {
-        map_summand(s, &|d| simp.simplify(&substitute(d, &sigma)));
+        subst_summand(s, &sigma, simp);
     }
     lps.summands.retain(|s| !is_false(&s.condition));
     let keep: Vec<bool> = constant.iter().map(|c| c.is_none()).collect();
@@ -225,4 +241,51 @@ pub fn simplify_all(lps: &mut Lps, simp: &dyn Simplifier) {
     parelm(lps);
     sumelm(lps, simp);
     dedup_summands(lps);
+}
+
+/// A [`Simplifier`] that rewrites with the data engine ([`crate::data::Rewriter`]) and then
+/// applies the syntactic folds; falls back to syntactic simplification alone for
+/// expressions the engine cannot convert or rewrite.
+pub struct RewriterSimplifier {
+    rw: std::cell::RefCell<crate::data::Rewriter>,
+    syn: crate::data::ir_ops::SyntacticSimplifier,
+}
+
+impl RewriterSimplifier {
+    /// A simplifier for `data`; `None` when the engine rejects the data specification.
+    pub fn new(data: &crate::data::ir::DataSpec) -> Option<RewriterSimplifier> {
+        let rw = crate::data::Rewriter::new(data).ok()?;
+        Some(RewriterSimplifier {
+            rw: std::cell::RefCell::new(rw),
+            syn: crate::data::ir_ops::SyntacticSimplifier::new(data),
+        })
+    }
+}
+
+impl Simplifier for RewriterSimplifier {
+    fn simplify(&self, e: &DataExpr) -> DataExpr {
+        let e1 = self.syn.simplify(e);
+        if matches!(e1, DataExpr::Var(_) | DataExpr::Number { .. } | DataExpr::Func(_)) {
+            return e1;
+        }
+        let mut rw = self.rw.borrow_mut();
+        let Ok(t) = rw.term(&e1) else { return e1 };
+        match rw.rewrite(t) {
+            Ok(n) => {
+                let back = rw.expr(n);
+                drop(rw);
+                self.syn.simplify(&back)
+            }
+            Err(_) => e1,
+        }
+    }
+}
+
+/// The best available simplifier for `data`: the data engine's rewriter, or the syntactic
+/// simplifier when the engine cannot take the specification.
+pub fn best_simplifier(data: &crate::data::ir::DataSpec) -> Box<dyn Simplifier> {
+    match RewriterSimplifier::new(data) {
+        Some(r) => Box::new(r),
+        None => Box::new(crate::data::ir_ops::SyntacticSimplifier::new(data)),
+    }
 }
