@@ -113,7 +113,13 @@ fn corpus_models_match_mcrl2_state_counts() {
     }
     let dir = tempfile::tempdir().unwrap();
     for (model, states, transitions) in [
+        ("academic/abp/abp.mcrl2", 74, 92),
         ("games/quoridor/quoridor.mcrl2", 97, 220),
+        (
+            "academic/minepump_product_line/family_based_experiments/formula2/mp_fts_prop2.mcrl2",
+            582,
+            1375,
+        ),
         (
             "software_models/Knuths_dancing_links/Dancing_links/Dancing_links_spec.mcrl2",
             65,
