@@ -140,6 +140,9 @@ fn lps2lts_checks_its_options() {
     let (code, _, err) = muon(&["lps2lts", "x.lps", "x.aut", "-t"]);
     assert_eq!(code, 1);
     assert!(err.contains("--trace needs"), "{err}");
+    let (code, _, err) = muon(&["lps2lts", "x.lps", "x.aut", "--todo-max", "5"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("only apply to highway"), "{err}");
     let (code, _, err) = muon(&["lps2lts", "does-not-exist.lps", "x.aut"]);
     assert_eq!(code, 1);
     assert!(err.contains("does-not-exist.lps"), "{err}");

@@ -74,6 +74,20 @@ fn counter_aut_deadlock_trace_threads_and_formats() {
         .unwrap()
         .starts_with("des (0,4,3)\n"));
 
+    // Other strategies find the same (small, linear) state space.
+    for strat in [
+        &["-s", "dfs"][..],
+        &["-s", "highway", "--todo-max", "1", "--seed", "3"][..],
+    ] {
+        let st = dir.path().join("strat.json");
+        let mut a = vec!["lps2lts", s(&lps), "--stats-json", s(&st), "-q"];
+        a.extend_from_slice(strat);
+        let (code, _, err) = muon(&a);
+        assert_eq!(code, 0, "{err}");
+        let json = std::fs::read_to_string(&st).unwrap();
+        assert!(json.contains("\"states\": 5,"), "{strat:?}: {json}");
+    }
+
     // Statistics.
     let stats = dir.path().join("stats.json");
     let (code, _, err) = muon(&["lps2lts", s(&lps), "--stats-json", s(&stats), "-q"]);

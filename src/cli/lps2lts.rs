@@ -40,12 +40,12 @@ pub struct Args {
     /// Exploration strategy.
     #[arg(short, long, value_enum, default_value_t = StrategyArg::Bfs)]
     pub strategy: StrategyArg,
-    /// With `--strategy highway`: the most states explored per level.
-    #[arg(long, value_name = "NUM", default_value_t = 10_000)]
-    pub todo_max: usize,
-    /// Random seed of highway search.
-    #[arg(long, value_name = "NUM", default_value_t = 0)]
-    pub seed: u64,
+    /// With `--strategy highway`: the most states explored per level (default 10000).
+    #[arg(long, value_name = "NUM")]
+    pub todo_max: Option<usize>,
+    /// With `--strategy highway`: the random seed (default 0).
+    #[arg(long, value_name = "NUM")]
+    pub seed: Option<u64>,
     /// Explore at most NUM states, then stop (the output is the part found so far).
     #[arg(short = 'l', long = "max", value_name = "NUM")]
     pub max: Option<u64>,
@@ -87,12 +87,19 @@ pub fn options(args: &Args, g: Global) -> miette::Result<GenerateOptions> {
             "--trace needs something to trace to"
         ));
     }
+    if args.strategy != StrategyArg::Highway && (args.todo_max.is_some() || args.seed.is_some()) {
+        return Err(miette::miette!(
+            code = "muon::lps2lts::highway",
+            help = "add --strategy highway, or drop --todo-max/--seed",
+            "--todo-max and --seed only apply to highway search"
+        ));
+    }
     let strategy = match args.strategy {
         StrategyArg::Bfs => Strategy::Bfs,
         StrategyArg::Dfs => Strategy::Dfs,
         StrategyArg::Highway => Strategy::Highway {
-            todo_max: args.todo_max.max(1),
-            seed: args.seed,
+            todo_max: args.todo_max.unwrap_or(10_000).max(1),
+            seed: args.seed.unwrap_or(0),
         },
     };
     let trace_prefix = match &args.infile {
