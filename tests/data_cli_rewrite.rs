@@ -1,0 +1,157 @@
+//! End-to-end tests of `muon rewrite`: parser + type checker + data engine + printer.
+
+use std::io::Write;
+use std::process::Command;
+
+fn muon(spec: Option<&str>, exprs: &[&str]) -> (bool, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_muon"));
+    cmd.arg("rewrite");
+    let file;
+    if let Some(text) = spec {
+        file = {
+            let mut f = tempfile::Builder::new()
+                .suffix(".mcrl2")
+                .tempfile()
+                .unwrap();
+            f.write_all(text.as_bytes()).unwrap();
+            f
+        };
+        cmd.arg("--spec").arg(file.path());
+    }
+    cmd.arg("--");
+    cmd.args(exprs);
+    let out = cmd.output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn lines(spec: Option<&str>, exprs: &[&str]) -> Vec<String> {
+    let (ok, out, err) = muon(spec, exprs);
+    assert!(ok, "muon rewrite failed: {err}");
+    out.lines().map(str::to_string).collect()
+}
+
+#[test]
+fn builtins_print_like_mcrl2() {
+    let got = lines(
+        None,
+        &[
+            "[1, 2] ++ [3]",
+            "{3, 1, 3}",
+            "{1: 3, 3: 1}",
+            "-7 div 2",
+            "-7 mod 2",
+            "1/2 + 1/3",
+            "2 - 5",
+            "true && !false",
+            "head(tail([1]))",
+            "exp(2, 70)",
+            "Nat2Pos(0)",
+            "{x: Nat | x < 3}",
+            "(lambda n: Nat. n * n)(12)",
+            "x + y whr x = 2, y = 3 end",
+        ],
+    );
+    assert_eq!(
+        got,
+        [
+            "[1, 2, 3]",
+            "{1, 3}",
+            "{1: 3, 3: 1}",
+            "-4",
+            "1",
+            "5 / 6",
+            "-3",
+            "true",
+            "head([])",
+            "1180591620717411303424",
+            "Nat2Pos(0)",
+            "{ x: Nat | x < 3 }",
+            "144",
+            "5",
+        ]
+    );
+}
+
+const SPEC: &str = r#"
+sort Colour = struct red | green | blue;
+     Pair = struct pair(fst: Nat, snd: Colour) ? is_pair;
+     Tree = struct leaf | node(left: Tree, val: Nat, right: Tree);
+map  fact: Nat -> Nat;
+     same: Nat # Nat -> Bool;
+     depth: Tree -> Nat;
+     grow: Nat -> Tree;
+     f: Nat -> Nat;
+var  n, m: Nat;
+     l, r: Tree;
+eqn  fact(0) = 1;
+     n > 0 -> fact(n) = n * fact(Int2Nat(n - 1));
+     same(n, n) = true;
+     depth(leaf) = 0;
+     depth(node(l, n, r)) = 1 + max(depth(l), depth(r));
+     grow(0) = leaf;
+     n > 0 -> grow(n) = node(grow(Int2Nat(n - 1)), n, leaf);
+     f(n) = n + 1;
+act  a;
+init a;
+"#;
+
+#[test]
+fn user_specification() {
+    let got = lines(
+        Some(SPEC),
+        &[
+            "fact(25)",
+            "same(2, 2)",
+            "same(2, 3)",
+            "red < blue",
+            "pair(1, blue) < pair(2, red)",
+            "pair(1, blue) < pair(1, green)",
+            "snd(pair(1, blue))",
+            "is_pair(pair(3, red))",
+            "depth(grow(30))",
+            "f[3 -> 7](3) + f[3 -> 7](4)",
+            "exists c: Colour . c != red && c > green",
+            "forall c: Colour . c == red || c == green",
+            "exists n: Nat . n < 100 && fact(n) > 1000000",
+        ],
+    );
+    assert_eq!(
+        got,
+        [
+            "15511210043330985984000000",
+            "true",
+            "same(2, 3)",
+            "true",
+            "true",
+            "false",
+            "blue",
+            "true",
+            "30",
+            "12",
+            "true",
+            "false",
+            "true",
+        ]
+    );
+}
+
+#[test]
+fn errors_are_reported_not_crashes() {
+    // Unbounded quantifier: the variable and its sort are named.
+    let (ok, _, err) = muon(None, &["exists n: Nat . n * n == 49"]);
+    assert!(!ok);
+    assert!(err.contains("n: Nat"), "{err}");
+    // A type error in the expression.
+    let (ok, _, err) = muon(None, &["1 + true"]);
+    assert!(!ok);
+    assert!(!err.is_empty());
+    // Non-terminating equations: an error, not a stack overflow.
+    let spec = "map loop: Nat -> Nat; var n: Nat; eqn loop(n) = loop(n + 1); act a; init a;";
+    let (ok, _, err) = muon(Some(spec), &["loop(0)"]);
+    assert!(!ok);
+    assert!(err.contains("recursion limit"), "{err}");
+}
