@@ -53,6 +53,13 @@ fn every_corpus_file_parses() {
             failures.push(format!("{}:{l}:{c}: {}", f.display(), e.message()));
         }
     }
-    assert!(specs > 0 && formulas > 0, "corpus has specifications and formulas");
-    assert!(failures.is_empty(), "parse failures:\n{}", failures.join("\n"));
+    assert!(
+        specs > 0 && formulas > 0,
+        "corpus has specifications and formulas"
+    );
+    assert!(
+        failures.is_empty(),
+        "parse failures:\n{}",
+        failures.join("\n")
+    );
 }
