@@ -171,7 +171,9 @@ fn p(e: &ProcExpr) -> String {
                         .map(|n| n.name.to_string())
                         .collect::<Vec<_>>()
                         .join("|"),
-                    r.rhs.as_ref().map_or("tau".to_string(), |n| n.name.to_string())
+                    r.rhs
+                        .as_ref()
+                        .map_or("tau".to_string(), |n| n.name.to_string())
                 ))
                 .collect::<Vec<_>>()
                 .join(", "),
@@ -304,11 +306,11 @@ fn data_binders_whr_and_update() {
         data("b && exists x, y: Nat, z: Bool . z"),
         "(b && (Exists x: Nat, y: Nat, z: Bool . z))"
     );
+    assert_eq!(data("lambda n: Nat . n + 1"), "(Lambda n: Nat . (n + 1))");
     assert_eq!(
-        data("lambda n: Nat . n + 1"),
-        "(Lambda n: Nat . (n + 1))"
+        data("x + y whr x = 1, y = 2 end"),
+        "((x + y) whr x = 1, y = 2 end)"
     );
-    assert_eq!(data("x + y whr x = 1, y = 2 end"), "((x + y) whr x = 1, y = 2 end)");
     assert_eq!(
         data("forall x: Nat . p whr p = true end"),
         "((Forall x: Nat . p) whr p = true end)"
@@ -375,7 +377,10 @@ fn process_priorities_follow_mcrl2() {
     assert_eq!(init("sum x: D . c -> p <> q"), "(sum x: D . (c -> p <> q))");
     assert_eq!(init("(x > 3) -> a <> b"), "((x > 3) -> a <> b)");
     assert_eq!(init("!b -> a"), "((!b) -> a)");
-    assert_eq!(init("f(x, y) -> a(x + 1) . P(x)"), "(f(x, y) -> (a((x + 1)) . P(x)))");
+    assert_eq!(
+        init("f(x, y) -> a(x + 1) . P(x)"),
+        "(f(x, y) -> (a((x + 1)) . P(x)))"
+    );
     assert_eq!(init("(a . b) . c"), "((a . b) . c)");
 }
 
@@ -384,7 +389,12 @@ fn process_operators_and_calls() {
     assert_eq!(init("P(x = 1, y = x == 2)"), "P(x = 1, y = (x == 2))");
     assert_eq!(init("P()"), "P()");
     assert!(matches!(
-        parse_spec(&src("init P();")).unwrap().init().unwrap().body.kind,
+        parse_spec(&src("init P();"))
+            .unwrap()
+            .init()
+            .unwrap()
+            .body
+            .kind,
         ProcExprKind::AssignCall { .. }
     ));
     assert_eq!(init("a(x == 1)"), "a((x == 1))");
@@ -420,7 +430,10 @@ fn declarations() {
             Decl::Sort(sd) => Some(format!(
                 "{}{}",
                 sd.name.name,
-                sd.def.as_ref().map(|e| format!(" = {}", s(e))).unwrap_or_default()
+                sd.def
+                    .as_ref()
+                    .map(|e| format!(" = {}", s(e)))
+                    .unwrap_or_default()
             )),
             _ => None,
         })
@@ -492,23 +505,38 @@ fn declarations() {
         .decls
         .iter()
         .filter_map(|x| match x {
-            Decl::Proc(q) => Some(format!("{}/{} = {}", q.name.name, q.params.len(), p(&q.body))),
+            Decl::Proc(q) => Some(format!(
+                "{}/{} = {}",
+                q.name.name,
+                q.params.len(),
+                p(&q.body)
+            )),
             _ => None,
         })
         .collect();
-    assert_eq!(procs, ["P/2 = (a(n, true) . P(n = (n + 1)))", "Q/0 = delta"]);
-    assert!(spec.decls.iter().any(|x| matches!(x, Decl::Glob(v) if &*v.name.name == "gx")));
+    assert_eq!(
+        procs,
+        ["P/2 = (a(n, true) . P(n = (n + 1)))", "Q/0 = delta"]
+    );
+    assert!(spec
+        .decls
+        .iter()
+        .any(|x| matches!(x, Decl::Glob(v) if &*v.name.name == "gx")));
 }
 
 #[test]
 fn conditional_equation_with_full_condition() {
-    let spec =
-        parse_spec(&src("map f: Nat -> Nat; var x: Nat; eqn x > 0 && x < 9 -> f(x) = 1; init delta;"))
-            .unwrap();
+    let spec = parse_spec(&src(
+        "map f: Nat -> Nat; var x: Nat; eqn x > 0 && x < 9 -> f(x) = 1; init delta;",
+    ))
+    .unwrap();
     let Decl::Eqns(sec) = &spec.decls[1] else {
         panic!("equation section expected")
     };
-    assert_eq!(d(sec.eqns[0].condition.as_ref().unwrap()), "((x > 0) && (x < 9))");
+    assert_eq!(
+        d(sec.eqns[0].condition.as_ref().unwrap()),
+        "((x > 0) && (x < 9))"
+    );
 }
 
 #[test]
@@ -543,7 +571,10 @@ fn state_formula_priorities() {
         "(<(exists 1 . (wish(i)|set_flag(i, b) || tau))>true)"
     );
     assert_eq!(form("[(a . b)+]false"), "([((a . b))+]false)");
-    assert_eq!(form("[val(x < 3) && !a => b]false"), "([((val((x < 3)) && (!a)) => b)]false)");
+    assert_eq!(
+        form("[val(x < 3) && !a => b]false"),
+        "([((val((x < 3)) && (!a)) => b)]false)"
+    );
 }
 
 #[test]
@@ -560,12 +591,10 @@ fn formula_files_with_declarations() {
 
 #[test]
 fn textual_pbes() {
-    let pb = parse_pbes(&src(
-        "sort D = struct d1 | d2;\nglob g: Nat;\n\
+    let pb = parse_pbes(&src("sort D = struct d1 | d2;\nglob g: Nat;\n\
          pbes nu X(n: Nat, b: Bool) = (val(n < 3) && X(n + 1, !b)) || forall d: D . Y(d);\n\
          mu Y(d: D) = Y(d) || b(d) => !val(d == d1);\n\
-         init X(0, true);",
-    ))
+         init X(0, true);"))
     .unwrap();
     assert_eq!(pb.equations.len(), 2);
     assert_eq!(pb.equations[0].fixpoint, FixpointKind::Nu);
@@ -583,7 +612,10 @@ fn spans_cover_constructs() {
     let t = "init a . (b + c);";
     let spec = parse_spec(&src(t)).unwrap();
     let body = &spec.init().unwrap().body;
-    assert_eq!(&t[body.span.start as usize..body.span.end as usize], "a . (b + c)");
+    assert_eq!(
+        &t[body.span.start as usize..body.span.end as usize],
+        "a . (b + c)"
+    );
     let ProcExprKind::Seq(_, rhs) = &body.kind else {
         panic!("sequence expected")
     };
@@ -600,10 +632,19 @@ fn unsupported_constructs_have_their_own_kind() {
         let e = parse_spec(&src(t)).unwrap_err();
         assert_eq!(e.kind(), SyntaxErrorKind::Unsupported, "{t}");
     }
-    for t in ["delay", "[a]yaled@3", "<a@2>true", "sup x: Nat . val(x < 2)"] {
+    for t in [
+        "delay",
+        "[a]yaled@3",
+        "<a@2>true",
+        "sup x: Nat . val(x < 2)",
+    ] {
         let e = parse_formula_spec(&src(t)).unwrap_err();
         assert_eq!(e.kind(), SyntaxErrorKind::Unsupported, "{t}");
-        assert!(e.message().contains("not supported"), "{t}: {}", e.message());
+        assert!(
+            e.message().contains("not supported"),
+            "{t}: {}",
+            e.message()
+        );
     }
 }
 

@@ -105,10 +105,7 @@ fn upcasts_updates_and_if() {
         var("y", Sort::Nat),
     );
     assert_eq!(data_expr_to_string(&e), "x + y");
-    let f = var(
-        "f",
-        Sort::Arrow(vec![Sort::Nat], Box::new(Sort::Bool)),
-    );
+    let f = var("f", Sort::Arrow(vec![Sort::Nat], Box::new(Sort::Bool)));
     let upd = app(
         "@func_update",
         vec![f, var("n", Sort::Nat), boolean(false)],
@@ -130,7 +127,11 @@ fn upcasts_updates_and_if() {
 
 #[test]
 fn minimal_parentheses() {
-    let (x, y, z) = (var("x", Sort::Int), var("y", Sort::Int), var("z", Sort::Int));
+    let (x, y, z) = (
+        var("x", Sort::Int),
+        var("y", Sort::Int),
+        var("z", Sort::Int),
+    );
     assert_eq!(
         data_expr_to_string(&bin("-", bin("-", x.clone(), y.clone()), z.clone())),
         "x - y - z"
@@ -143,7 +144,11 @@ fn minimal_parentheses() {
         data_expr_to_string(&bin("*", bin("+", x.clone(), y.clone()), z.clone())),
         "(x + y) * z"
     );
-    let (a, b, c) = (var("a", Sort::Bool), var("b", Sort::Bool), var("c", Sort::Bool));
+    let (a, b, c) = (
+        var("a", Sort::Bool),
+        var("b", Sort::Bool),
+        var("c", Sort::Bool),
+    );
     assert_eq!(
         data_expr_to_string(&bin("=>", a.clone(), bin("=>", b.clone(), c.clone()))),
         "a => b => c"
@@ -157,7 +162,11 @@ fn minimal_parentheses() {
         "(a || b) && c"
     );
     assert_eq!(
-        data_expr_to_string(&app("-", vec![app("-", vec![x.clone()], Sort::Int)], Sort::Int)),
+        data_expr_to_string(&app(
+            "-",
+            vec![app("-", vec![x.clone()], Sort::Int)],
+            Sort::Int
+        )),
         "- -x"
     );
     assert_eq!(
@@ -312,10 +321,7 @@ fn small_spec() -> ProcSpec {
             span: Span::default(),
         }],
         init: ProcExpr::Allow {
-            set: vec![
-                MultiActionName(vec![n("a")]),
-                MultiActionName(vec![n("d")]),
-            ],
+            set: vec![MultiActionName(vec![n("a")]), MultiActionName(vec![n("d")])],
             body: Box::new(ProcExpr::Comm {
                 rules: vec![CommRule {
                     lhs: MultiActionName(vec![n("b"), n("c")]),
@@ -428,7 +434,11 @@ fn pbes_prints_and_reparses() {
                     params: vec![nv.clone()],
                 },
                 rhs: PbesExpr::And(
-                    Box::new(PbesExpr::Data(bin("<", var("n", Sort::Nat), num(3, Sort::Pos)))),
+                    Box::new(PbesExpr::Data(bin(
+                        "<",
+                        var("n", Sort::Nat),
+                        num(3, Sort::Pos),
+                    ))),
                     Box::new(PbesExpr::Forall(
                         vec![Var {
                             name: n("m"),
@@ -583,11 +593,18 @@ fn arb_data() -> impl Strategy<Value = DataExpr> {
     leaf.prop_recursive(5, 40, 3, |inner| {
         prop_oneof![
             (0..OPS.len(), inner.clone(), inner.clone()).prop_map(|(i, a, b)| bin(OPS[i], a, b)),
-            (0..3usize, inner.clone()).prop_map(|(i, a)| app(["!", "-", "#"][i], vec![a], Sort::Int)),
+            (0..3usize, inner.clone()).prop_map(|(i, a)| app(
+                ["!", "-", "#"][i],
+                vec![a],
+                Sort::Int
+            )),
             (inner.clone()).prop_map(|a| app("Pos2Nat", vec![a], Sort::Nat)),
             (inner.clone(), inner.clone()).prop_map(|(a, b)| app("f", vec![a, b], Sort::Nat)),
-            (inner.clone(), inner.clone(), inner.clone())
-                .prop_map(|(a, b, c)| app("@func_update", vec![a, b, c], Sort::Nat)),
+            (inner.clone(), inner.clone(), inner.clone()).prop_map(|(a, b, c)| app(
+                "@func_update",
+                vec![a, b, c],
+                Sort::Nat
+            )),
             (0..3usize, inner.clone()).prop_map(|(k, b)| DataExpr::Binder {
                 kind: [Binder::Lambda, Binder::Forall, Binder::Exists][k],
                 vars: vec![Var {

@@ -31,9 +31,12 @@ impl SyntaxErrorKind {
     }
 }
 
-/// A syntax error in a named source text.
+/// A syntax error in a named source text (boxed: results stay small on the happy path).
 #[derive(Debug, Clone)]
-pub struct SyntaxError {
+pub struct SyntaxError(Box<Inner>);
+
+#[derive(Debug, Clone)]
+struct Inner {
     kind: SyntaxErrorKind,
     message: String,
     label: String,
@@ -54,7 +57,7 @@ impl SyntaxError {
         label: impl Into<String>,
     ) -> SyntaxError {
         let (line, column) = span.line_col(&src.text);
-        SyntaxError {
+        SyntaxError(Box::new(Inner {
             kind,
             message: message.into(),
             label: label.into(),
@@ -63,49 +66,49 @@ impl SyntaxError {
             line,
             column,
             source: src.named_source(),
-        }
+        }))
     }
 
     /// The same error with a hint.
     pub fn with_help(mut self, help: impl Into<String>) -> SyntaxError {
-        self.help = Some(help.into());
+        self.0.help = Some(help.into());
         self
     }
 
     /// What kind of error.
     pub fn kind(&self) -> SyntaxErrorKind {
-        self.kind
+        self.0.kind
     }
 
     /// The message (without position).
     pub fn message(&self) -> &str {
-        &self.message
+        &self.0.message
     }
 
     /// The hint, if any.
     pub fn help_text(&self) -> Option<&str> {
-        self.help.as_deref()
+        self.0.help.as_deref()
     }
 
     /// The offending span.
     pub fn span(&self) -> Span {
-        self.span
+        self.0.span
     }
 
     /// 1-based (line, column) of the offending span's start.
     pub fn line_col(&self) -> (usize, usize) {
-        (self.line, self.column)
+        (self.0.line, self.0.column)
     }
 
     /// The source file's name.
     pub fn file_name(&self) -> &str {
-        self.source.name()
+        self.0.source.name()
     }
 }
 
 impl fmt::Display for SyntaxError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.message)
+        write!(f, "{}", self.0.message)
     }
 }
 
@@ -113,23 +116,24 @@ impl std::error::Error for SyntaxError {}
 
 impl Diagnostic for SyntaxError {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(self.kind.code()))
+        Some(Box::new(self.0.kind.code()))
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help
+        self.0
+            .help
             .as_ref()
             .map(|h| Box::new(h.as_str()) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        Some(&self.source)
+        Some(&self.0.source)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
-            Some(self.label.clone()),
-            self.span,
+            Some(self.0.label.clone()),
+            self.0.span,
         ))))
     }
 }

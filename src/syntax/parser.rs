@@ -427,7 +427,9 @@ fn describe(rule: Rule) -> Option<&'static str> {
         pbes_expr | b_forall | b_exists | b_not | b_val | b_true | b_false | prop_var_inst
         | b_paren => "a PBES expression",
         sort_spec | cons_spec | map_spec | eqn_spec | glob_spec | act_spec | proc_spec
-        | var_spec => "a declaration section (`sort`, `cons`, `map`, `var`, `eqn`, `act`, `proc`, `glob`)",
+        | var_spec => {
+            "a declaration section (`sort`, `cons`, `map`, `var`, `eqn`, `act`, `proc`, `glob`)"
+        }
         init_decl => "`init`",
         sort_decl | sort_alias => "a sort declaration",
         ids_decl => "a declaration `name: Sort`",
@@ -474,9 +476,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
 /// Punctuation worth naming when it is expected (operators are left out).
 fn describe_literal(tok: &str) -> Option<String> {
     const STRUCTURAL: [&str; 11] = [";", ")", "]", "}", ",", ":", "=", "->", ".", ">", "end"];
-    STRUCTURAL
-        .contains(&tok)
-        .then(|| format!("`{tok}`"))
+    STRUCTURAL.contains(&tok).then(|| format!("`{tok}`"))
 }
 
 /// The token at byte `pos`, for "unexpected …".
@@ -512,7 +512,13 @@ fn pest_error(src: &SourceFile, e: pest::error::Error<Rule>) -> SyntaxError {
         if message.contains("limit") {
             return too_deep(src, Span::new(loc, loc));
         }
-        return SyntaxError::new(SyntaxErrorKind::Syntax, src, Span::new(loc, loc), message, "here");
+        return SyntaxError::new(
+            SyntaxErrorKind::Syntax,
+            src,
+            Span::new(loc, loc),
+            message,
+            "here",
+        );
     }
     let positives: &[Rule] = match &e.variant {
         ErrorVariant::ParsingError { positives, .. } => positives,
@@ -593,7 +599,10 @@ fn pest_error(src: &SourceFile, e: pest::error::Error<Rule>) -> SyntaxError {
             let shown: Vec<&str> = expected.iter().take(5).map(|s| s.as_str()).collect();
             let (last, init) = shown.split_last().expect("nonempty");
             let more = if n > 5 { ", …" } else { "" };
-            format!("unexpected {tok}; expected {}{more} or {last}", init.join(", "))
+            format!(
+                "unexpected {tok}; expected {}{more} or {last}",
+                init.join(", ")
+            )
         }
     };
     let label = if tok == "end of input" {
@@ -603,7 +612,9 @@ fn pest_error(src: &SourceFile, e: pest::error::Error<Rule>) -> SyntaxError {
     };
     let mut err = SyntaxError::new(SyntaxErrorKind::Syntax, src, span, message, label);
     if let Some(w) = reserved {
-        err = err.with_help(format!("`{w}` is a reserved word of mCRL2 and cannot be a name"));
+        err = err.with_help(format!(
+            "`{w}` is a reserved word of mCRL2 and cannot be a name"
+        ));
     } else if let Some(h) = hint(&src.text, pos, &expected) {
         err = err.with_help(h);
     }
@@ -1044,9 +1055,7 @@ impl Builder<'_> {
     fn eqn_decl(&self, p: Pair<Rule>) -> R<EqnDecl> {
         let mut span = sp(&p);
         span.end -= 1;
-        let mut es = kids(p)
-            .map(|e| self.data_expr(e))
-            .collect::<R<Vec<_>>>()?;
+        let mut es = kids(p).map(|e| self.data_expr(e)).collect::<R<Vec<_>>>()?;
         let rhs = es.pop().expect("rhs");
         let lhs = es.pop().expect("lhs");
         let condition = es.pop();
@@ -1311,11 +1320,9 @@ impl Builder<'_> {
                 let e = self.data_expr(kids(p).next().expect("parenthesised"))?;
                 return Ok(Node { e, outer: span });
             }
-            Rule::d_list => DataExprKind::ListEnum(
-                kids(p)
-                    .map(|e| self.data_expr(e))
-                    .collect::<R<Vec<_>>>()?,
-            ),
+            Rule::d_list => {
+                DataExprKind::ListEnum(kids(p).map(|e| self.data_expr(e)).collect::<R<Vec<_>>>()?)
+            }
             Rule::d_empty_bag => DataExprKind::BagEnum(Vec::new()),
             Rule::d_compr => {
                 let mut k = kids(p);
@@ -1478,7 +1485,11 @@ impl Builder<'_> {
                         let mut then = *a;
                         if then.span.end != outer.end || attach_else(&mut then, *b).is_err() {
                             return Err(self
-                                .err(ospan, "`<>` without a matching condition `c ->`", "this `<>`")
+                                .err(
+                                    ospan,
+                                    "`<>` without a matching condition `c ->`",
+                                    "this `<>`",
+                                )
                                 .with_help("the if-then-else operator is written `c -> p <> q`"));
                         }
                         return Ok(Node {
@@ -1497,8 +1508,14 @@ impl Builder<'_> {
                     }
                     _ => {
                         return Err(self
-                            .err(ospan, "`|>` is a list operator, not a process operator", "here")
-                            .with_help("processes are composed with `.`, `+`, `|`, `||` and `||_`"))
+                            .err(
+                                ospan,
+                                "`|>` is a list operator, not a process operator",
+                                "here",
+                            )
+                            .with_help(
+                                "processes are composed with `.`, `+`, `|`, `||` and `||_`",
+                            ))
                     }
                 };
                 Ok(Node {

@@ -288,7 +288,7 @@ impl<'a> Printer<'a> {
                 out.push(')');
             }
             if let Some(r) = &c.recogniser {
-                out.push_str("?");
+                out.push('?');
                 out.push_str(r);
             }
         }
@@ -297,7 +297,11 @@ impl<'a> Printer<'a> {
     // ----- data -----
 
     fn data_spec(&self, d: &DataSpec, out: &mut String) {
-        let named: Vec<_> = d.sorts.iter().filter(|s| !s.name.starts_with('@')).collect();
+        let named: Vec<_> = d
+            .sorts
+            .iter()
+            .filter(|s| !s.name.starts_with('@'))
+            .collect();
         if !named.is_empty() || !d.aliases.is_empty() {
             out.push_str("sort\n");
             for s in named {
@@ -407,7 +411,7 @@ impl<'a> Printer<'a> {
     }
 
     /// Drops inserted upcasts: `Pos2Nat(e)` is written `e`.
-    fn strip<'e>(e: &'e DataExpr) -> &'e DataExpr {
+    fn strip(e: &DataExpr) -> &DataExpr {
         let mut e = e;
         while let DataExpr::App { head, args } = e {
             match &**head {
