@@ -276,6 +276,8 @@ pub struct Rewriter {
     /// Per variable: (frame, value); a binding counts only in the current frame.
     env: Vec<(u32, TermId)>,
     saved: Vec<(VarId, (u32, TermId))>,
+    /// Closed terms known to be normal forms (bit per [`TermId`]): they are not walked again.
+    nf_bits: Vec<u64>,
     /// Index in `saved` where the current frame's bindings start.
     frame_start: usize,
     /// Match substitutions under construction (a stack shared by nested matches).
@@ -300,6 +302,7 @@ impl Clone for Rewriter {
             saved: Vec::new(),
             subs: Vec::new(),
             frame_start: 0,
+            nf_bits: Vec::new(),
             frame: 0,
             next_frame: 1,
             stack_base: 0,
@@ -396,6 +399,7 @@ impl Rewriter {
             saved: Vec::new(),
             subs: Vec::new(),
             frame_start: 0,
+            nf_bits: Vec::new(),
             frame: 0,
             next_frame: 1,
             stack_base: 0,
@@ -427,6 +431,8 @@ impl Rewriter {
             by_id[i] = rs;
         }
         Arc::get_mut(&mut rw.sys).expect("fresh system").rules = by_id;
+        // Normal forms found while compiling patterns were computed without the equations.
+        rw.nf_bits.clear();
         Ok(rw)
     }
 
@@ -704,15 +710,39 @@ impl Rewriter {
             Term::App(h, args) => {
                 // Stack in use, measured by address (stacks grow down on every supported
                 // target; `abs_diff` keeps this safe either way).
+                let closed = store.is_closed(t);
+                if closed && self.is_known_nf(t) {
+                    return Ok(t);
+                }
                 let probe = 0u8;
                 let here = std::hint::black_box(&probe) as *const u8 as usize;
                 if self.stack_base != 0 && here.abs_diff(self.stack_base) > self.max_stack {
                     return Err(self.too_deep(t));
                 }
-                self.eval_app(*h, args)
+                let r = self.eval_app(*h, args)?;
+                // A result is a normal form; if it is closed it stays one in every context.
+                if store.is_closed(r) {
+                    self.mark_nf(r);
+                }
+                Ok(r)
             }
             Term::Binder(kind, vs, body) => self.eval_binder(*kind, vs, *body),
         }
+    }
+
+    fn is_known_nf(&self, t: TermId) -> bool {
+        let i = t.0 as usize;
+        self.nf_bits
+            .get(i >> 6)
+            .is_some_and(|w| w & (1u64 << (i & 63)) != 0)
+    }
+
+    fn mark_nf(&mut self, t: TermId) {
+        let i = t.0 as usize;
+        if i >> 6 >= self.nf_bits.len() {
+            self.nf_bits.resize((i >> 6) + 1024, 0);
+        }
+        self.nf_bits[i >> 6] |= 1u64 << (i & 63);
     }
 
     fn eval_app(&mut self, h: TermId, args: &[TermId]) -> Result<TermId, RewriteError> {
