@@ -39,7 +39,7 @@ pub fn summary(spec: &ProcSpec) -> String {
         n(spec.procs.len(), "process"),
     ]
     .join(", ")
-        .replace("processs", "processes")
+    .replace("processs", "processes")
 }
 
 /// Runs `muon parse`: exit 0 with a summary when everything type-checks, else the

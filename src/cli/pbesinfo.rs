@@ -51,7 +51,10 @@ pub fn info(pbes: &Pbes) -> String {
         .count()
         + usize::from(!pbes.equations.is_empty());
     let mut s = String::new();
-    s.push_str(&format!("Number of equations:     {}\n", pbes.equations.len()));
+    s.push_str(&format!(
+        "Number of equations:     {}\n",
+        pbes.equations.len()
+    ));
     s.push_str(&format!("Number of mu's:          {mus}\n"));
     s.push_str(&format!("Number of nu's:          {nus}\n"));
     s.push_str(&format!("Block nesting depth:     {blocks}\n"));

@@ -57,6 +57,11 @@ pub struct TypeError {
 /// All errors found in one input file (or the syntax error that stopped parsing it).
 #[derive(Debug)]
 pub struct Diagnostics {
+    inner: Box<DiagInner>,
+}
+
+#[derive(Debug)]
+struct DiagInner {
     file: String,
     src: NamedSource<Arc<str>>,
     errors: Vec<TypeError>,
@@ -67,40 +72,45 @@ impl Diagnostics {
     /// Diagnostics for type errors in `src`.
     pub fn new(src: &SourceFile, errors: Vec<TypeError>) -> Diagnostics {
         Diagnostics {
-            file: src.name.clone(),
-            src: src.named_source(),
-            errors,
-            syntax: None,
+            inner: Box::new(DiagInner {
+                file: src.name.clone(),
+                src: src.named_source(),
+                errors,
+                syntax: None,
+            }),
         }
     }
 
     /// Diagnostics wrapping a syntax error.
     pub fn from_syntax(src: &SourceFile, e: SyntaxError) -> Diagnostics {
         Diagnostics {
-            file: src.name.clone(),
-            src: src.named_source(),
-            errors: Vec::new(),
-            syntax: Some(e),
+            inner: Box::new(DiagInner {
+                file: src.name.clone(),
+                src: src.named_source(),
+                errors: Vec::new(),
+                syntax: Some(e),
+            }),
         }
     }
 
     /// The type errors (empty for a syntax error).
     pub fn errors(&self) -> &[TypeError] {
-        &self.errors
+        &self.inner.errors
     }
 
     /// The syntax error, if parsing failed.
     pub fn syntax_error(&self) -> Option<&SyntaxError> {
-        self.syntax.as_ref()
+        self.inner.syntax.as_ref()
     }
 
     /// Every problem as `(line, column, message)`, for tests and terse output.
     pub fn messages(&self) -> Vec<(usize, usize, String)> {
-        if let Some(s) = &self.syntax {
+        if let Some(s) = &self.inner.syntax {
             let (l, c) = s.line_col();
             return vec![(l, c, s.message().to_string())];
         }
-        self.errors
+        self.inner
+            .errors
             .iter()
             .map(|e| (e.line, e.col, e.message.clone()))
             .collect()
@@ -108,19 +118,19 @@ impl Diagnostics {
 
     /// The file the problems are in.
     pub fn file(&self) -> &str {
-        &self.file
+        &self.inner.file
     }
 }
 
 impl fmt::Display for Diagnostics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(s) = &self.syntax {
+        if let Some(s) = &self.inner.syntax {
             let (l, c) = s.line_col();
-            return write!(f, "{}:{l}:{c}: {}", self.file, s.message());
+            return write!(f, "{}:{l}:{c}: {}", self.inner.file, s.message());
         }
-        match self.errors.as_slice() {
-            [e] => write!(f, "{}:{}:{}: {}", self.file, e.line, e.col, e.message),
-            es => write!(f, "{}: {} type errors", self.file, es.len()),
+        match self.inner.errors.as_slice() {
+            [e] => write!(f, "{}:{}:{}: {}", self.inner.file, e.line, e.col, e.message),
+            es => write!(f, "{}: {} type errors", self.inner.file, es.len()),
         }
     }
 }
@@ -129,14 +139,14 @@ impl std::error::Error for Diagnostics {}
 
 impl Diagnostic for Diagnostics {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        match &self.syntax {
+        match &self.inner.syntax {
             Some(s) => s.code(),
             None => Some(Box::new("muon::typecheck")),
         }
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        match (&self.syntax, self.errors.as_slice()) {
+        match (&self.inner.syntax, self.inner.errors.as_slice()) {
             (Some(s), _) => s.help(),
             (None, [e]) => e
                 .help
@@ -147,11 +157,11 @@ impl Diagnostic for Diagnostics {
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        Some(&self.src)
+        Some(&self.inner.src)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        match (&self.syntax, self.errors.as_slice()) {
+        match (&self.inner.syntax, self.inner.errors.as_slice()) {
             (Some(s), _) => s.labels(),
             (None, [e]) => Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
                 Some(e.label.clone()),
@@ -162,10 +172,12 @@ impl Diagnostic for Diagnostics {
     }
 
     fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
-        if self.syntax.is_some() || self.errors.len() < 2 {
+        if self.inner.syntax.is_some() || self.inner.errors.len() < 2 {
             return None;
         }
-        Some(Box::new(self.errors.iter().map(|e| e as &dyn Diagnostic)))
+        Some(Box::new(
+            self.inner.errors.iter().map(|e| e as &dyn Diagnostic),
+        ))
     }
 }
 
@@ -176,21 +188,32 @@ pub struct Reported;
 /// Result of a checking step whose errors are already recorded.
 pub type Res<T> = Result<T, Reported>;
 
-/// Levenshtein distance (on characters), for "did you mean" hints.
+/// Edit distance (on characters) counting insertions, deletions, substitutions and swaps of
+/// adjacent characters (optimal string alignment), for "did you mean" hints.
 pub fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.iter().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for i in 0..=a.len() {
+        d[i * w] = i;
     }
-    prev[b.len()]
+    for (j, x) in d.iter_mut().enumerate().take(w) {
+        *x = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[(i - 1) * w + j] + 1)
+                .min(d[i * w + j - 1] + 1)
+                .min(d[(i - 1) * w + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[(i - 2) * w + j - 2] + 1);
+            }
+            d[i * w + j] = v;
+        }
+    }
+    d[a.len() * w + b.len()]
 }
 
 /// The candidate closest to `name`, if it is close enough to be a plausible typo.
@@ -368,6 +391,8 @@ fn fits(a: &Ty, b: &Ty, compat: bool) -> bool {
         (Ty::SetLit(x, _), Ty::Set(y) | Ty::FSet(y) | Ty::SetLit(y, _)) => fits(x, y, compat),
         (Ty::SetLit(_, true), Ty::Bag(_) | Ty::FBag(_) | Ty::BagLit(_)) => compat,
         (Ty::BagLit(x), Ty::Bag(y) | Ty::FBag(y) | Ty::BagLit(y)) => fits(x, y, compat),
+        // mCRL2 converts finite sets and bags where sets and bags are needed.
+        (Ty::FSet(x), Ty::Set(y)) | (Ty::FBag(x), Ty::Bag(y)) => unify(x, y).is_some(),
         _ => unify(a, b).is_some(),
     }
 }
@@ -480,10 +505,14 @@ fn gather(pat: &SortPat, ty: &Ty, rigid: bool, cs: &mut Vec<ParamConstraint>) ->
         (_, Ty::Hole) => true,
         (SortPat::List(p), Ty::List(t)) => gather(p, t, true, cs),
         (SortPat::List(p), Ty::ListLit(t)) => gather(p, t, false, cs),
-        (SortPat::Set(p), Ty::Set(t)) | (SortPat::FSet(p), Ty::FSet(t)) => gather(p, t, true, cs),
+        (SortPat::Set(p), Ty::Set(t) | Ty::FSet(t)) | (SortPat::FSet(p), Ty::FSet(t)) => {
+            gather(p, t, true, cs)
+        }
         (SortPat::Set(p) | SortPat::FSet(p), Ty::SetLit(t, _)) => gather(p, t, false, cs),
         (SortPat::Bag(_) | SortPat::FBag(_), Ty::SetLit(_, true)) => true,
-        (SortPat::Bag(p), Ty::Bag(t)) | (SortPat::FBag(p), Ty::FBag(t)) => gather(p, t, true, cs),
+        (SortPat::Bag(p), Ty::Bag(t) | Ty::FBag(t)) | (SortPat::FBag(p), Ty::FBag(t)) => {
+            gather(p, t, true, cs)
+        }
         (SortPat::Bag(p) | SortPat::FBag(p), Ty::BagLit(t)) => gather(p, t, false, cs),
         (SortPat::Arrow(pd, pc), Ty::Arrow(td, tc)) => {
             pd.len() == td.len()
@@ -577,6 +606,12 @@ pub struct Checker<'s> {
     /// The data specification being built.
     pub(crate) data: DataSpec,
     anon_structs: usize,
+    /// Names whose declaration had an error already reported: their uses stay silent.
+    pub(crate) broken: HashSet<Name>,
+    /// Bottom-up results per expression node (address, span, scope depth): top-down
+    /// elaboration asks again for every subexpression, which would otherwise be
+    /// exponential in the nesting of binders and applications.
+    synth_cache: HashMap<(usize, u32, u32, usize), Res<Vec<Ty>>>,
 }
 
 impl<'s> Checker<'s> {
@@ -590,6 +625,8 @@ impl<'s> Checker<'s> {
             scope: Vec::new(),
             data: DataSpec::default(),
             anon_structs: 0,
+            broken: HashSet::new(),
+            synth_cache: HashMap::new(),
         }
     }
 
@@ -967,6 +1004,7 @@ impl<'s> Checker<'s> {
                 _ => continue,
             };
             let Ok(sort) = self.resolve_sort(&f.sort) else {
+                self.broken.insert(f.name.name.clone());
                 continue;
             };
             let func = Func {
@@ -1046,10 +1084,10 @@ impl<'s> Checker<'s> {
     }
 
     fn check_equation(&mut self, eq: &ast::EqnDecl, vars: &[Var]) -> Res<Equation> {
-        let condition = match &eq.condition {
-            Some(c) => Some(self.check(c, Some(&Sort::Bool))),
-            None => None,
-        };
+        let condition = eq
+            .condition
+            .as_ref()
+            .map(|c| self.check(c, Some(&Sort::Bool)));
         let lhs_alts = self.synth(&eq.lhs)?;
         let sort = if lhs_alts.len() == 1 {
             self.default_sort(&lhs_alts[0], &eq.lhs)?
@@ -1105,7 +1143,16 @@ impl<'s> Checker<'s> {
     /// All candidates for name `name` applied to `arity` arguments (`None`: not applied).
     fn candidates(&self, name: &str, arity: Option<usize>) -> Vec<Cand> {
         if let Some(v) = self.lookup_var(name) {
-            return vec![Cand::Var(v.clone())];
+            // A variable hides functions of the same name, except where it cannot be meant:
+            // applied to arguments it does not take (mCRL2 then falls back to the functions,
+            // e.g. a projection `fset(p)` next to a variable `fset: Set(D)`).
+            let applicable = match arity {
+                Some(n) => v.sort.domain().len() == n,
+                None => true,
+            };
+            if applicable || !self.funcs.contains_key(name) && !builtins::is_builtin(name) {
+                return vec![Cand::Var(v.clone())];
+            }
         }
         let mut out = Vec::new();
         if let Some(fs) = self.funcs.get(name) {
@@ -1120,38 +1167,41 @@ impl<'s> Checker<'s> {
             match arity {
                 Some(n) if s.params.len() != n => {}
                 None if s.name == "[]" || s.name == "{}" || s.name == "{:}" => {}
-                _ => {
-                    // A user function with exactly this sort hides the built-in.
-                    let dup = out.iter().any(|c| match c {
-                        Cand::User(f) => s.match_func(f).is_some(),
-                        _ => false,
-                    });
-                    if !dup {
-                        out.push(Cand::Builtin(s));
-                    }
-                }
+                _ => out.push(Cand::Builtin(s)),
             }
         }
         out
     }
 
-    /// Instantiates a candidate against argument sorts (alternatives per argument).
-    fn instantiate(&self, cand: &Cand, args: &[Vec<Ty>], compat: bool) -> Option<Inst> {
-        let (sort_params, params, result) = match cand {
-            Cand::User(f) => (
-                Vec::new(),
-                f.sort.domain().iter().map(Ty::of).collect::<Vec<_>>(),
-                Ty::of(f.sort.codomain()),
-            ),
-            Cand::Var(v) => (
-                Vec::new(),
-                v.sort.domain().iter().map(Ty::of).collect(),
-                Ty::of(v.sort.codomain()),
-            ),
+    /// Instantiates a candidate against argument sorts (alternatives per argument): one
+    /// instance per distinct way the arguments fix a built-in's sort parameters.
+    fn instantiate(&self, cand: &Cand, args: &[Vec<Ty>], compat: bool) -> Vec<Inst> {
+        let fits_all = |params: &[Ty]| {
+            params.len() == args.len()
+                && params
+                    .iter()
+                    .zip(args)
+                    .all(|(p, alts)| alts.iter().any(|a| fits(a, p, compat)))
+        };
+        let concrete = |sort: &Sort| {
+            let params: Vec<Ty> = sort.domain().iter().map(Ty::of).collect();
+            let result = Ty::of(sort.codomain());
+            fits_all(&params).then(|| Inst {
+                cand: cand.clone(),
+                sort_params: Vec::new(),
+                params,
+                result,
+            })
+        };
+        match cand {
+            Cand::User(f) => concrete(&f.sort).into_iter().collect(),
+            Cand::Var(v) => concrete(&v.sort).into_iter().collect(),
             Cand::Builtin(s) => {
+                if s.params.len() != args.len() {
+                    return Vec::new();
+                }
                 let n = s.sort_params();
-                // Try the argument alternatives in order; the first consistent choice wins.
-                let mut found = None;
+                let mut out: Vec<Inst> = Vec::new();
                 for choice in alternatives_product(args) {
                     let mut cs = Vec::new();
                     if !s
@@ -1162,30 +1212,25 @@ impl<'s> Checker<'s> {
                     {
                         continue;
                     }
-                    if let Some(sp) = solve(&cs, n) {
-                        found = Some(sp);
-                        break;
+                    let Some(sp) = solve(&cs, n) else { continue };
+                    if out.iter().any(|i| i.sort_params == sp) {
+                        continue;
                     }
+                    let params: Vec<Ty> = s.params.iter().map(|p| inst_pat(p, &sp)).collect();
+                    if !fits_all(&params) {
+                        continue;
+                    }
+                    let result = inst_pat(&s.result, &sp);
+                    out.push(Inst {
+                        cand: cand.clone(),
+                        sort_params: sp,
+                        params,
+                        result,
+                    });
                 }
-                let sp = found?;
-                let params = s.params.iter().map(|p| inst_pat(p, &sp)).collect();
-                let result = inst_pat(&s.result, &sp);
-                (sp, params, result)
+                out
             }
-        };
-        if params.len() != args.len() {
-            return None;
         }
-        let ok = params
-            .iter()
-            .zip(args)
-            .all(|(p, alts)| alts.iter().any(|a| fits(a, p, compat)));
-        ok.then_some(Inst {
-            cand: cand.clone(),
-            sort_params,
-            params,
-            result,
-        })
     }
 
     /// The most specific viable instances (several when incomparable or differing only in
@@ -1193,12 +1238,12 @@ impl<'s> Checker<'s> {
     fn resolve(&self, cands: &[Cand], args: &[Vec<Ty>], expected: Option<&Sort>) -> Vec<Inst> {
         let mut viable: Vec<Inst> = cands
             .iter()
-            .filter_map(|c| self.instantiate(c, args, false))
+            .flat_map(|c| self.instantiate(c, args, false))
             .collect();
         if viable.is_empty() {
             viable = cands
                 .iter()
-                .filter_map(|c| self.instantiate(c, args, true))
+                .flat_map(|c| self.instantiate(c, args, true))
                 .collect();
         }
         if let Some(exp) = expected {
@@ -1225,7 +1270,17 @@ impl<'s> Checker<'s> {
             .cloned()
             .collect();
         if !best.is_empty() {
-            return best;
+            // A user declaration of exactly a built-in's sort is the same function symbol.
+            let mut uniq: Vec<Inst> = Vec::new();
+            for i in best {
+                if !uniq
+                    .iter()
+                    .any(|u| u.params == i.params && u.result == i.result && !i.result.has_hole())
+                {
+                    uniq.push(i);
+                }
+            }
+            return uniq;
         }
         // No single most specific one: keep those not strictly dominated.
         viable
@@ -1251,8 +1306,29 @@ impl<'s> Checker<'s> {
     // Bottom-up: possible sorts
     // -----------------------------------------------------------------------------------
 
-    /// The possible sorts of `e` (usually one), computed bottom-up; errors are recorded.
+    /// The possible sorts of `e` (usually one), computed bottom-up; errors are recorded
+    /// (once: the result is remembered for the node).
     pub(crate) fn synth(&mut self, e: &ast::DataExpr) -> Res<Vec<Ty>> {
+        let key = (
+            e as *const ast::DataExpr as usize,
+            e.span.start,
+            e.span.end,
+            self.scope.len(),
+        );
+        if let Some(r) = self.synth_cache.get(&key) {
+            return r.clone();
+        }
+        let r = self.synth_uncached(e);
+        self.synth_cache.insert(key, r.clone());
+        r
+    }
+
+    /// Forgets remembered bottom-up results (the expressions they belong to are gone).
+    pub(crate) fn clear_cache(&mut self) {
+        self.synth_cache.clear();
+    }
+
+    fn synth_uncached(&mut self, e: &ast::DataExpr) -> Res<Vec<Ty>> {
         use ast::DataExprKind as K;
         Ok(match &e.kind {
             K::True | K::False => vec![Ty::Bool],
@@ -1548,10 +1624,7 @@ impl<'s> Checker<'s> {
         span: Span,
     ) -> Res<()> {
         if insts.is_empty() {
-            let args: Vec<String> = arg_tys
-                .iter()
-                .map(|a| a.first().map_or("?".into(), |t| t.to_string()))
-                .collect();
+            let args: Vec<String> = arg_tys.iter().map(|a| alts_str(a)).collect();
             let cands = self.candidates(name, Some(arg_tys.len()));
             let help = if cands.is_empty() {
                 None
@@ -1582,6 +1655,9 @@ impl<'s> Checker<'s> {
     }
 
     fn unknown_name(&mut self, name: &str, span: Span) -> Reported {
+        if self.broken.contains(name) {
+            return Reported;
+        }
         let help = did_you_mean(name, self.data_names());
         self.error(
             span,
@@ -1647,7 +1723,8 @@ impl<'s> Checker<'s> {
                     }
                     _ => None,
                 };
-                self.finish_app(head_expr, &inst, args, expected, e.span)
+                let args: Vec<&ast::DataExpr> = args.iter().collect();
+                self.finish_app(head_expr, &inst, &args, expected, e.span)
             }
             K::Unary { op, arg } => {
                 let arg_tys = vec![self.synth(arg)?];
@@ -1655,7 +1732,7 @@ impl<'s> Checker<'s> {
                 let insts = self.resolve(&cands, &arg_tys, expected);
                 self.check_insts(op.symbol(), &insts, &arg_tys, e.span)?;
                 let inst = self.pick(insts, &arg_tys, expected, e.span, Some(op.symbol()))?;
-                self.finish_app(None, &inst, std::slice::from_ref(&**arg), expected, e.span)
+                self.finish_app(None, &inst, &[&**arg], expected, e.span)
             }
             K::Binary { op, lhs, rhs } => {
                 let l = self.synth(lhs);
@@ -1665,8 +1742,7 @@ impl<'s> Checker<'s> {
                 let insts = self.resolve(&cands, &arg_tys, expected);
                 self.check_insts(op.symbol(), &insts, &arg_tys, e.span)?;
                 let inst = self.pick(insts, &arg_tys, expected, e.span, Some(op.symbol()))?;
-                let args = [(**lhs).clone(), (**rhs).clone()];
-                self.finish_app(None, &inst, &args, expected, e.span)
+                self.finish_app(None, &inst, &[&**lhs, &**rhs], expected, e.span)
             }
             K::ListEnum(elems) => {
                 let t = self.synth_elems(elems)?;
@@ -2016,14 +2092,11 @@ impl<'s> Checker<'s> {
             }
         }
         if insts.len() == 1 {
-            return Ok(insts.pop().unwrap_or_else(|| unreachable_inst()));
+            return Ok(insts.pop().unwrap_or_else(unreachable_inst));
         }
         let name = name.unwrap_or("function");
         let sigs: Vec<String> = insts.iter().map(inst_str).collect();
-        let args: Vec<String> = arg_tys
-            .iter()
-            .map(|a| a.first().map_or("?".into(), |t| t.to_string()))
-            .collect();
+        let args: Vec<String> = arg_tys.iter().map(|a| alts_str(a)).collect();
         Err(self.error(
             span,
             format!(
@@ -2040,14 +2113,11 @@ impl<'s> Checker<'s> {
         &mut self,
         head: Option<DataExpr>,
         inst: &Inst,
-        args: &[ast::DataExpr],
+        args: &[&ast::DataExpr],
         expected: Option<&Sort>,
         span: Span,
     ) -> Res<DataExpr> {
-        let (head, dom) = match self.close_head(head, inst, expected, span) {
-            Ok(x) => x,
-            Err(r) => return Err(r),
-        };
+        let (head, dom) = self.close_head(head, inst, expected, span)?;
         let mut out = Vec::new();
         let mut bad = false;
         for (a, s) in args.iter().zip(&dom) {
@@ -2132,7 +2202,7 @@ impl<'s> Checker<'s> {
                 found
             ),
             format!("this has sort {found}"),
-            None,
+            conversion_hint(found, expected),
         )
     }
 
@@ -2200,11 +2270,22 @@ impl Checker<'_> {
             })
             .map(|(i, _)| i)
             .collect();
-        let found: Vec<String> = arg_tys
-            .iter()
-            .map(|a| a.first().map_or("?".into(), |t| t.to_string()))
-            .collect();
+        let found: Vec<String> = arg_tys.iter().map(|a| alts_str(a)).collect();
         if viable.is_empty() {
+            let same_arity: Vec<&Vec<Sort>> =
+                sigs.iter().filter(|s| s.len() == args.len()).collect();
+            let mut help = format!("`{name}` is declared with {}", decls.join(", "));
+            if let [sig] = same_arity.as_slice() {
+                let hint = sig
+                    .iter()
+                    .zip(&arg_tys)
+                    .filter(|(p, alts)| !alts.iter().any(|a| fits(a, &Ty::of(p), false)))
+                    .find_map(|(p, alts)| alts.first().and_then(|a| conversion_hint(a, p)));
+                if let Some(h) = hint {
+                    help.push_str("; ");
+                    help.push_str(&h);
+                }
+            }
             return Err(self.error(
                 span,
                 format!(
@@ -2213,7 +2294,7 @@ impl Checker<'_> {
                     found.join(" # ")
                 ),
                 "sort mismatch",
-                Some(format!("`{name}` is declared with {}", decls.join(", "))),
+                Some(help),
             ));
         }
         let best: Vec<usize> = viable
@@ -2286,6 +2367,37 @@ pub fn sorts_str(s: &[Sort]) -> String {
         "no arguments".into()
     } else {
         s.iter().map(sort_str).collect::<Vec<_>>().join(" # ")
+    }
+}
+
+/// How to convert explicitly where mCRL2 does not convert implicitly (downcasts).
+fn conversion_hint(found: &Ty, expected: &Sort) -> Option<String> {
+    const UP: &str = "only upward conversions Pos < Nat < Int < Real are implicit";
+    Some(match (found, expected) {
+        (Ty::Int, Sort::Nat) => format!(
+            "{UP}, and a difference `a - b` is an Int even for naturals: write Int2Nat(…) where the value cannot be negative"
+        ),
+        (Ty::Int, Sort::Pos) => format!("{UP}: write Int2Pos(…) where the value is positive"),
+        (Ty::Nat, Sort::Pos) => format!("{UP}: write Nat2Pos(…) where the value is not 0"),
+        (Ty::Real, Sort::Int | Sort::Nat | Sort::Pos) => {
+            format!("{UP}: round with floor(…), ceil(…) or round(…) first")
+        }
+        _ => return None,
+    })
+}
+
+/// The possible sorts of an argument: `A`, or `A or B` when it is still open.
+fn alts_str(a: &[Ty]) -> String {
+    match a {
+        [] => "?".into(),
+        [t] => t.to_string(),
+        ts => format!(
+            "({})",
+            ts.iter()
+                .map(|t| t.to_string())
+                .collect::<Vec<_>>()
+                .join(" or ")
+        ),
     }
 }
 

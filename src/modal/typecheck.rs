@@ -162,7 +162,10 @@ impl FormulaChecker<'_, '_> {
                     }
                 } else if self.c.is_data_name(&name.name) {
                     let e = data_app(name, args, f.span);
-                    StateFormula::Val(self.c.check(&e, Some(&Sort::Bool))?)
+                    let r = self.c.check(&e, Some(&Sort::Bool));
+                    // The temporary node's address may be reused: forget what was learnt.
+                    self.c.clear_cache();
+                    StateFormula::Val(r?)
                 } else {
                     let help = did_you_mean(&name.name, self.fixpoints.iter().map(|(n, _)| &**n));
                     return Err(self.c.error(

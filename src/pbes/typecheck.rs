@@ -60,18 +60,26 @@ pub fn check_pbes_ast(src: &SourceFile, p: &ast::PbesSpec) -> Result<Pbes, Diagn
         if c.is_data_name(name) {
             c.error(
                 eq.var.name.span,
-                format!("propositional variable `{name}` has the name of a data function or variable"),
+                format!(
+                    "propositional variable `{name}` has the name of a data function or variable"
+                ),
                 "name clash",
                 None,
             );
         }
-        vars.insert(name.clone(), params.iter().map(|v| v.sort.clone()).collect());
+        vars.insert(
+            name.clone(),
+            params.iter().map(|v| v.sort.clone()).collect(),
+        );
         decls.push(Some(PropVarDecl {
             name: name.clone(),
             params,
         }));
     }
-    let mut pc = PbesChecker { c: &mut c, vars: &vars };
+    let mut pc = PbesChecker {
+        c: &mut c,
+        vars: &vars,
+    };
     let mut equations = Vec::new();
     for (eq, decl) in p.equations.iter().zip(decls) {
         let Some(decl) = decl else { continue };
@@ -117,11 +125,16 @@ impl PbesChecker<'_, '_> {
             K::False => PbesExpr::False,
             K::Val(d) => PbesExpr::Data(self.c.check(d, Some(&Sort::Bool))?),
             K::PropVar(inst) => {
-                if self.vars.contains_key(&inst.name.name) {
+                // A bound data variable is closer than the equations' propositional variables.
+                let local = inst.args.is_empty() && self.c.lookup_var(&inst.name.name).is_some();
+                if self.vars.contains_key(&inst.name.name) && !local {
                     PbesExpr::PropVar(self.inst(&inst.name, &inst.args, inst.span, false)?)
                 } else if self.c.is_data_name(&inst.name.name) {
                     let d = data_app(&inst.name, &inst.args, inst.span);
-                    PbesExpr::Data(self.c.check(&d, Some(&Sort::Bool))?)
+                    let r = self.c.check(&d, Some(&Sort::Bool));
+                    // The temporary node's address may be reused: forget what was learnt.
+                    self.c.clear_cache();
+                    PbesExpr::Data(r?)
                 } else {
                     return Err(self.unknown(&inst.name));
                 }

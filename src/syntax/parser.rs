@@ -69,9 +69,6 @@ pub(crate) fn parse(src: &SourceFile, entry: Entry) -> R<Parsed> {
 }
 
 fn parse_inner(src: &SourceFile, entry: Entry) -> R<Parsed> {
-    static DETAIL: std::sync::Once = std::sync::Once::new();
-    // Literal tokens (`;`, `)`, keywords) are only reported with error detail on.
-    DETAIL.call_once(|| pest::set_error_detail(true));
     let rule = match entry {
         Entry::Spec => Rule::spec,
         Entry::Formula => Rule::formula_spec,
@@ -79,8 +76,21 @@ fn parse_inner(src: &SourceFile, entry: Entry) -> R<Parsed> {
         Entry::Data => Rule::lone_data_expr,
     };
     let text: &str = &src.text;
-    let mut pairs = Mcrl2Parser::parse(rule, text).map_err(|e| pest_error(src, e))?;
+    let mut pairs = match Mcrl2Parser::parse(rule, text) {
+        Ok(p) => p,
+        Err(e) => {
+            // Literal tokens (`;`, `)`) are only reported with pest's error detail, which
+            // makes parsing several times slower: parse again with it to explain the error.
+            // (The switch is process-wide; a concurrent parse may briefly run with detail,
+            // which only costs it time.)
+            pest::set_error_detail(true);
+            let detailed = Mcrl2Parser::parse(rule, text);
+            pest::set_error_detail(false);
+            return Err(pest_error(src, detailed.err().unwrap_or(e)));
+        }
+    };
     let top = pairs.next().expect("the entry rule matched");
+    check_reserved(src, &top)?;
     let b = Builder { src };
     Ok(match entry {
         Entry::Spec => Parsed::Spec(b.spec(top)?),
@@ -91,6 +101,35 @@ fn parse_inner(src: &SourceFile, entry: Entry) -> R<Parsed> {
             Parsed::Data(b.data_expr(e)?)
         }
     })
+}
+
+/// mCRL2's reserved words: never names.
+const RESERVED: [&str; 38] = [
+    "sort", "cons", "map", "var", "eqn", "act", "proc", "init", "glob", "struct", "Bool", "Pos",
+    "Nat", "Int", "Real", "List", "Set", "Bag", "FSet", "FBag", "lambda", "forall", "exists",
+    "whr", "end", "true", "false", "div", "mod", "in", "delta", "tau", "sum", "block", "allow",
+    "hide", "rename", "comm",
+];
+
+/// Rejects identifiers that are reserved words (the grammar lets them through; see
+/// `mcrl2.pest`).
+fn check_reserved(src: &SourceFile, top: &Pair<Rule>) -> R<()> {
+    for p in top.clone().into_inner().flatten() {
+        if p.as_rule() == Rule::ident && RESERVED.contains(&p.as_str()) {
+            let w = p.as_str();
+            return Err(SyntaxError::new(
+                SyntaxErrorKind::Syntax,
+                src,
+                sp(&p),
+                format!("unexpected `{w}`; expected an identifier"),
+                "reserved word",
+            )
+            .with_help(format!(
+                "`{w}` is a reserved word of mCRL2 and cannot be a name"
+            )));
+        }
+    }
+    Ok(())
 }
 
 // -------------------------------------------------------------------------------------------
@@ -366,13 +405,16 @@ fn describe(rule: Rule) -> Option<&'static str> {
         EOI => "end of input",
         ident | id_list => "an identifier",
         number => "a number",
-        keyword => "an identifier",
         sort_expr | sort_product | basic_sort | container_sort | container_kw | struct_sort => {
             "a sort"
         }
         data_expr | data_expr_list | d_forall | d_exists | d_lambda | d_not | d_neg | d_size
         | d_true | d_false | d_list | d_empty_bag | d_compr | d_braces | d_paren | brace_elt
-        | data_unit | lone_data_expr => "a data expression",
+        | lone_data_expr => "a data expression",
+        // Units only stand before `->` in processes (and after `@`).
+        data_unit | u_not | u_neg | u_size | u_true | u_false | u_number | u_paren | u_ident => {
+            "a process expression"
+        }
         proc_expr | p_sum | p_dist | p_cond | p_delta | p_tau | p_block | p_hide | p_allow
         | p_rename | p_comm | p_assign_call | p_action | p_paren => "a process expression",
         act_frm | a_forall | a_exists | a_not | a_val | a_true | a_false | a_multact | a_paren
@@ -418,23 +460,13 @@ fn describe(rule: Rule) -> Option<&'static str> {
         kw_init => "`init`",
         kw_glob => "`glob`",
         kw_struct => "`struct`",
-        kw_forall => "`forall`",
-        kw_exists => "`exists`",
-        kw_lambda => "`lambda`",
-        kw_whr => "`whr`",
         kw_end => "`end`",
-        kw_sum => "`sum`",
-        kw_block => "`block`",
-        kw_allow => "`allow`",
-        kw_hide => "`hide`",
-        kw_rename => "`rename`",
-        kw_comm => "`comm`",
-        kw_tau => "`tau`",
-        kw_val => "`val`",
+        kw_sum | kw_block | kw_allow | kw_hide | kw_rename | kw_comm | kw_tau | kw_dist => {
+            "a process expression"
+        }
+        kw_mu | kw_nu | kw_delay | kw_yaled | kw_inf | kw_sup => "a state formula",
         kw_form => "`form`",
         kw_pbes => "`pbes`",
-        kw_mu => "`mu`",
-        kw_nu => "`nu`",
         _ => return None,
     })
 }
@@ -450,8 +482,11 @@ fn describe_literal(tok: &str) -> Option<String> {
 /// The token at byte `pos`, for "unexpected …".
 fn token_at(text: &str, pos: usize) -> (String, Span) {
     let rest = &text[pos.min(text.len())..];
+    let rest = if rest.trim().is_empty() { "" } else { rest };
     let Some(c) = rest.chars().next() else {
-        return ("end of input".to_string(), Span::new(text.len(), text.len()));
+        // Point just after the last text rather than at trailing blank lines.
+        let end = text.trim_end().len();
+        return ("end of input".to_string(), Span::new(end, end));
     };
     let len = if c.is_ascii_alphanumeric() || c == '_' {
         rest.find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_' || ch == '\''))
@@ -469,15 +504,54 @@ fn token_at(text: &str, pos: usize) -> (String, Span) {
 }
 
 fn pest_error(src: &SourceFile, e: pest::error::Error<Rule>) -> SyntaxError {
-    let pos = match e.location {
+    let loc = match e.location {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
     };
     if let ErrorVariant::CustomError { message } = &e.variant {
         if message.contains("limit") {
-            return too_deep(src, Span::new(pos, pos));
+            return too_deep(src, Span::new(loc, loc));
         }
-        return SyntaxError::new(SyntaxErrorKind::Syntax, src, Span::new(pos, pos), message, "here");
+        return SyntaxError::new(SyntaxErrorKind::Syntax, src, Span::new(loc, loc), message, "here");
+    }
+    let positives: &[Rule] = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => positives,
+        _ => &[],
+    };
+    // The furthest attempts (with error detail on) also name literal tokens such as `;` and
+    // `)`. A furthest position without expected tokens comes from a keyword's word-boundary
+    // check (`in` inside `init`) and is not where the error is.
+    let mut pos = loc;
+    let mut tokens: Vec<String> = Vec::new();
+    let mut rules: Vec<Rule> = Vec::new();
+    if let Some(att) = e.parse_attempts() {
+        let toks = att.expected_tokens();
+        if att.max_position >= loc && !toks.is_empty() {
+            pos = att.max_position;
+            tokens = toks.iter().map(|t| t.to_string()).collect();
+            for cs in att.call_stacks() {
+                if let Some(r) = cs.deepest.get_rule().copied() {
+                    rules.push(r);
+                }
+            }
+            if pos == loc {
+                rules.extend_from_slice(positives);
+            }
+        }
+    }
+    if tokens.is_empty() {
+        rules = positives.to_vec();
+    }
+    // A reserved word where a name was expected: its word-boundary check is the furthest
+    // attempt, one past the word; report the word itself.
+    let mut reserved = None;
+    if let Some(w) = reserved_word_before(&src.text, pos) {
+        if loc == w.0 && w.0 < pos {
+            pos = w.0;
+            tokens.clear();
+            rules = positives.to_vec();
+            reserved = Some(w.1);
+        }
     }
     let mut expected: Vec<String> = Vec::new();
     let mut push = |s: String| {
@@ -485,40 +559,40 @@ fn pest_error(src: &SourceFile, e: pest::error::Error<Rule>) -> SyntaxError {
             expected.push(s);
         }
     };
+    let (tok, span) = token_at(&src.text, pos);
+    // A new section where more of the previous one was expected: a forgotten `;`.
+    const SECTIONS: [&str; 11] = [
+        "`sort`", "`cons`", "`map`", "`var`", "`eqn`", "`act`", "`proc`", "`init`", "`glob`",
+        "`form`", "`pbes`",
+    ];
+    let after_semicolon = src.text[..pos].trim_end().ends_with(';');
+    if SECTIONS.contains(&tok.as_str()) && !after_semicolon && !tokens.iter().any(|t| t == ";") {
+        tokens.insert(0, ";".into());
+    }
     // Structural punctuation first: it is what the user most likely forgot.
-    if let Some(att) = e.parse_attempts() {
-        for t in att.expected_tokens() {
-            let tok = t.to_string();
-            if let Some(d) = describe_literal(&tok) {
-                push(d);
-            }
+    for t in &tokens {
+        if let Some(d) = describe_literal(t) {
+            push(d);
         }
     }
     let mut has_operator = false;
-    if let ErrorVariant::ParsingError { positives, .. } = &e.variant {
-        for r in positives {
-            match describe(*r) {
-                Some(d) => push(d.to_string()),
-                None => has_operator = true,
-            }
+    for r in &rules {
+        match describe(*r) {
+            Some(d) => push(d.to_string()),
+            None => has_operator = true,
         }
     }
-    // `.` is expected after every operand (it is an operator); name it only when nothing
-    // else is expected or when it is clearly a separator (after a binder's variables).
-    if expected.len() > 1 && expected.iter().any(|s| s == "`;`") {
-        expected.retain(|s| s != "`.`" && s != "`>`");
-    }
+    simplify_expected(&mut expected);
     if expected.is_empty() && has_operator {
         expected.push("an operator".into());
     }
-    let (tok, span) = token_at(&src.text, pos);
     let message = match expected.len() {
         0 => format!("unexpected {tok}"),
         1 => format!("unexpected {tok}; expected {}", expected[0]),
         n => {
-            let shown: Vec<&str> = expected.iter().take(6).map(|s| s.as_str()).collect();
+            let shown: Vec<&str> = expected.iter().take(5).map(|s| s.as_str()).collect();
             let (last, init) = shown.split_last().expect("nonempty");
-            let more = if n > 6 { ", …" } else { "" };
+            let more = if n > 5 { ", …" } else { "" };
             format!("unexpected {tok}; expected {}{more} or {last}", init.join(", "))
         }
     };
@@ -528,10 +602,60 @@ fn pest_error(src: &SourceFile, e: pest::error::Error<Rule>) -> SyntaxError {
         format!("unexpected {tok}")
     };
     let mut err = SyntaxError::new(SyntaxErrorKind::Syntax, src, span, message, label);
-    if let Some(h) = hint(&src.text, pos, &expected) {
+    if let Some(w) = reserved {
+        err = err.with_help(format!("`{w}` is a reserved word of mCRL2 and cannot be a name"));
+    } else if let Some(h) = hint(&src.text, pos, &expected) {
         err = err.with_help(h);
     }
     err
+}
+
+/// The reserved word that ends exactly at `pos`, with its start.
+fn reserved_word_before(text: &str, pos: usize) -> Option<(usize, &str)> {
+    let before = text.get(..pos)?;
+    let start = before
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '\''))
+        .map_or(0, |i| i + 1);
+    let word = &before[start..];
+    if text[pos..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '\'') {
+        return None;
+    }
+    RESERVED.contains(&word).then_some((start, word))
+}
+
+/// Drops expectations that are implied by others or that are noise in context.
+fn simplify_expected(expected: &mut Vec<String>) {
+    let has = |e: &Vec<String>, s: &str| e.iter().any(|x| x == s);
+    const CATEGORIES: [&str; 7] = [
+        "a process expression",
+        "a state formula",
+        "a regular formula",
+        "an action formula",
+        "a PBES expression",
+        "a data expression",
+        "a sort",
+    ];
+    if CATEGORIES.iter().any(|c| has(expected, c)) {
+        expected.retain(|x| x != "an identifier" && x != "a number");
+    }
+    // Outer categories subsume the ones their operands may start with.
+    if has(expected, "a process expression") {
+        expected.retain(|x| x != "a data expression");
+    }
+    if has(expected, "a state formula") || has(expected, "a regular formula") {
+        expected.retain(|x| x != "an action formula" && x != "a data expression");
+    }
+    if has(expected, "a regular formula") {
+        expected.retain(|x| x != "an action formula");
+    }
+    // After a complete operand: a closing bracket or `;` is the structure that matters;
+    // `->`, `.` and `>` are then operators of some enclosing language.
+    if [";", ")", "]", "}"]
+        .iter()
+        .any(|t| has(expected, &format!("`{t}`")))
+    {
+        expected.retain(|x| x != "`->`" && x != "`.`" && x != "`>`");
+    }
 }
 
 fn hint(text: &str, pos: usize, expected: &[String]) -> Option<String> {
@@ -581,6 +705,7 @@ fn is_kw(r: Rule) -> bool {
             | kw_allow
             | kw_hide
             | kw_rename
+            | kw_tau
             | kw_comm
             | kw_dist
             | kw_val
@@ -750,7 +875,7 @@ impl Builder<'_> {
             self.decl_section(p, &mut decls)?;
         }
         if init_span.is_none() {
-            let end = self.src.text.len();
+            let end = self.src.text.trim_end().len();
             return Err(self
                 .err(
                     Span::new(end, end),
@@ -1251,8 +1376,9 @@ impl Builder<'_> {
         let mut prefixes = Vec::new();
         let mut head: Option<DataExpr> = None;
         for c in kids(p) {
+            let cspan = sp(&c);
             match c.as_rule() {
-                Rule::d_not | Rule::d_neg | Rule::d_size => prefixes.push(c),
+                Rule::u_not | Rule::u_neg | Rule::u_size => prefixes.push(c),
                 Rule::d_app => {
                     let h = head.take().expect("application head");
                     let span = h.span.join(sp(&c));
@@ -1265,16 +1391,24 @@ impl Builder<'_> {
                         span,
                     });
                 }
-                Rule::data_expr => head = Some(self.data_expr(c)?),
-                _ => head = Some(self.data_primary(c)?.e),
+                Rule::u_paren => head = Some(self.data_expr(kids(c).next().expect("inner"))?),
+                r => {
+                    let kind = match r {
+                        Rule::u_true => DataExprKind::True,
+                        Rule::u_false => DataExprKind::False,
+                        Rule::u_number => DataExprKind::Number(name(&c)),
+                        _ => DataExprKind::Id(name(&c)),
+                    };
+                    head = Some(DataExpr { kind, span: cspan });
+                }
             }
         }
         let mut e = head.expect("unit primary");
         for op in prefixes.into_iter().rev() {
             let span = sp(&op).join(e.span);
             let op = match op.as_rule() {
-                Rule::d_not => UnaryOp::Not,
-                Rule::d_neg => UnaryOp::Neg,
+                Rule::u_not => UnaryOp::Not,
+                Rule::u_neg => UnaryOp::Neg,
                 _ => UnaryOp::Size,
             };
             e = DataExpr {
