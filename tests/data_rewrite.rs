@@ -1000,3 +1000,33 @@ fn enumerator_bounds_for_pos_int_and_sets() {
         .to_string();
     assert!(err.contains("budget"), "{err}");
 }
+
+#[test]
+fn enumerator_reports_residual_conditions_of_open_terms() {
+    // sum b: Bool . b && y   with y free: b = true leaves the residual `y`, b = false is pruned.
+    let mut rw = Rewriter::new(&DataSpec::default()).unwrap();
+    let cond = rw.term(&bin("&&", v("b", Bool), v("y", Bool))).unwrap();
+    let st = rw.store();
+    let b = st.intern_var(&var("b", Bool));
+    let y = st.var(st.intern_var(&var("y", Bool)));
+    let mut sols = Vec::new();
+    rw.enumerator()
+        .enumerate(&[b], cond, &mut |vals, residual| {
+            sols.push((vals[0], residual));
+            true
+        })
+        .unwrap();
+    assert_eq!(sols, vec![(st.true_term(), y)]);
+    // Rewriting under a substitution, and plain substitution.
+    let t = rw.term(&bin("+", v("k", Nat), n(2, Nat))).unwrap();
+    let k = st.intern_var(&var("k", Nat));
+    let r = rw
+        .rewrite_with(t, &[(k, st.num(muon::data::NumSort::Nat, 40))])
+        .unwrap();
+    assert_eq!(show(&rw.expr(r)), "42");
+    let sigma: muon::data::Substitution = [(k, st.num(muon::data::NumSort::Nat, 1))]
+        .into_iter()
+        .collect();
+    let s = rw.substitute(t, &sigma);
+    assert_eq!(show(&rw.expr(s)), "(1 + 2)");
+}
