@@ -347,6 +347,23 @@ fn lists() {
     assert_eq!(nf(bin("==", l(&[1, 2]), l(&[1]))), "false");
     assert_eq!(nf(bin("<", l(&[1, 2]), l(&[1, 3]))), "true");
     assert_eq!(nf(bin("<", l(&[]), l(&[0]))), "true");
+    assert_eq!(nf(bin("<=", l(&[1, 2]), l(&[1, 2]))), "true");
+    assert_eq!(nf(bin("<", l(&[1, 2]), l(&[1]))), "false");
+    // Lists of sets: element order is inclusion, so incomparable heads decide `false`.
+    let ls_ = |xs: &[i64]| set(xs.iter().map(|x| n(*x, Nat)).collect(), Nat);
+    let lset = |e: Vec<DataExpr>| list(e, Sort::Set(Box::new(Nat)));
+    assert_eq!(
+        nf(bin("<", lset(vec![ls_(&[1])]), lset(vec![ls_(&[2])]))),
+        "false"
+    );
+    assert_eq!(
+        nf(bin("<", lset(vec![ls_(&[2])]), lset(vec![ls_(&[1])]))),
+        "false"
+    );
+    assert_eq!(
+        nf(bin("<", lset(vec![ls_(&[1])]), lset(vec![ls_(&[1, 2])]))),
+        "true"
+    );
     // A list with an open tail keeps its structure.
     let open = bin("|>", n(1, Nat), v("xs", ls.clone()));
     assert_eq!(nf(un("head", open.clone(), Nat)), "1");

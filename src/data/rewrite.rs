@@ -1456,21 +1456,67 @@ impl Rewriter {
         xs.len().cmp(&ys.len())
     }
 
-    /// Decides `a < b` for normal forms where possible (not for sets/bags: see subset).
-    fn decide_lt(&mut self, a: TermId, b: TermId) -> Option<bool> {
+    /// Decides `a < b` (`strict`) or `a <= b` for normal forms where possible, as mCRL2
+    /// defines the orders: numbers and Booleans by value; structs by constructor order, then
+    /// the first differing field decides with that field's own `<`; lists lexicographically
+    /// with the elements' `<`; sets and bags by (proper) inclusion. `None` when undecided.
+    fn decide_ord(
+        &mut self,
+        a: TermId,
+        b: TermId,
+        strict: bool,
+    ) -> Result<Option<bool>, RewriteError> {
         if a == b {
-            return Some(false);
+            return Ok(Some(!strict));
         }
-        if !(self.is_value(a) && self.is_value(b)) {
-            return None;
+        if let (Some(x), Some(y)) = (self.num(a), self.num(b)) {
+            let c = x.cmp_num(&y);
+            return Ok(Some(if strict { c.is_lt() } else { c.is_le() }));
         }
         let store = self.store;
-        if let Some((f, _)) = store.as_func_app(a) {
-            if matches!(self.kind(f), Kind::Ctor(Ctor::User)) {
-                return None;
-            }
+        if matches!(
+            &*store.sort_ref(a),
+            Sort::Set(_) | Sort::FSet(_) | Sort::Bag(_) | Sort::FBag(_)
+        ) {
+            let tt = store.true_term();
+            return Ok(self.subset(a, b, strict)?.map(|r| r == tt));
         }
-        Some(self.term_cmp(a, b) == Ordering::Less)
+        let (Some((fa, aa)), Some((fb, ba))) = (store.as_func_app(a), store.as_func_app(b)) else {
+            return Ok(None);
+        };
+        match (self.kind(fa), self.kind(fb)) {
+            (Kind::Ctor(Ctor::Bool), Kind::Ctor(Ctor::Bool)) => {
+                // a != b here, so a < b iff a is false.
+                Ok(Some(a == store.false_term()))
+            }
+            (
+                Kind::Ctor(Ctor::Struct { sort: s1, index: i }),
+                Kind::Ctor(Ctor::Struct { sort: s2, index: j }),
+            ) if s1 == s2 => {
+                if i != j {
+                    return Ok(Some(i < j));
+                }
+                for (x, y) in aa.iter().zip(ba) {
+                    match self.decide_eq(*x, *y) {
+                        Some(true) => {}
+                        Some(false) => return self.decide_ord(*x, *y, true),
+                        None => return Ok(None),
+                    }
+                }
+                Ok(Some(!strict))
+            }
+            (Kind::Ctor(Ctor::Nil), Kind::Ctor(Ctor::ListCons)) => Ok(Some(true)),
+            (Kind::Ctor(Ctor::ListCons), Kind::Ctor(Ctor::Nil)) => Ok(Some(false)),
+            (Kind::Ctor(Ctor::ListCons), Kind::Ctor(Ctor::ListCons)) => {
+                let (d, s, e, t) = (aa[0], aa[1], ba[0], ba[1]);
+                match self.decide_eq(d, e) {
+                    Some(true) => self.decide_ord(s, t, strict),
+                    Some(false) => self.decide_ord(d, e, true),
+                    None => Ok(None),
+                }
+            }
+            _ => Ok(None),
+        }
     }
 }
 
@@ -1785,14 +1831,7 @@ impl Rewriter {
                         c.is_le()
                     })));
                 }
-                let s = store.sort_ref(a);
-                if matches!(
-                    &*s,
-                    Sort::Set(_) | Sort::FSet(_) | Sort::Bag(_) | Sort::FBag(_)
-                ) {
-                    return self.subset(a, b, strict);
-                }
-                self.decide_lt(a, b).map(|r| store.bool_term(r))
+                self.decide_ord(a, b, strict)?.map(|r| store.bool_term(r))
             }
             (Op::Add, 2) if cod.is_numeric() => {
                 let (x, y) = (self.num(args[0]), self.num(args[1]));
