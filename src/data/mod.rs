@@ -90,7 +90,8 @@ pub enum EngineError {
     Rewrite(#[from] RewriteError),
 }
 
-/// The normal form of `e` with respect to `spec`, converted back to the IR.
+/// The normal form of `e` with respect to `spec`, converted back to the IR. Builds a new
+/// [`Rewriter`] (and term store) per call: for many expressions, keep one rewriter.
 pub fn rewrite_expr(spec: &DataSpec, e: &DataExpr) -> Result<DataExpr, EngineError> {
     let mut rw = Rewriter::new(spec)?;
     let t = rw.term(e)?;

@@ -320,7 +320,9 @@ impl std::fmt::Debug for Rewriter {
 }
 
 impl Rewriter {
-    /// A rewriter for `spec` with a fresh term store.
+    /// A rewriter for `spec` with a fresh term store that lives until the process exits
+    /// ([`TermStore::new_static`]). Create one per tool run and clone it per thread; use
+    /// [`Rewriter::with_store`] to share an existing store.
     pub fn new(spec: &DataSpec) -> Result<Rewriter, RewriteError> {
         Rewriter::with_store(spec, TermStore::new_static())
     }
