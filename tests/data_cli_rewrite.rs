@@ -155,3 +155,36 @@ fn errors_are_reported_not_crashes() {
     assert!(!ok);
     assert!(err.contains("recursion limit"), "{err}");
 }
+
+/// Every corpus specification that type-checks gets a rewriter: all its equations compile.
+#[test]
+fn corpus_specifications_compile_into_rewriters() {
+    let root = std::path::Path::new("/work/shared/corpus");
+    if !root.exists() {
+        return;
+    }
+    let mut files = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "mcrl2") {
+                files.push(p);
+            }
+        }
+    }
+    let mut compiled = 0;
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let src = muon::syntax::SourceFile::new(f.display().to_string(), text);
+        let Ok(spec) = muon::process::typecheck::check_specification(&src) else {
+            continue;
+        };
+        let rw = muon::data::Rewriter::new(&spec.data);
+        assert!(rw.is_ok(), "{}: {:?}", f.display(), rw.err());
+        compiled += 1;
+    }
+    assert!(files.is_empty() || compiled > 0);
+}

@@ -57,7 +57,14 @@ fn bin(op: &str, a: DataExpr, b: DataExpr) -> DataExpr {
         "==" | "!=" | "<" | "<=" | ">" | ">=" | "&&" | "||" | "=>" | "in" => Bool,
         "-" if matches!(sa, Pos | Nat) => Int,
         "/" => Real,
-        "div" | "mod" => sa.clone(),
+        "mod" => Nat,
+        "div" => {
+            if sa == Int {
+                Int
+            } else {
+                Nat
+            }
+        }
         "." => match &sa {
             Sort::List(e) => (**e).clone(),
             _ => unreachable!(),
@@ -340,6 +347,23 @@ fn lists() {
     assert_eq!(nf(bin("==", l(&[1, 2]), l(&[1]))), "false");
     assert_eq!(nf(bin("<", l(&[1, 2]), l(&[1, 3]))), "true");
     assert_eq!(nf(bin("<", l(&[]), l(&[0]))), "true");
+    assert_eq!(nf(bin("<=", l(&[1, 2]), l(&[1, 2]))), "true");
+    assert_eq!(nf(bin("<", l(&[1, 2]), l(&[1]))), "false");
+    // Lists of sets: element order is inclusion, so incomparable heads decide `false`.
+    let ls_ = |xs: &[i64]| set(xs.iter().map(|x| n(*x, Nat)).collect(), Nat);
+    let lset = |e: Vec<DataExpr>| list(e, Sort::Set(Box::new(Nat)));
+    assert_eq!(
+        nf(bin("<", lset(vec![ls_(&[1])]), lset(vec![ls_(&[2])]))),
+        "false"
+    );
+    assert_eq!(
+        nf(bin("<", lset(vec![ls_(&[2])]), lset(vec![ls_(&[1])]))),
+        "false"
+    );
+    assert_eq!(
+        nf(bin("<", lset(vec![ls_(&[1])]), lset(vec![ls_(&[1, 2])]))),
+        "true"
+    );
     // A list with an open tail keeps its structure.
     let open = bin("|>", n(1, Nat), v("xs", ls.clone()));
     assert_eq!(nf(un("head", open.clone(), Nat)), "1");
@@ -889,4 +913,137 @@ fn rewriter_contexts_share_one_store_across_threads() {
         assert_eq!(r, &results[0]);
     }
     assert_eq!(show(&rw.expr(results[0][12])), "[144, 12]");
+}
+
+#[test]
+fn more_builtin_edge_cases() {
+    let r = |a: i64, b: i64| bin("/", n(a, Int), n(b, Int));
+    assert_eq!(nf(un("round", r(-5, 2), Int)), "-2");
+    assert_eq!(nf(un("round", r(5, 2), Int)), "3");
+    assert_eq!(nf(un("Real2Pos", r(6, 2), Pos)), "3");
+    assert_eq!(nf(un("Real2Nat", r(-6, 2), Nat)), "Real2Nat(-3)");
+    assert_eq!(nf(un("Pos2Real", n(3, Pos), Real)), "3");
+    assert_eq!(nf(un("Int2Real", n(-3, Int), Real)), "-3");
+    assert_eq!(nf(un("succ", r(1, 2), Real)), "(3 / 2)");
+    assert_eq!(nf(un("pred", n(-3, Int), Int)), "-4");
+    assert_eq!(
+        nf(ap("exp", &[Nat, Nat], Nat, vec![n(0, Nat), n(0, Nat)])),
+        "1"
+    );
+    assert_eq!(nf(un("sqrt", n(99, Nat), Nat)), "9");
+    assert_eq!(
+        nf(ap("max", &[Pos, Nat], Pos, vec![n(2, Pos), n(0, Nat)])),
+        "2"
+    );
+    // Sizes of finite sets and bags, sub-bag order.
+    let fs = fset(vec![n(1, Nat), n(1, Nat), n(5, Nat)], Nat);
+    assert_eq!(nf(un("#", fs, Nat)), "2");
+    let fb = DataExpr::BagEnum {
+        elems: vec![(n(1, Nat), n(2, Nat)), (n(4, Nat), n(3, Nat))],
+        sort: Sort::FBag(Box::new(Nat)),
+    };
+    assert_eq!(nf(un("#", fb.clone(), Nat)), "5");
+    let small = bag(vec![(n(1, Nat), 1)], Nat);
+    let big = bag(vec![(n(1, Nat), 2), (n(4, Nat), 3)], Nat);
+    assert_eq!(nf(bin("<=", small.clone(), big.clone())), "true");
+    assert_eq!(nf(bin("<", big.clone(), small.clone())), "false");
+    assert_eq!(nf(bin("==", big.clone(), big)), "true");
+    // Equality and order of lists with open elements stay undecided unless decidable.
+    let open = list(vec![v("a", Nat)], Nat);
+    assert_eq!(nf(bin("==", open.clone(), list(vec![], Nat))), "false");
+    assert_eq!(
+        nf(bin("==", open.clone(), list(vec![n(1, Nat)], Nat))),
+        "([a] == [1])"
+    );
+}
+
+#[test]
+fn enumerator_bounds_for_pos_int_and_sets() {
+    let k = var("k", Int);
+    let kv = DataExpr::Var(k.clone());
+    let ex = |body: DataExpr| DataExpr::Binder {
+        kind: Binder::Exists,
+        vars: vec![k.clone()],
+        body: Box::new(body),
+    };
+    // Int needs both bounds.
+    let both = bin(
+        "&&",
+        bin(">=", kv.clone(), n(-5, Int)),
+        bin("<", kv.clone(), n(5, Int)),
+    );
+    assert_eq!(
+        nf(ex(bin(
+            "&&",
+            both,
+            bin("==", bin("*", kv.clone(), kv.clone()), n(16, Int))
+        ))),
+        "true"
+    );
+    let one_sided = bin(
+        "&&",
+        bin("<", kv.clone(), n(5, Int)),
+        bin("==", bin("*", kv.clone(), kv.clone()), n(16, Int)),
+    );
+    let err = rewrite_expr(&DataSpec::default(), &ex(one_sided))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("k: Int"), "{err}");
+    // Membership in a closed set bounds the variable.
+    let p = var("p", Pos);
+    let pv = DataExpr::Var(p.clone());
+    let fa = DataExpr::Binder {
+        kind: Binder::Forall,
+        vars: vec![p.clone()],
+        body: Box::new(bin(
+            "=>",
+            bin("in", pv.clone(), set(vec![n(2, Pos), n(4, Pos)], Pos)),
+            bin("==", bin("mod", pv.clone(), n(2, Pos)), n(0, Nat)),
+        )),
+    };
+    assert_eq!(nf(fa), "true");
+    // A budget error instead of an endless loop for a bound that is too large.
+    let huge = ex(bin(
+        "&&",
+        bin(">=", kv.clone(), n(0, Int)),
+        bin(
+            "&&",
+            bin("<", kv.clone(), n(1_000_000_000, Int)),
+            bin("==", kv.clone(), bin("+", kv.clone(), n(1, Int))),
+        ),
+    ));
+    let err = rewrite_expr(&DataSpec::default(), &huge)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("budget"), "{err}");
+}
+
+#[test]
+fn enumerator_reports_residual_conditions_of_open_terms() {
+    // sum b: Bool . b && y   with y free: b = true leaves the residual `y`, b = false is pruned.
+    let mut rw = Rewriter::new(&DataSpec::default()).unwrap();
+    let cond = rw.term(&bin("&&", v("b", Bool), v("y", Bool))).unwrap();
+    let st = rw.store();
+    let b = st.intern_var(&var("b", Bool));
+    let y = st.var(st.intern_var(&var("y", Bool)));
+    let mut sols = Vec::new();
+    rw.enumerator()
+        .enumerate(&[b], cond, &mut |vals, residual| {
+            sols.push((vals[0], residual));
+            true
+        })
+        .unwrap();
+    assert_eq!(sols, vec![(st.true_term(), y)]);
+    // Rewriting under a substitution, and plain substitution.
+    let t = rw.term(&bin("+", v("k", Nat), n(2, Nat))).unwrap();
+    let k = st.intern_var(&var("k", Nat));
+    let r = rw
+        .rewrite_with(t, &[(k, st.num(muon::data::NumSort::Nat, 40))])
+        .unwrap();
+    assert_eq!(show(&rw.expr(r)), "42");
+    let sigma: muon::data::Substitution = [(k, st.num(muon::data::NumSort::Nat, 1))]
+        .into_iter()
+        .collect();
+    let s = rw.substitute(t, &sigma);
+    assert_eq!(show(&rw.expr(s)), "(1 + 2)");
 }

@@ -8,10 +8,11 @@ use miette::{miette, IntoDiagnostic};
 
 use super::Global;
 use crate::artifact::{display_path, read_text};
-use crate::data::ir::{Binder, DataExpr, DataSpec};
+use crate::data::ir::DataSpec;
 use crate::data::typecheck::check_data_expr;
-use crate::data::{sort_to_string, Rewriter};
+use crate::data::Rewriter;
 use crate::process::typecheck::check_specification;
+use crate::syntax::print::data_expr_to_string;
 use crate::syntax::SourceFile;
 
 /// Arguments of `muon rewrite`.
@@ -64,7 +65,7 @@ fn rewrite_all(data: &DataSpec, exprs: &[String], g: Global) -> miette::Result<E
         let n = rw
             .rewrite(t)
             .map_err(|e| miette!(help = "the expression was `{text}`", "{e}"))?;
-        let out = print(&rw.expr(n));
+        let out = data_expr_to_string(&rw.expr(n));
         println!("{out}");
         if g.verbose {
             eprintln!(
@@ -76,173 +77,4 @@ fn rewrite_all(data: &DataSpec, exprs: &[String], g: Global) -> miette::Result<E
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Prints a data expression as mCRL2's pretty printer does (minimal parentheses).
-pub fn print(e: &DataExpr) -> String {
-    let mut s = String::new();
-    pp(e, 0, &mut s);
-    s
-}
-
-/// Binding strength of infix operators (higher binds tighter) and whether they are
-/// right-associative, following mCRL2's grammar.
-fn infix(name: &str) -> Option<(u8, bool)> {
-    Some(match name {
-        "=>" => (2, true),
-        "||" => (3, true),
-        "&&" => (4, true),
-        "==" | "!=" => (5, false),
-        "<" | "<=" | ">" | ">=" | "in" => (6, false),
-        "|>" => (7, true),
-        "<|" => (8, false),
-        "++" => (9, false),
-        "+" | "-" => (10, false),
-        "*" | "/" | "div" | "mod" | "." => (11, false),
-        _ => return None,
-    })
-}
-
-const PREFIX: u8 = 12;
-
-fn name_of(e: &DataExpr) -> Option<&str> {
-    match e {
-        DataExpr::Func(f) => Some(&f.name),
-        _ => None,
-    }
-}
-
-fn list(items: &[DataExpr], out: &mut String) {
-    for (i, x) in items.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        pp(x, 0, out);
-    }
-}
-
-fn pp(e: &DataExpr, ctx: u8, out: &mut String) {
-    match e {
-        DataExpr::Var(v) => out.push_str(&v.name),
-        DataExpr::Func(f) => out.push_str(&f.name),
-        DataExpr::Number { value, .. } => out.push_str(&value.to_string()),
-        DataExpr::ListEnum { elems, .. } => {
-            out.push('[');
-            list(elems, out);
-            out.push(']');
-        }
-        DataExpr::SetEnum { elems, .. } => {
-            out.push('{');
-            list(elems, out);
-            out.push('}');
-        }
-        DataExpr::BagEnum { elems, .. } => {
-            if elems.is_empty() {
-                out.push_str("{:}");
-                return;
-            }
-            out.push('{');
-            for (i, (x, n)) in elems.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                pp(x, 0, out);
-                out.push_str(": ");
-                pp(n, 0, out);
-            }
-            out.push('}');
-        }
-        DataExpr::Binder { kind, vars, body } => {
-            let vs = vars
-                .iter()
-                .map(|v| format!("{}: {}", v.name, sort_to_string(&v.sort)))
-                .collect::<Vec<_>>()
-                .join(", ");
-            match kind {
-                Binder::SetComprehension | Binder::BagComprehension => {
-                    out.push_str(&format!("{{ {vs} | "));
-                    pp(body, 0, out);
-                    out.push_str(" }");
-                }
-                _ => {
-                    let kw = match kind {
-                        Binder::Lambda => "lambda",
-                        Binder::Forall => "forall",
-                        _ => "exists",
-                    };
-                    let paren = ctx > 1;
-                    if paren {
-                        out.push('(');
-                    }
-                    out.push_str(&format!("{kw} {vs}. "));
-                    pp(body, 1, out);
-                    if paren {
-                        out.push(')');
-                    }
-                }
-            }
-        }
-        DataExpr::Whr { body, defs } => {
-            let paren = ctx > 0;
-            if paren {
-                out.push('(');
-            }
-            pp(body, 1, out);
-            out.push_str(" whr ");
-            for (i, (v, x)) in defs.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                out.push_str(&format!("{} = ", v.name));
-                pp(x, 0, out);
-            }
-            out.push_str(" end");
-            if paren {
-                out.push(')');
-            }
-        }
-        DataExpr::App { head, args } => {
-            let name = name_of(head);
-            if let (Some(n), 2) = (name, args.len()) {
-                if let Some((p, right)) = infix(n) {
-                    let paren = ctx > p;
-                    if paren {
-                        out.push('(');
-                    }
-                    pp(&args[0], if right { p + 1 } else { p }, out);
-                    out.push_str(&format!(" {n} "));
-                    pp(&args[1], if right { p } else { p + 1 }, out);
-                    if paren {
-                        out.push(')');
-                    }
-                    return;
-                }
-            }
-            if let (Some(n @ ("-" | "!" | "#")), 1) = (name, args.len()) {
-                let paren = ctx > PREFIX;
-                if paren {
-                    out.push('(');
-                }
-                out.push_str(n);
-                pp(&args[0], PREFIX, out);
-                if paren {
-                    out.push(')');
-                }
-                return;
-            }
-            if let (Some("@func_update"), 3) = (name, args.len()) {
-                pp(&args[0], PREFIX + 1, out);
-                out.push('[');
-                pp(&args[1], 0, out);
-                out.push_str(" -> ");
-                pp(&args[2], 0, out);
-                out.push(']');
-                return;
-            }
-            pp(head, PREFIX + 1, out);
-            out.push('(');
-            list(args, out);
-            out.push(')');
-        }
-    }
 }

@@ -26,18 +26,36 @@
 //! between exploration phases, if ever needed.)
 //!
 //! The store is `Send + Sync` and every operation takes `&self`, so rayon workers share one
-//! `Arc<TermStore>` and exchange [`TermId`]s (state vectors) directly:
+//! store and exchange [`TermId`]s (state vectors) directly:
 //! - reads ([`TermStore::get`]) are lock-free: nodes sit in geometrically growing chunks of
 //!   `OnceLock` slots that never move once published;
 //! - interning hashes the term and locks one of 32 shards of the hash table (chosen by the
-//!   hash), so threads contend only when they intern terms in the same shard at once.
+//!   hash), so threads contend only when they intern terms in the same shard at once;
+//! - a store normally lives as long as the process ([`TermStore::new_static`], which is
+//!   what [`Rewriter::new`] uses): the `&'static TermStore` held by every rewriting context
+//!   is a plain pointer copy, with no reference-count traffic between threads.
 //!
-//! Rewriting state (the substitution environment, per-symbol caches, depth counter) lives in
-//! a [`Rewriter`] *context*; the compiled rewrite system inside it is shared (`Arc`) and
+//! Rewriting state (the substitution environment, per-symbol caches, the normal-form memo)
+//! lives in a [`Rewriter`] *context*; the compiled rewrite system inside it is shared (`Arc`) and
 //! immutable. Each worker thread clones the rewriter (cheap) and rewrites without any
 //! synchronisation besides the store's shard locks. We chose a shared `Sync` store over
 //! per-thread stores because states must be compared and hashed across threads by id: with
 //! one store, equal states have equal ids no matter which thread built them.
+//!
+//! # Rewriting strategy
+//! Innermost rewriting with lazy `if`, `&&`, `||`, `=>` (condition / left operand first,
+//! then only the needed branch), which is what makes the usual recursive definitions
+//! terminate, as with mCRL2's JITty strategy. Built-in functions are evaluated natively on
+//! normal-form arguments; struct projections, recognisers, equality and the generated
+//! ordering are native too. User equations are indexed by head symbol and compiled into
+//! pattern trees (closed sub-patterns match by id; non-linear variables by id equality);
+//! conditions are rewritten first and an equation applies only when its condition rewrites
+//! to `true`. A right-hand side is evaluated directly under the match substitution, so no
+//! redex is ever interned. Left-hand sides are matched syntactically, as in mCRL2 (a map
+//! `N` in a pattern matches `N` only, not its value). Closed normal forms are remembered per
+//! context and never walked again. Recursion is bounded by measuring the stack in use
+//! ([`Rewriter::set_stack_limit`]): non-terminating equations give [`RewriteError::TooDeep`],
+//! never a crash.
 //!
 //! # Built-in data
 //! `Pos`, `Nat` and `Int` values are machine words ([`Term::Num`]) and switch to big integers
@@ -73,7 +91,8 @@ pub enum EngineError {
     Rewrite(#[from] RewriteError),
 }
 
-/// The normal form of `e` with respect to `spec`, converted back to the IR.
+/// The normal form of `e` with respect to `spec`, converted back to the IR. Builds a new
+/// [`Rewriter`] (and term store) per call: for many expressions, keep one rewriter.
 pub fn rewrite_expr(spec: &DataSpec, e: &DataExpr) -> Result<DataExpr, EngineError> {
     let mut rw = Rewriter::new(spec)?;
     let t = rw.term(e)?;

@@ -276,6 +276,8 @@ pub struct Rewriter {
     /// Per variable: (frame, value); a binding counts only in the current frame.
     env: Vec<(u32, TermId)>,
     saved: Vec<(VarId, (u32, TermId))>,
+    /// Closed terms known to be normal forms (bit per [`TermId`]): they are not walked again.
+    nf_bits: Vec<u64>,
     /// Index in `saved` where the current frame's bindings start.
     frame_start: usize,
     /// Match substitutions under construction (a stack shared by nested matches).
@@ -300,6 +302,7 @@ impl Clone for Rewriter {
             saved: Vec::new(),
             subs: Vec::new(),
             frame_start: 0,
+            nf_bits: Vec::new(),
             frame: 0,
             next_frame: 1,
             stack_base: 0,
@@ -317,7 +320,9 @@ impl std::fmt::Debug for Rewriter {
 }
 
 impl Rewriter {
-    /// A rewriter for `spec` with a fresh term store.
+    /// A rewriter for `spec` with a fresh term store that lives until the process exits
+    /// ([`TermStore::new_static`]). Create one per tool run and clone it per thread; use
+    /// [`Rewriter::with_store`] to share an existing store.
     pub fn new(spec: &DataSpec) -> Result<Rewriter, RewriteError> {
         Rewriter::with_store(spec, TermStore::new_static())
     }
@@ -396,6 +401,7 @@ impl Rewriter {
             saved: Vec::new(),
             subs: Vec::new(),
             frame_start: 0,
+            nf_bits: Vec::new(),
             frame: 0,
             next_frame: 1,
             stack_base: 0,
@@ -427,6 +433,8 @@ impl Rewriter {
             by_id[i] = rs;
         }
         Arc::get_mut(&mut rw.sys).expect("fresh system").rules = by_id;
+        // Normal forms found while compiling patterns were computed without the equations.
+        rw.nf_bits.clear();
         Ok(rw)
     }
 
@@ -704,15 +712,39 @@ impl Rewriter {
             Term::App(h, args) => {
                 // Stack in use, measured by address (stacks grow down on every supported
                 // target; `abs_diff` keeps this safe either way).
+                let closed = store.is_closed(t);
+                if closed && self.is_known_nf(t) {
+                    return Ok(t);
+                }
                 let probe = 0u8;
                 let here = std::hint::black_box(&probe) as *const u8 as usize;
                 if self.stack_base != 0 && here.abs_diff(self.stack_base) > self.max_stack {
                     return Err(self.too_deep(t));
                 }
-                self.eval_app(*h, args)
+                let r = self.eval_app(*h, args)?;
+                // A result is a normal form; if it is closed it stays one in every context.
+                if store.is_closed(r) {
+                    self.mark_nf(r);
+                }
+                Ok(r)
             }
             Term::Binder(kind, vs, body) => self.eval_binder(*kind, vs, *body),
         }
+    }
+
+    fn is_known_nf(&self, t: TermId) -> bool {
+        let i = t.0 as usize;
+        self.nf_bits
+            .get(i >> 6)
+            .is_some_and(|w| w & (1u64 << (i & 63)) != 0)
+    }
+
+    fn mark_nf(&mut self, t: TermId) {
+        let i = t.0 as usize;
+        if i >> 6 >= self.nf_bits.len() {
+            self.nf_bits.resize((i >> 6) + 1024, 0);
+        }
+        self.nf_bits[i >> 6] |= 1u64 << (i & 63);
     }
 
     fn eval_app(&mut self, h: TermId, args: &[TermId]) -> Result<TermId, RewriteError> {
@@ -1426,21 +1458,67 @@ impl Rewriter {
         xs.len().cmp(&ys.len())
     }
 
-    /// Decides `a < b` for normal forms where possible (not for sets/bags: see subset).
-    fn decide_lt(&mut self, a: TermId, b: TermId) -> Option<bool> {
+    /// Decides `a < b` (`strict`) or `a <= b` for normal forms where possible, as mCRL2
+    /// defines the orders: numbers and Booleans by value; structs by constructor order, then
+    /// the first differing field decides with that field's own `<`; lists lexicographically
+    /// with the elements' `<`; sets and bags by (proper) inclusion. `None` when undecided.
+    fn decide_ord(
+        &mut self,
+        a: TermId,
+        b: TermId,
+        strict: bool,
+    ) -> Result<Option<bool>, RewriteError> {
         if a == b {
-            return Some(false);
+            return Ok(Some(!strict));
         }
-        if !(self.is_value(a) && self.is_value(b)) {
-            return None;
+        if let (Some(x), Some(y)) = (self.num(a), self.num(b)) {
+            let c = x.cmp_num(&y);
+            return Ok(Some(if strict { c.is_lt() } else { c.is_le() }));
         }
         let store = self.store;
-        if let Some((f, _)) = store.as_func_app(a) {
-            if matches!(self.kind(f), Kind::Ctor(Ctor::User)) {
-                return None;
-            }
+        if matches!(
+            &*store.sort_ref(a),
+            Sort::Set(_) | Sort::FSet(_) | Sort::Bag(_) | Sort::FBag(_)
+        ) {
+            let tt = store.true_term();
+            return Ok(self.subset(a, b, strict)?.map(|r| r == tt));
         }
-        Some(self.term_cmp(a, b) == Ordering::Less)
+        let (Some((fa, aa)), Some((fb, ba))) = (store.as_func_app(a), store.as_func_app(b)) else {
+            return Ok(None);
+        };
+        match (self.kind(fa), self.kind(fb)) {
+            (Kind::Ctor(Ctor::Bool), Kind::Ctor(Ctor::Bool)) => {
+                // a != b here, so a < b iff a is false.
+                Ok(Some(a == store.false_term()))
+            }
+            (
+                Kind::Ctor(Ctor::Struct { sort: s1, index: i }),
+                Kind::Ctor(Ctor::Struct { sort: s2, index: j }),
+            ) if s1 == s2 => {
+                if i != j {
+                    return Ok(Some(i < j));
+                }
+                for (x, y) in aa.iter().zip(ba) {
+                    match self.decide_eq(*x, *y) {
+                        Some(true) => {}
+                        Some(false) => return self.decide_ord(*x, *y, true),
+                        None => return Ok(None),
+                    }
+                }
+                Ok(Some(!strict))
+            }
+            (Kind::Ctor(Ctor::Nil), Kind::Ctor(Ctor::ListCons)) => Ok(Some(true)),
+            (Kind::Ctor(Ctor::ListCons), Kind::Ctor(Ctor::Nil)) => Ok(Some(false)),
+            (Kind::Ctor(Ctor::ListCons), Kind::Ctor(Ctor::ListCons)) => {
+                let (d, s, e, t) = (aa[0], aa[1], ba[0], ba[1]);
+                match self.decide_eq(d, e) {
+                    Some(true) => self.decide_ord(s, t, strict),
+                    Some(false) => self.decide_ord(d, e, true),
+                    None => Ok(None),
+                }
+            }
+            _ => Ok(None),
+        }
     }
 }
 
@@ -1755,14 +1833,7 @@ impl Rewriter {
                         c.is_le()
                     })));
                 }
-                let s = store.sort_ref(a);
-                if matches!(
-                    &*s,
-                    Sort::Set(_) | Sort::FSet(_) | Sort::Bag(_) | Sort::FBag(_)
-                ) {
-                    return self.subset(a, b, strict);
-                }
-                self.decide_lt(a, b).map(|r| store.bool_term(r))
+                self.decide_ord(a, b, strict)?.map(|r| store.bool_term(r))
             }
             (Op::Add, 2) if cod.is_numeric() => {
                 let (x, y) = (self.num(args[0]), self.num(args[1]));
