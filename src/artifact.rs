@@ -218,6 +218,20 @@ where
         return Ok(());
     }
     let path = path.expect("checked above");
+    // Devices, pipes and other special files (e.g. `/dev/null`, a FIFO) must be written in
+    // place: renaming a temporary file onto them would replace the special file itself.
+    if let Ok(meta) = std::fs::metadata(path) {
+        if !meta.file_type().is_file() {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(werr)?;
+            let mut w = std::io::BufWriter::new(file);
+            write(&mut w)?;
+            w.flush().map_err(werr)?;
+            return Ok(());
+        }
+    }
     let dir: PathBuf = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -357,6 +371,20 @@ mod tests {
             decode::<Vec<u32>>(ArtifactKind::Lts, &newer, "x"),
             Err(ArtifactError::Version { .. })
         ));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn special_files_are_written_in_place() {
+        let dev_null = Path::new("/dev/null");
+        write_output::<ArtifactError>(Some(dev_null), |w| {
+            w.write_all(b"discarded").map_err(|source| ArtifactError::Write {
+                path: "/dev/null".into(),
+                source,
+            })
+        })
+        .unwrap();
+        assert!(!std::fs::metadata(dev_null).unwrap().file_type().is_file());
     }
 
     #[test]
