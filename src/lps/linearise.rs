@@ -1913,12 +1913,14 @@ impl<'a> Lin<'a> {
             if !desc.is_empty() {
                 origin.description = format!("{} (comm {})", origin.description, desc.join(", "));
             }
+            // The summand's own condition is already simplified; only the new conjuncts
+            // (already simplified equalities and their negations) can make it false.
+            if conds.iter().any(ir_ops::is_false) {
+                return true;
+            }
             let mut cond = s.cond.clone();
             for c in conds {
                 cond = and(cond, c);
-            }
-            if is_false(&syn.simplify(&cond)) {
-                return true;
             }
             out.push(CSum {
                 sum_vars: s.sum_vars.clone(),
