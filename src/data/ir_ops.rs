@@ -498,6 +498,16 @@ impl SyntacticSimplifier {
                     None
                 }
             }
+            // Union / bag sum with an empty enumeration, and difference with one.
+            ("+", [a, b]) if is_empty_collection(b) && !a.sort().is_numeric() => {
+                return Some(a.clone())
+            }
+            ("+", [a, b]) if is_empty_collection(a) && !b.sort().is_numeric() => {
+                return Some(b.clone())
+            }
+            ("-", [a, b]) if is_empty_collection(b) && !a.sort().is_numeric() => {
+                return Some(a.clone())
+            }
             ("==", [a, b]) => return self.decide_eq(a, b).map(bool_lit),
             ("!=", [a, b]) => return self.decide_eq(a, b).map(|x| bool_lit(!x)),
             ("if", [c, t, f]) => {
@@ -593,6 +603,15 @@ impl SyntacticSimplifier {
 impl Simplifier for SyntacticSimplifier {
     fn simplify(&self, e: &DataExpr) -> DataExpr {
         self.simp(e)
+    }
+}
+
+/// Whether `e` is `{}`, `{:}` or `[]`.
+pub fn is_empty_collection(e: &DataExpr) -> bool {
+    match e {
+        DataExpr::SetEnum { elems, .. } | DataExpr::ListEnum { elems, .. } => elems.is_empty(),
+        DataExpr::BagEnum { elems, .. } => elems.is_empty(),
+        _ => false,
     }
 }
 
