@@ -95,7 +95,10 @@ fn printed_round_trip() {
         let src = SourceFile::new(format!("{path} (lpspp)"), text.clone());
         let back = match check_specification(&src) {
             Ok(s) => s,
-            Err(d) => panic!("{path}: printed LPS does not type-check: {:?}\n{text}", miette::Report::new(d)),
+            Err(d) => panic!(
+                "{path}: printed LPS does not type-check: {:?}\n{text}",
+                miette::Report::new(d)
+            ),
         };
         let again = linearise(&back, LineariseOptions::default()).unwrap();
         assert_eq!(again.params.len(), lps.params.len(), "{path}");

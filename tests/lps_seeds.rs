@@ -8,14 +8,17 @@ use muon::process::typecheck::check_specification;
 use muon::syntax::SourceFile;
 
 fn lin(name: &str) -> (muon::lps::Lps, f64) {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("lps").join(name);
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("lps")
+        .join(name);
     let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
     let spec = match check_specification(&SourceFile::new(name, text)) {
         Ok(s) => s,
         Err(d) => panic!("{name}: {:?}", miette::Report::new(d)),
     };
     let t = Instant::now();
-    let lps = linearise(&spec, LineariseOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let lps =
+        linearise(&spec, LineariseOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
     (lps, t.elapsed().as_secs_f64())
 }
 
@@ -59,8 +62,10 @@ fn b1_consensus_linearises() {
     assert!(secs < 10.0, "{secs}s");
     for s in &lps.summands {
         assert!(
-            s.sum_vars.iter().all(|v| !matches!(v.sort,
-                muon::data::ir::Sort::Nat | muon::data::ir::Sort::List(_))),
+            s.sum_vars.iter().all(|v| !matches!(
+                v.sort,
+                muon::data::ir::Sort::Nat | muon::data::ir::Sort::List(_)
+            )),
             "sum over an infinite sort left in {}",
             s.origin.description
         );

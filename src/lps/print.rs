@@ -203,10 +203,20 @@ pub fn data_spec_to_string(d: &DataSpec) -> String {
         }
     }
     for c in &d.constructors {
-        let _ = writeln!(out, "cons {}: {};", c.func.name, sort_to_string(&c.func.sort));
+        let _ = writeln!(
+            out,
+            "cons {}: {};",
+            c.func.name,
+            sort_to_string(&c.func.sort)
+        );
     }
     for m in &d.mappings {
-        let _ = writeln!(out, "map {}: {};", m.func.name, sort_to_string(&m.func.sort));
+        let _ = writeln!(
+            out,
+            "map {}: {};",
+            m.func.name,
+            sort_to_string(&m.func.sort)
+        );
     }
     for e in &d.equations {
         if !e.vars.is_empty() {
@@ -248,7 +258,13 @@ fn summand_to_string(lps: &Lps, s: &Summand) -> String {
     let assigns: Vec<String> = s
         .changed(&lps.params)
         .into_iter()
-        .map(|i| format!("{} = {}", lps.params[i].name, data_expr_to_string(&s.next[i])))
+        .map(|i| {
+            format!(
+                "{} = {}",
+                lps.params[i].name,
+                data_expr_to_string(&s.next[i])
+            )
+        })
         .collect();
     if lps.params.is_empty() {
         let _ = write!(t, " . {PROC_NAME}");

@@ -14,7 +14,6 @@ use crate::data::ir_ops::{
 
 use super::{Lps, Summand, SummandAction};
 
-
 /// Applies `sigma` to every expression of `s` that mentions one of its variables, and
 /// simplifies those (the others are left alone: they are already simplified).
 fn subst_summand(s: &mut Summand, sigma: &Subst, simp: &dyn Simplifier) {
@@ -228,7 +227,10 @@ pub fn parelm(lps: &mut Lps) -> Vec<Var> {
 pub fn dedup_summands(lps: &mut Lps) {
     let mut seen: HashSet<String> = HashSet::new();
     lps.summands.retain(|s| {
-        let key = format!("{:?}|{:?}|{:?}|{:?}", s.sum_vars, s.condition, s.action, s.next);
+        let key = format!(
+            "{:?}|{:?}|{:?}|{:?}",
+            s.sum_vars, s.condition, s.action, s.next
+        );
         seen.insert(key)
     });
 }
@@ -279,8 +281,10 @@ impl RewriterSimplifier {
             DataExpr::Var(_) | DataExpr::Number { .. } => (e.clone(), false),
             DataExpr::Func(_) => (self.rewrite_closed(e).unwrap_or_else(|| e.clone()), true),
             DataExpr::App { head, args } => {
-                let parts: Vec<(DataExpr, bool)> =
-                    args.iter().map(|a| self.rewrite_closed_subterms(a)).collect();
+                let parts: Vec<(DataExpr, bool)> = args
+                    .iter()
+                    .map(|a| self.rewrite_closed_subterms(a))
+                    .collect();
                 let closed = parts.iter().all(|p| p.1) && crate::data::ir_ops::is_closed(head);
                 let app = DataExpr::App {
                     head: head.clone(),
