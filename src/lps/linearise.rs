@@ -1288,8 +1288,8 @@ impl<'a> Lin<'a> {
                     None
                 } else {
                     let t = self.stack_target(&a.stack)?;
-                    if !index.contains_key(&t.ctrl) {
-                        index.insert(t.ctrl, order.len());
+                    if let std::collections::hash_map::Entry::Vacant(e) = index.entry(t.ctrl) {
+                        e.insert(order.len());
                         order.push(t.ctrl);
                     }
                     Some(t)
@@ -1774,7 +1774,7 @@ impl<'a> Lin<'a> {
         };
         let mut out = Vec::new();
         // key: (action names and sorts, control variable) -> layers
-        let mut groups: Vec<((Vec<(Name, Vec<Sort>)>, Var), Vec<Vec<(String, CSum)>>)> = Vec::new();
+        let mut groups: Vec<(ClusterKey, Vec<Layer>)> = Vec::new();
         for s in sums {
             let eligible = !s.acts.is_empty()
                 && s.sum_vars.is_empty()
@@ -2155,6 +2155,11 @@ impl<'a> Lin<'a> {
         }
     }
 }
+
+/// Summands clustered together: same action names and sorts, same control variable.
+type ClusterKey = (Vec<(Name, Vec<Sort>)>, Var);
+/// Summands with pairwise different control values (value as text, summand).
+type Layer = Vec<(String, CSum)>;
 
 /// One summand for summands with mutually exclusive conditions and the same action names.
 fn merge_layer(params: &[Var], members: Vec<CSum>) -> CSum {

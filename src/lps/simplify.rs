@@ -118,8 +118,8 @@ pub fn constelm(lps: &mut Lps, simp: &dyn Simplifier) -> Vec<Var> {
             if is_false(&cond) {
                 continue;
             }
-            for i in 0..n {
-                if let Some(c) = &constant[i] {
+            for (i, slot) in constant.iter_mut().enumerate() {
+                if let Some(c) = slot {
                     if matches!(&s.next[i], DataExpr::Var(v) if *v == lps.params[i]) {
                         continue;
                     }
@@ -129,7 +129,7 @@ pub fn constelm(lps: &mut Lps, simp: &dyn Simplifier) -> Vec<Var> {
                     }
                     let v = simp.simplify(&v);
                     if v != *c {
-                        constant[i] = None;
+                        *slot = None;
                         changed = true;
                     }
                 }
