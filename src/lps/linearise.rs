@@ -1270,7 +1270,13 @@ impl<'a> Lin<'a> {
 
     /// Linearises one sequential leaf into a component: allocates its parameters and
     /// returns its summands.
-    fn component(&mut self, e: &ProcExpr, span: Span) -> Result<Vec<CSum>, LinError> {
+    /// Also returns, per summand, the parameters it resets to a "don't care" default
+    /// because the target control state does not use them.
+    fn component(
+        &mut self,
+        e: &ProcExpr,
+        span: Span,
+    ) -> Result<(Vec<CSum>, Vec<Vec<u32>>), LinError> {
         let start = self.tail_call(e, "init", span)?;
         // Explore reachable control states.
         let mut order: Vec<CtrlId> = vec![start.ctrl];
@@ -1358,6 +1364,7 @@ impl<'a> Lin<'a> {
         self.init.extend(init_vals);
         let term_state = order.len() as u32 + 1;
         let mut out = Vec::new();
+        let mut dcs: Vec<Vec<u32>> = Vec::new();
         for (ci, c) in order.iter().enumerate() {
             let ctrl = self.ctrls[c.0 as usize].clone();
             let sigma: Subst = ctrl
@@ -1398,12 +1405,20 @@ impl<'a> Lin<'a> {
                 if ctrl_var.is_some() && target_state != ci as u32 + 1 {
                     assign.push((base, number(target_state, Sort::Pos)));
                 }
+                let mut dc = Vec::new();
                 for (k, g) in gvars.iter().enumerate() {
-                    let val = vals[k].take().unwrap_or_else(|| defaults[k].clone());
+                    let val = match vals[k].take() {
+                        Some(v) => v,
+                        None => {
+                            dc.push(first_data + k as u32);
+                            defaults[k].clone()
+                        }
+                    };
                     if val != DataExpr::Var(g.clone()) {
                         assign.push((first_data + k as u32, val));
                     }
                 }
+                dcs.push(dc);
                 let mut acts = a.acts.clone();
                 sort_acts(&mut acts);
                 out.push(CSum {
@@ -1418,7 +1433,7 @@ impl<'a> Lin<'a> {
                 });
             }
         }
-        Ok(out)
+        Ok((out, dcs))
     }
 
     /// Constant elimination within one component (parameters `first..`): a parameter
@@ -1426,7 +1441,9 @@ impl<'a> Lin<'a> {
     /// composition too. Constants are substituted, summands with a `false` condition
     /// dropped, and all data simplified, so that communication conditions between
     /// components are decided early (mCRL2 does the same between linearisation steps).
-    fn component_constelm(&mut self, sums: Vec<CSum>, first: usize) -> Vec<CSum> {
+    /// "Don't care" resets (`dcs`, per summand) do not break constancy: the parameter is
+    /// meaningless in the target state, so it may as well keep its constant value.
+    fn component_constelm(&mut self, sums: Vec<CSum>, dcs: &[Vec<u32>], first: usize) -> Vec<CSum> {
         let end = self.params.len();
         let simp = &*self.simp;
         let mut constant: Vec<Option<DataExpr>> = (first..end)
@@ -1444,11 +1461,14 @@ impl<'a> Lin<'a> {
                 })
                 .collect();
             let mut changed = false;
-            for s in &sums {
+            for (s, dc) in sums.iter().zip(dcs) {
                 if is_false(&simp.simplify(&substitute(&s.cond, &sigma))) {
                     continue;
                 }
                 for (i, val) in &s.assign {
+                    if dc.contains(i) {
+                        continue;
+                    }
                     let k = *i as usize - first;
                     if let Some(c) = &constant[k] {
                         if simp.simplify(&substitute(val, &sigma)) != *c {
@@ -1509,8 +1529,8 @@ impl<'a> Lin<'a> {
         let r = match n {
             PNode::Leaf(e, span) => {
                 let first = self.params.len();
-                let s = self.component(e, *span)?;
-                let mut s = self.component_constelm(s, first);
+                let (s, dcs) = self.component(e, *span)?;
+                let mut s = self.component_constelm(s, &dcs, first);
                 s.retain(|x| k.possible(&x.names()));
                 s
             }
