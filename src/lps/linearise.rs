@@ -158,6 +158,8 @@ enum CtrlKind {
 #[derive(Clone, Debug)]
 struct Ctrl {
     name: String,
+    /// The process equation this state comes from (for diagnostics).
+    owner: Name,
     params: Vec<Var>,
     kind: CtrlKind,
     span: Span,
@@ -911,8 +913,14 @@ impl<'a> Lin<'a> {
             });
         }
         let id = CtrlId(self.ctrls.len() as u32);
+        let owner: Name = match &kind {
+            CtrlKind::Proc(p) => self.proc_name(*p),
+            CtrlKind::Expr(_) => name.rsplit_once('_').map_or(name.as_str(), |x| x.0).into(),
+            CtrlKind::Stack(ids) => self.ctrls[ids[0].0 as usize].owner.clone(),
+        };
         self.ctrls.push(Ctrl {
             name,
+            owner,
             params,
             kind,
             span,
@@ -1142,7 +1150,7 @@ impl<'a> Lin<'a> {
             CtrlKind::Proc(p) => self.proc_alts(*p)?,
             CtrlKind::Expr(e) => {
                 let scope: HashSet<Name> = ctrl.params.iter().map(|v| v.name.clone()).collect();
-                self.gnf(e, &scope, &ctrl.name, ctrl.span)?
+                self.gnf(e, &scope, &ctrl.owner, ctrl.span)?
             }
             CtrlKind::Stack(ids) => {
                 // Parameters of the stack state are the renamed parameters of its parts.
@@ -1221,7 +1229,7 @@ impl<'a> Lin<'a> {
             let c = &self.ctrls[best.0 as usize];
             let (process, span) = match &c.kind {
                 CtrlKind::Proc(p) => (self.proc_name(*p), c.span),
-                _ => (c.name.as_str().into(), c.span),
+                _ => (c.owner.clone(), c.span),
             };
             return Err(LinError::NonRegular { process, span });
         }
