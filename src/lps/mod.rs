@@ -48,7 +48,8 @@
 //!    `allow`/`block` filter by multi-action names, `hide` drops names, `rename` renames.
 //!    Each component is simplified on its own right away (constant parameters substituted,
 //!    data rewritten with the data engine), so communication conditions between components
-//!    such as `lf(p1) == f2` are decided before composing.
+//!    such as `lf(p1) == f2` are decided before composing. A "don't care" reset does not
+//!    break constancy (the parameter is meaningless in the target state).
 //! 5. **Alphabet reasoning.** Every node passes down a downward-closed constraint on the
 //!    multi-actions its child may usefully produce (from enclosing `allow`/`block`, inverted
 //!    through `comm`, `rename` and `hide`); the composition discards every partial
