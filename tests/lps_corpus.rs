@@ -75,3 +75,33 @@ fn abp_state_space_matches_mcrl2() {
         );
     }
 }
+
+#[test]
+fn printed_lps_parses_back_and_linearises_to_the_same_size() {
+    // Long conditions of composed summands nest deeply: parse on a big stack, as the CLI does.
+    std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(printed_round_trip)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+fn printed_round_trip() {
+    for (path, _, _) in oracle() {
+        let spec = load(&path);
+        let lps = linearise(&spec, LineariseOptions::default()).unwrap();
+        let text = muon::lps::print::lps_to_string(&lps);
+        let src = SourceFile::new(format!("{path} (lpspp)"), text.clone());
+        let back = match check_specification(&src) {
+            Ok(s) => s,
+            Err(d) => panic!(
+                "{path}: printed LPS does not type-check: {:?}\n{text}",
+                miette::Report::new(d)
+            ),
+        };
+        let again = linearise(&back, LineariseOptions::default()).unwrap();
+        assert_eq!(again.params.len(), lps.params.len(), "{path}");
+        assert_eq!(again.summands.len(), lps.summands.len(), "{path}");
+    }
+}

@@ -55,7 +55,10 @@ fn recursion_and_choice_with_data() {
             app("<", vec![v("n", Sort::Nat), nat(3)], Sort::Bool),
             seq(
                 act("up", vec![]),
-                call(0, vec![app("+", vec![v("n", Sort::Nat), nat(1)], Sort::Nat)]),
+                call(
+                    0,
+                    vec![app("+", vec![v("n", Sort::Nat), nat(1)], Sort::Nat)],
+                ),
             ),
         ),
         cond(
@@ -81,7 +84,10 @@ fn two_party_comm_with_allow() {
         vec![],
         allow(
             &[&["c"]],
-            comm(&[(&["a", "b"], Some("c"))], par(act("a", vec![]), act("b", vec![]))),
+            comm(
+                &[(&["a", "b"], Some("c"))],
+                par(act("a", vec![]), act("b", vec![])),
+            ),
         ),
     );
     let l = lin(&s);
@@ -126,7 +132,10 @@ fn comm_with_data_eliminates_sums_over_nat() {
         ],
         allow(
             &[&["c"], &["out"]],
-            comm(&[(&["r", "s"], Some("c"))], par(call(0, vec![]), call(1, vec![]))),
+            comm(
+                &[(&["r", "s"], Some("c"))],
+                par(call(0, vec![]), call(1, vec![])),
+            ),
         ),
     );
     let l = lin(&s);
@@ -165,12 +174,26 @@ fn n_party_comm_with_repeated_names() {
     let s3 = spec(
         s.data.clone(),
         &plain(&["a", "b", "c"]),
-        s.procs.iter().map(|p| (&*Box::leak(p.name.to_string().into_boxed_str()), p.params.clone(), p.body.clone())).collect(),
+        s.procs
+            .iter()
+            .map(|p| {
+                (
+                    &*Box::leak(p.name.to_string().into_boxed_str()),
+                    p.params.clone(),
+                    p.body.clone(),
+                )
+            })
+            .collect(),
         allow(
             &[&["c"], &["a", "c"]],
             comm(
                 &[(&["a", "a", "b"], Some("c"))],
-                par_all(vec![call(0, vec![]), call(0, vec![]), call(0, vec![]), call(1, vec![])]),
+                par_all(vec![
+                    call(0, vec![]),
+                    call(0, vec![]),
+                    call(0, vec![]),
+                    call(1, vec![]),
+                ]),
             ),
         ),
     );
@@ -179,14 +202,15 @@ fn n_party_comm_with_repeated_names() {
         .summands
         .iter()
         .map(|s| match &s.action {
-            SummandAction::Multi(a) => a.iter().map(|x| x.name.to_string()).collect::<Vec<_>>().join("|"),
+            SummandAction::Multi(a) => a
+                .iter()
+                .map(|x| x.name.to_string())
+                .collect::<Vec<_>>()
+                .join("|"),
             SummandAction::Delta => "delta".into(),
         })
         .collect();
-    assert_eq!(
-        labels,
-        ["a|c", "c"].iter().map(|s| s.to_string()).collect()
-    );
+    assert_eq!(labels, ["a|c", "c"].iter().map(|s| s.to_string()).collect());
     assert_eq!(explore(&l3), (1, 2));
 }
 
@@ -196,25 +220,41 @@ fn comm_with_data_mismatch_keeps_parties_apart() {
     let nat1 = vec![Sort::Nat];
     let s = spec(
         DataSpec::default(),
-        &[("a", nat1.clone()), ("b", nat1.clone()), ("c", nat1.clone())],
+        &[
+            ("a", nat1.clone()),
+            ("b", nat1.clone()),
+            ("c", nat1.clone()),
+        ],
         vec![],
         allow(
             &[&["c"], &["a", "b"]],
-            comm(&[(&["a", "b"], Some("c"))], par(act("a", vec![nat(1)]), act("b", vec![nat(2)]))),
+            comm(
+                &[(&["a", "b"], Some("c"))],
+                par(act("a", vec![nat(1)]), act("b", vec![nat(2)])),
+            ),
         ),
     );
     assert_eq!(both(&s), (2, 1));
     let s2 = spec(
         DataSpec::default(),
-        &[("a", nat1.clone()), ("b", nat1.clone()), ("c", nat1.clone())],
+        &[
+            ("a", nat1.clone()),
+            ("b", nat1.clone()),
+            ("c", nat1.clone()),
+        ],
         vec![],
         allow(
             &[&["c"], &["a", "b"]],
-            comm(&[(&["a", "b"], Some("c"))], par(act("a", vec![nat(1)]), act("b", vec![nat(1)]))),
+            comm(
+                &[(&["a", "b"], Some("c"))],
+                par(act("a", vec![nat(1)]), act("b", vec![nat(1)])),
+            ),
         ),
     );
     let l = lin(&s2);
-    assert!(l.summands.iter().all(|s| matches!(&s.action, SummandAction::Multi(a) if a.len() == 1 && &*a[0].name == "c")));
+    assert!(l.summands.iter().all(
+        |s| matches!(&s.action, SummandAction::Multi(a) if a.len() == 1 && &*a[0].name == "c")
+    ));
     assert_eq!(explore(&l), (2, 1));
 }
 
@@ -225,7 +265,10 @@ fn hide_block_rename() {
         DataSpec::default(),
         &plain(&["a", "b", "c"]),
         vec![],
-        hide(&["a"], par(seq(act("a", vec![]), act("b", vec![])), act("c", vec![]))),
+        hide(
+            &["a"],
+            par(seq(act("a", vec![]), act("b", vec![])), act("c", vec![])),
+        ),
     );
     let l = lin(&s);
     assert!(l.summands.iter().any(|s| s.is_tau()));
@@ -238,7 +281,10 @@ fn hide_block_rename() {
         DataSpec::default(),
         &plain(&["a", "b", "c"]),
         vec![],
-        block(&["c"], par(seq(act("a", vec![]), act("b", vec![])), act("c", vec![]))),
+        block(
+            &["c"],
+            par(seq(act("a", vec![]), act("b", vec![])), act("c", vec![])),
+        ),
     );
     assert_eq!(both(&s), (3, 2));
     // rename({a -> c}, a . b) then allow({c, b})
@@ -246,10 +292,15 @@ fn hide_block_rename() {
         DataSpec::default(),
         &plain(&["a", "b", "c"]),
         vec![],
-        allow(&[&["c"], &["b"]], rename(&[("a", "c")], seq(act("a", vec![]), act("b", vec![])))),
+        allow(
+            &[&["c"], &["b"]],
+            rename(&[("a", "c")], seq(act("a", vec![]), act("b", vec![]))),
+        ),
     );
     let l = lin(&s);
-    assert!(l.summands.iter().any(|s| matches!(&s.action, SummandAction::Multi(a) if a.len() == 1 && &*a[0].name == "c")));
+    assert!(l.summands.iter().any(
+        |s| matches!(&s.action, SummandAction::Multi(a) if a.len() == 1 && &*a[0].name == "c")
+    ));
     assert_eq!(explore(&l), (3, 2));
 }
 
@@ -265,7 +316,10 @@ fn unguarded_calls_and_phases() {
             (
                 "Phase3",
                 vec![],
-                alt(seq(act("b", vec![]), call(0, vec![])), seq(act("c", vec![]), call(2, vec![]))),
+                alt(
+                    seq(act("b", vec![]), call(0, vec![])),
+                    seq(act("c", vec![]), call(2, vec![])),
+                ),
             ),
         ],
         call(0, vec![]),
@@ -282,7 +336,11 @@ fn sequential_composition_of_calls() {
         DataSpec::default(),
         &plain(&["a", "b", "c"]),
         vec![
-            ("P", vec![], seq(act("a", vec![]), seq(call(1, vec![]), call(0, vec![])))),
+            (
+                "P",
+                vec![],
+                seq(act("a", vec![]), seq(call(1, vec![]), call(0, vec![]))),
+            ),
             ("Q", vec![], seq(act("b", vec![]), act("c", vec![]))),
         ],
         call(0, vec![]),
@@ -316,7 +374,10 @@ fn non_regular_recursion_is_an_error_naming_the_process() {
         vec![(
             "P",
             vec![],
-            alt(seq(act("a", vec![]), seq(call(0, vec![]), act("b", vec![]))), act("c", vec![])),
+            alt(
+                seq(act("a", vec![]), seq(call(0, vec![]), act("b", vec![]))),
+                act("c", vec![]),
+            ),
         )],
         call(0, vec![]),
     );
@@ -357,7 +418,10 @@ fn fourteen_party_tick_stays_small() {
         procs,
         allow(
             &allowed_refs,
-            comm(&[(&lhs, Some("tick"))], par_all((0..k).map(|i| call(i as u32, vec![])).collect())),
+            comm(
+                &[(&lhs, Some("tick"))],
+                par_all((0..k).map(|i| call(i as u32, vec![])).collect()),
+            ),
         ),
     );
     let t = std::time::Instant::now();
@@ -380,7 +444,13 @@ fn constant_and_unused_parameters_are_removed() {
             vec![n, k],
             seq(
                 act("a", vec![v("k", Sort::Nat)]),
-                call(0, vec![app("+", vec![v("n", Sort::Nat), nat(1)], Sort::Nat), v("k", Sort::Nat)]),
+                call(
+                    0,
+                    vec![
+                        app("+", vec![v("n", Sort::Nat), nat(1)], Sort::Nat),
+                        v("k", Sort::Nat),
+                    ],
+                ),
             ),
         )],
         call(0, vec![nat(0), nat(5)]),
@@ -432,4 +502,55 @@ fn lps_artifact_round_trip_and_errors() {
     std::fs::write(&p, "proc P = a . P;").unwrap();
     let e = muon::lps::read_lps(Some(&p)).unwrap_err();
     assert!(e.to_string().contains("not a muon artifact"), "{e}");
+}
+
+#[test]
+fn clustered_multi_party_sync_keeps_the_state_space() {
+    // T_i = tick_i . U_i;  U_i = tick_i . T_i + x_i . T_i  (i = 0, 1, 2)
+    // allow({tick, x_0, x_1, x_2}, comm({tick_0|tick_1|tick_2 -> tick}, T_0 || T_1 || T_2))
+    // All 8 combinations of T/U are reachable; 8 tick steps and 12 x steps.
+    let mut procs = Vec::new();
+    let mut acts: Vec<String> = Vec::new();
+    for i in 0..3u32 {
+        let t = format!("tick_{i}");
+        let x = format!("x_{i}");
+        procs.push((
+            &*Box::leak(format!("T{i}").into_boxed_str()),
+            vec![],
+            seq(act(&t, vec![]), call(2 * i + 1, vec![])),
+        ));
+        procs.push((
+            &*Box::leak(format!("U{i}").into_boxed_str()),
+            vec![],
+            alt(
+                seq(act(&t, vec![]), call(2 * i, vec![])),
+                seq(act(&x, vec![]), call(2 * i, vec![])),
+            ),
+        ));
+        acts.push(t);
+        acts.push(x);
+    }
+    acts.push("tick".into());
+    let names: Vec<&str> = acts.iter().map(|s| s.as_str()).collect();
+    let s = spec(
+        DataSpec::default(),
+        &plain(&names),
+        procs,
+        allow(
+            &[&["tick"], &["x_0"], &["x_1"], &["x_2"]],
+            comm(
+                &[(&["tick_0", "tick_1", "tick_2"], Some("tick"))],
+                par_all(vec![call(0, vec![]), call(2, vec![]), call(4, vec![])]),
+            ),
+        ),
+    );
+    let l = lin(&s);
+    // one clustered tick summand instead of 2^3
+    let ticks = l
+        .summands
+        .iter()
+        .filter(|s| matches!(&s.action, SummandAction::Multi(a) if a.len() == 1 && &*a[0].name == "tick"))
+        .count();
+    assert_eq!(ticks, 1);
+    assert_eq!(both(&s), (8, 20));
 }

@@ -23,11 +23,27 @@ pub fn run(args: &Args, _g: Global) -> miette::Result<ExitCode> {
     let info = lps.info();
     let mut t = String::new();
     let _ = writeln!(t, "Number of summands                  : {}", info.summands);
-    let _ = writeln!(t, "Number of tau-summands              : {}", info.tau_summands);
-    let _ = writeln!(t, "Number of declared global variables : {}", lps.globals.len());
+    let _ = writeln!(
+        t,
+        "Number of tau-summands              : {}",
+        info.tau_summands
+    );
+    let _ = writeln!(
+        t,
+        "Number of declared global variables : {}",
+        lps.globals.len()
+    );
     let _ = writeln!(t, "Number of process parameters        : {}", info.params);
-    let _ = writeln!(t, "Number of declared action labels    : {}", info.action_labels);
-    let _ = writeln!(t, "Number of used action labels        : {}", info.used_labels.len());
+    let _ = writeln!(
+        t,
+        "Number of declared action labels    : {}",
+        info.action_labels
+    );
+    let _ = writeln!(
+        t,
+        "Number of used action labels        : {}",
+        info.used_labels.len()
+    );
     let _ = writeln!(t, "Process parameters:");
     for p in &lps.params {
         let _ = writeln!(

@@ -27,7 +27,7 @@ pub struct Args {
 
 /// A linearisation error located in its source file.
 #[derive(Debug, Error, Diagnostic)]
-#[error("{file}: {error}")]
+#[error("{file}: cannot linearise")]
 struct Located {
     file: String,
     #[diagnostic_source]

@@ -449,7 +449,10 @@ impl SyntacticSimplifier {
             },
             DataExpr::Whr { body, defs } => DataExpr::Whr {
                 body: Box::new(self.simp(body)),
-                defs: defs.iter().map(|(v, d)| (v.clone(), self.simp(d))).collect(),
+                defs: defs
+                    .iter()
+                    .map(|(v, d)| (v.clone(), self.simp(d)))
+                    .collect(),
             },
             DataExpr::ListEnum { elems, sort } => DataExpr::ListEnum {
                 elems: elems.iter().map(|a| self.simp(a)).collect(),
@@ -497,6 +500,16 @@ impl SyntacticSimplifier {
                 } else {
                     None
                 }
+            }
+            // Union / bag sum with an empty enumeration, and difference with one.
+            ("+", [a, b]) if is_empty_collection(b) && !a.sort().is_numeric() => {
+                return Some(a.clone())
+            }
+            ("+", [a, b]) if is_empty_collection(a) && !b.sort().is_numeric() => {
+                return Some(b.clone())
+            }
+            ("-", [a, b]) if is_empty_collection(b) && !a.sort().is_numeric() => {
+                return Some(a.clone())
             }
             ("==", [a, b]) => return self.decide_eq(a, b).map(bool_lit),
             ("!=", [a, b]) => return self.decide_eq(a, b).map(|x| bool_lit(!x)),
@@ -569,7 +582,10 @@ impl SyntacticSimplifier {
                 if y.is_zero() {
                     return None;
                 }
-                Some(number(if name == "div" { x / y } else { x % y }, result_sort))
+                Some(number(
+                    if name == "div" { x / y } else { x % y },
+                    result_sort,
+                ))
             }
             ("succ", [a]) if matches!(result_sort, Sort::Pos | Sort::Nat) => {
                 Some(number(num(a)? + 1, result_sort))
@@ -596,6 +612,15 @@ impl Simplifier for SyntacticSimplifier {
     }
 }
 
+/// Whether `e` is `{}`, `{:}` or `[]`.
+pub fn is_empty_collection(e: &DataExpr) -> bool {
+    match e {
+        DataExpr::SetEnum { elems, .. } | DataExpr::ListEnum { elems, .. } => elems.is_empty(),
+        DataExpr::BagEnum { elems, .. } => elems.is_empty(),
+        _ => false,
+    }
+}
+
 /// Whether `e` mentions a binder (lambda, quantifier, comprehension); used to keep
 /// simplification from reasoning under binders it does not model.
 pub fn has_binder(e: &DataExpr) -> bool {
@@ -605,7 +630,9 @@ pub fn has_binder(e: &DataExpr) -> bool {
         DataExpr::ListEnum { elems, .. } | DataExpr::SetEnum { elems, .. } => {
             elems.iter().any(has_binder)
         }
-        DataExpr::BagEnum { elems, .. } => elems.iter().any(|(a, b)| has_binder(a) || has_binder(b)),
+        DataExpr::BagEnum { elems, .. } => {
+            elems.iter().any(|(a, b)| has_binder(a) || has_binder(b))
+        }
         _ => false,
     }
 }
@@ -724,7 +751,11 @@ mod tests {
         let s = SyntacticSimplifier::default();
         let e = and(
             eq(number(1, Sort::Nat), number(1, Sort::Nat)),
-            app("<", vec![number(3, Sort::Nat), number(2, Sort::Nat)], Sort::Bool),
+            app(
+                "<",
+                vec![number(3, Sort::Nat), number(2, Sort::Nat)],
+                Sort::Bool,
+            ),
         );
         assert!(is_false(&s.simplify(&e)));
         let x = DataExpr::Var(v("x", Sort::Nat));

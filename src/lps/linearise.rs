@@ -11,7 +11,9 @@ use crate::data::ir_ops::{
     self, and, and_all, default_value, eq, fresh_name, is_closed, is_false, not, number,
     substitute, true_, Simplifier, Subst,
 };
-use crate::process::ir::{Action, ActionDecl, CommRule, MultiActionName, ProcExpr, ProcId, ProcSpec};
+use crate::process::ir::{
+    Action, ActionDecl, CommRule, MultiActionName, ProcExpr, ProcId, ProcSpec,
+};
 use crate::syntax::Span;
 
 use super::{Lps, Origin, Summand, SummandAction};
@@ -33,7 +35,9 @@ impl Default for LineariseOptions {
 #[derive(Debug, Error, Diagnostic)]
 pub enum LinError {
     /// `P = P + a`: a process can reach a call of itself without doing an action first.
-    #[error("unguarded recursion: process {process} can call itself without doing an action first")]
+    #[error(
+        "unguarded recursion: process {process} can call itself without doing an action first"
+    )]
     #[diagnostic(
         code(muon::lps::unguarded),
         help("put an action before the recursive call, e.g. `P = a . P`")
@@ -154,6 +158,8 @@ enum CtrlKind {
 #[derive(Clone, Debug)]
 struct Ctrl {
     name: String,
+    /// The process equation this state comes from (for diagnostics).
+    owner: Name,
     params: Vec<Var>,
     kind: CtrlKind,
     span: Span,
@@ -725,7 +731,11 @@ impl<'a> Lin<'a> {
     fn new(spec: &'a ProcSpec) -> Lin<'a> {
         // Fixpoint: a process is "mCRL" when its body has a parallel operator or calls one.
         let n = spec.procs.len();
-        let mut mcrl: Vec<bool> = spec.procs.iter().map(|p| proc_has_parallel(&p.body)).collect();
+        let mut mcrl: Vec<bool> = spec
+            .procs
+            .iter()
+            .map(|p| proc_has_parallel(&p.body))
+            .collect();
         let calls: Vec<Vec<ProcId>> = spec
             .procs
             .iter()
@@ -767,7 +777,10 @@ impl<'a> Lin<'a> {
         used_names.extend(spec.actions.iter().map(|a| a.name.clone()));
         used_names.extend(spec.procs.iter().map(|p| p.name.clone()));
         used_names.insert(super::print::PROC_NAME.into());
-        for kw in ["true", "false", "if", "min", "max", "succ", "pred", "abs", "div", "mod", "in", "head", "tail", "rhead", "rtail", "count"] {
+        for kw in [
+            "true", "false", "if", "min", "max", "succ", "pred", "abs", "div", "mod", "in", "head",
+            "tail", "rhead", "rtail", "count",
+        ] {
             used_names.insert(kw.into());
         }
         Lin {
@@ -886,7 +899,13 @@ impl<'a> Lin<'a> {
 
     // ----- GNF -------------------------------------------------------------------------
 
-    fn new_ctrl(&mut self, name: String, params: Vec<Var>, kind: CtrlKind, span: Span) -> Result<CtrlId, LinError> {
+    fn new_ctrl(
+        &mut self,
+        name: String,
+        params: Vec<Var>,
+        kind: CtrlKind,
+        span: Span,
+    ) -> Result<CtrlId, LinError> {
         if self.ctrls.len() >= MAX_CTRL {
             return Err(LinError::TooLarge {
                 what: format!("more than {MAX_CTRL} control states"),
@@ -894,8 +913,14 @@ impl<'a> Lin<'a> {
             });
         }
         let id = CtrlId(self.ctrls.len() as u32);
+        let owner: Name = match &kind {
+            CtrlKind::Proc(p) => self.proc_name(*p),
+            CtrlKind::Expr(_) => name.rsplit_once('_').map_or(name.as_str(), |x| x.0).into(),
+            CtrlKind::Stack(ids) => self.ctrls[ids[0].0 as usize].owner.clone(),
+        };
         self.ctrls.push(Ctrl {
             name,
+            owner,
             params,
             kind,
             span,
@@ -909,7 +934,12 @@ impl<'a> Lin<'a> {
             return Ok(*c);
         }
         let d = self.spec.proc(p);
-        let id = self.new_ctrl(d.name.to_string(), d.params.clone(), CtrlKind::Proc(p), d.span)?;
+        let id = self.new_ctrl(
+            d.name.to_string(),
+            d.params.clone(),
+            CtrlKind::Proc(p),
+            d.span,
+        )?;
         self.proc_ctrl.insert(p, id);
         Ok(id)
     }
@@ -979,7 +1009,12 @@ impl<'a> Lin<'a> {
                 }
                 let alts = self.proc_alts(*proc)?;
                 let decl = self.spec.proc(*proc);
-                let sigma: Subst = decl.params.iter().cloned().zip(args.iter().cloned()).collect();
+                let sigma: Subst = decl
+                    .params
+                    .iter()
+                    .cloned()
+                    .zip(args.iter().cloned())
+                    .collect();
                 alts.iter().map(|a| subst_alt(a, &sigma)).collect()
             }
             ProcExpr::Sum { vars, body } => {
@@ -1016,7 +1051,9 @@ impl<'a> Lin<'a> {
             }
             ProcExpr::Seq(p, q) if matches!(**p, ProcExpr::Seq(..)) => {
                 // `(p1 . p2) . q` = `p1 . (p2 . q)`: keeps tails single processes.
-                let ProcExpr::Seq(p1, p2) = &**p else { unreachable!() };
+                let ProcExpr::Seq(p1, p2) = &**p else {
+                    unreachable!()
+                };
                 let e = ProcExpr::Seq(p1.clone(), Box::new(ProcExpr::Seq(p2.clone(), q.clone())));
                 self.gnf(&e, scope, owner, span)?
             }
@@ -1113,7 +1150,7 @@ impl<'a> Lin<'a> {
             CtrlKind::Proc(p) => self.proc_alts(*p)?,
             CtrlKind::Expr(e) => {
                 let scope: HashSet<Name> = ctrl.params.iter().map(|v| v.name.clone()).collect();
-                self.gnf(e, &scope, &ctrl.name, ctrl.span)?
+                self.gnf(e, &scope, &ctrl.owner, ctrl.span)?
             }
             CtrlKind::Stack(ids) => {
                 // Parameters of the stack state are the renamed parameters of its parts.
@@ -1132,7 +1169,10 @@ impl<'a> Lin<'a> {
                 }
                 let head = ids[0];
                 let head_params = self.ctrls[head.0 as usize].params.clone();
-                let sigma: Subst = head_params.into_iter().zip(parts[0].iter().cloned()).collect();
+                let sigma: Subst = head_params
+                    .into_iter()
+                    .zip(parts[0].iter().cloned())
+                    .collect();
                 let rest: Vec<Call> = ids[1..]
                     .iter()
                     .zip(parts[1..].iter())
@@ -1189,7 +1229,7 @@ impl<'a> Lin<'a> {
             let c = &self.ctrls[best.0 as usize];
             let (process, span) = match &c.kind {
                 CtrlKind::Proc(p) => (self.proc_name(*p), c.span),
-                _ => (c.name.as_str().into(), c.span),
+                _ => (c.owner.clone(), c.span),
             };
             return Err(LinError::NonRegular { process, span });
         }
@@ -1221,7 +1261,11 @@ impl<'a> Lin<'a> {
         if let Some(d) = default_value(sort, &self.spec.data) {
             return d;
         }
-        if let Some(g) = self.globals.iter().find(|g| g.name.starts_with("dc") && g.sort == *sort) {
+        if let Some(g) = self
+            .globals
+            .iter()
+            .find(|g| g.name.starts_with("dc") && g.sort == *sort)
+        {
             return DataExpr::Var(g.clone());
         }
         let v = Var {
@@ -1234,7 +1278,13 @@ impl<'a> Lin<'a> {
 
     /// Linearises one sequential leaf into a component: allocates its parameters and
     /// returns its summands.
-    fn component(&mut self, e: &ProcExpr, span: Span) -> Result<Vec<CSum>, LinError> {
+    /// Also returns, per summand, the parameters it resets to a "don't care" default
+    /// because the target control state does not use them.
+    fn component(
+        &mut self,
+        e: &ProcExpr,
+        span: Span,
+    ) -> Result<(Vec<CSum>, Vec<Vec<u32>>), LinError> {
         let start = self.tail_call(e, "init", span)?;
         // Explore reachable control states.
         let mut order: Vec<CtrlId> = vec![start.ctrl];
@@ -1252,8 +1302,8 @@ impl<'a> Lin<'a> {
                     None
                 } else {
                     let t = self.stack_target(&a.stack)?;
-                    if !index.contains_key(&t.ctrl) {
-                        index.insert(t.ctrl, order.len());
+                    if let std::collections::hash_map::Entry::Vacant(e) = index.entry(t.ctrl) {
+                        e.insert(order.len());
                         order.push(t.ctrl);
                     }
                     Some(t)
@@ -1322,6 +1372,7 @@ impl<'a> Lin<'a> {
         self.init.extend(init_vals);
         let term_state = order.len() as u32 + 1;
         let mut out = Vec::new();
+        let mut dcs: Vec<Vec<u32>> = Vec::new();
         for (ci, c) in order.iter().enumerate() {
             let ctrl = self.ctrls[c.0 as usize].clone();
             let sigma: Subst = ctrl
@@ -1342,7 +1393,10 @@ impl<'a> Lin<'a> {
                 let arg = |d: &DataExpr| substitute(&substitute(d, &ren), &sigma);
                 let mut cond = a.cond.clone();
                 if let Some(cv) = &ctrl_var {
-                    cond = and(eq(DataExpr::Var(cv.clone()), number(ci as u32 + 1, Sort::Pos)), cond);
+                    cond = and(
+                        eq(DataExpr::Var(cv.clone()), number(ci as u32 + 1, Sort::Pos)),
+                        cond,
+                    );
                 }
                 let mut assign: Vec<(u32, DataExpr)> = Vec::new();
                 let mut vals: Vec<Option<DataExpr>> = vec![None; gvars.len()];
@@ -1359,12 +1413,20 @@ impl<'a> Lin<'a> {
                 if ctrl_var.is_some() && target_state != ci as u32 + 1 {
                     assign.push((base, number(target_state, Sort::Pos)));
                 }
+                let mut dc = Vec::new();
                 for (k, g) in gvars.iter().enumerate() {
-                    let val = vals[k].take().unwrap_or_else(|| defaults[k].clone());
+                    let val = match vals[k].take() {
+                        Some(v) => v,
+                        None => {
+                            dc.push(first_data + k as u32);
+                            defaults[k].clone()
+                        }
+                    };
                     if val != DataExpr::Var(g.clone()) {
                         assign.push((first_data + k as u32, val));
                     }
                 }
+                dcs.push(dc);
                 let mut acts = a.acts.clone();
                 sort_acts(&mut acts);
                 out.push(CSum {
@@ -1379,7 +1441,7 @@ impl<'a> Lin<'a> {
                 });
             }
         }
-        Ok(out)
+        Ok((out, dcs))
     }
 
     /// Constant elimination within one component (parameters `first..`): a parameter
@@ -1387,7 +1449,9 @@ impl<'a> Lin<'a> {
     /// composition too. Constants are substituted, summands with a `false` condition
     /// dropped, and all data simplified, so that communication conditions between
     /// components are decided early (mCRL2 does the same between linearisation steps).
-    fn component_constelm(&mut self, sums: Vec<CSum>, first: usize) -> Vec<CSum> {
+    /// "Don't care" resets (`dcs`, per summand) do not break constancy: the parameter is
+    /// meaningless in the target state, so it may as well keep its constant value.
+    fn component_constelm(&mut self, sums: Vec<CSum>, dcs: &[Vec<u32>], first: usize) -> Vec<CSum> {
         let end = self.params.len();
         let simp = &*self.simp;
         let mut constant: Vec<Option<DataExpr>> = (first..end)
@@ -1398,14 +1462,21 @@ impl<'a> Lin<'a> {
             .collect();
         loop {
             let sigma: Subst = (first..end)
-                .filter_map(|i| constant[i - first].clone().map(|c| (self.params[i].clone(), c)))
+                .filter_map(|i| {
+                    constant[i - first]
+                        .clone()
+                        .map(|c| (self.params[i].clone(), c))
+                })
                 .collect();
             let mut changed = false;
-            for s in &sums {
+            for (s, dc) in sums.iter().zip(dcs) {
                 if is_false(&simp.simplify(&substitute(&s.cond, &sigma))) {
                     continue;
                 }
                 for (i, val) in &s.assign {
+                    if dc.contains(i) {
+                        continue;
+                    }
                     let k = *i as usize - first;
                     if let Some(c) = &constant[k] {
                         if simp.simplify(&substitute(val, &sigma)) != *c {
@@ -1420,7 +1491,11 @@ impl<'a> Lin<'a> {
             }
         }
         let sigma: Subst = (first..end)
-            .filter_map(|i| constant[i - first].clone().map(|c| (self.params[i].clone(), c)))
+            .filter_map(|i| {
+                constant[i - first]
+                    .clone()
+                    .map(|c| (self.params[i].clone(), c))
+            })
             .collect();
         for (k, c) in constant.iter().enumerate() {
             if let Some(c) = c {
@@ -1462,8 +1537,8 @@ impl<'a> Lin<'a> {
         let r = match n {
             PNode::Leaf(e, span) => {
                 let first = self.params.len();
-                let s = self.component(e, *span)?;
-                let mut s = self.component_constelm(s, first);
+                let (s, dcs) = self.component(e, *span)?;
+                let mut s = self.component_constelm(s, &dcs, first);
                 s.retain(|x| k.possible(&x.names()));
                 s
             }
@@ -1515,7 +1590,13 @@ impl<'a> Lin<'a> {
                     sort_acts(&mut x.acts);
                 }
                 for (_, b) in map {
-                    self.declare_like(b, map.iter().filter(|(_, t)| t == b).map(|(f, _)| f.clone()).collect());
+                    self.declare_like(
+                        b,
+                        map.iter()
+                            .filter(|(_, t)| t == b)
+                            .map(|(f, _)| f.clone())
+                            .collect(),
+                    );
                 }
                 r
             }
@@ -1598,7 +1679,11 @@ impl<'a> Lin<'a> {
         let mut u: BTreeSet<Vec<Name>> = BTreeSet::new();
         let mut overflow = false;
         for r in &results {
-            let alph: BTreeSet<Vec<Name>> = r.iter().map(|s| s.names()).filter(|n| !n.is_empty()).collect();
+            let alph: BTreeSet<Vec<Name>> = r
+                .iter()
+                .map(|s| s.names())
+                .filter(|n| !n.is_empty())
+                .collect();
             let mut next = u.clone();
             for m in &alph {
                 next.insert(m.clone());
@@ -1648,7 +1733,8 @@ impl<'a> Lin<'a> {
         outer: &Constraint,
     ) -> Result<Vec<CSum>, LinError> {
         // Names that must communicate: not acceptable on their own above the comm.
-        let lhs_names: BTreeSet<Name> = rules.iter().flat_map(|r| r.lhs.0.iter().cloned()).collect();
+        let lhs_names: BTreeSet<Name> =
+            rules.iter().flat_map(|r| r.lhs.0.iter().cloned()).collect();
         let must: BTreeSet<Name> = lhs_names
             .into_iter()
             .filter(|n| !outer.possible(std::slice::from_ref(n)))
@@ -1656,6 +1742,19 @@ impl<'a> Lin<'a> {
         if must.is_empty() {
             return self.fold_par(results, k);
         }
+        // Multi-party synchronisations (3 or more parties, e.g. a global tick) multiply the
+        // number of summands of every component that takes part: cluster each component's
+        // summands for those actions over its control states first.
+        let big: BTreeSet<Name> = rules
+            .iter()
+            .filter(|r| r.lhs.0.len() >= 3)
+            .flat_map(|r| r.lhs.0.iter().cloned())
+            .collect();
+        let results: Vec<Vec<CSum>> = if big.is_empty() {
+            results
+        } else {
+            results.into_iter().map(|r| self.cluster(r, &big)).collect()
+        };
         // Future actions (distinct) per suffix of components.
         let n = results.len();
         let mut future: Vec<Vec<Action>> = vec![Vec::new(); n + 1];
@@ -1678,14 +1777,86 @@ impl<'a> Lin<'a> {
             };
             let fut = &future[i + 1];
             next.retain(|s| self.completable(s, fut, rules, &must));
+            if std::env::var_os("MUON_LIN_TRACE").is_some() {
+                eprintln!("lin: par step {i}: {} summands", next.len());
+            }
             acc = Some(next);
         }
         Ok(acc.unwrap_or_default())
     }
 
+    /// Merges summands of one component that do the same action names (all in `names`),
+    /// have no sum variables and sit in different control states (`s == k` with distinct
+    /// `k` as first conjunct) into one summand per layer: condition `c1 || c2 || …`,
+    /// arguments and next values `if(c1, x1, if(c2, x2, …))`. The control conditions
+    /// exclude each other, so the transitions are exactly those of the separate summands.
+    fn cluster(&self, sums: Vec<CSum>, names: &BTreeSet<Name>) -> Vec<CSum> {
+        let ctrl_of = |c: &DataExpr| -> Option<(Var, String)> {
+            let first = ir_ops::conjuncts(c).into_iter().next()?;
+            match ir_ops::as_app(&first) {
+                Some(("==", [DataExpr::Var(v), DataExpr::Number { value, .. }])) => {
+                    Some((v.clone(), value.to_string()))
+                }
+                _ => None,
+            }
+        };
+        let mut out = Vec::new();
+        // key: (action names and sorts, control variable) -> layers
+        let mut groups: Vec<(ClusterKey, Vec<Layer>)> = Vec::new();
+        for s in sums {
+            let eligible = !s.acts.is_empty()
+                && s.sum_vars.is_empty()
+                && s.acts.iter().all(|a| names.contains(&a.name));
+            let ctrl = if eligible { ctrl_of(&s.cond) } else { None };
+            let Some((cv, val)) = ctrl else {
+                out.push(s);
+                continue;
+            };
+            let key = (
+                s.acts
+                    .iter()
+                    .map(|a| (a.name.clone(), a.sorts.clone()))
+                    .collect::<Vec<_>>(),
+                cv,
+            );
+            let gi = match groups.iter().position(|g| g.0 == key) {
+                Some(i) => i,
+                None => {
+                    groups.push((key, Vec::new()));
+                    groups.len() - 1
+                }
+            };
+            let layers = &mut groups[gi].1;
+            match layers
+                .iter_mut()
+                .find(|l| !l.iter().any(|(v, _)| *v == val))
+            {
+                Some(l) => l.push((val, s)),
+                None => layers.push(vec![(val, s)]),
+            }
+        }
+        for (_, layers) in groups {
+            for layer in layers {
+                if layer.len() == 1 {
+                    out.extend(layer.into_iter().map(|x| x.1));
+                    continue;
+                }
+                let members: Vec<CSum> = layer.into_iter().map(|x| x.1).collect();
+                out.push(merge_layer(&self.params, members));
+            }
+        }
+        out
+    }
+
     /// Whether every must-communicate action of `s` has, for some rule, candidate partners
     /// in `s` itself or in `future`.
-    fn completable(&self, s: &CSum, future: &[Action], rules: &[CommRule], must: &BTreeSet<Name>) -> bool {
+    fn completable(
+        &self,
+        s: &CSum,
+        future: &[Action],
+        rules: &[CommRule],
+        must: &BTreeSet<Name>,
+    ) -> bool {
         let simp = &*self.simp;
         let may_match = |a: &Action, b: &Action| -> bool {
             a.sorts == b.sorts
@@ -1775,7 +1946,12 @@ impl<'a> Lin<'a> {
         let bn: Vec<Vec<Name>> = b.iter().map(|x| x.names()).collect();
         for x in &a {
             let xn = x.names();
-            let xav: HashSet<Name> = x.sum_vars.iter().map(|v| v.name.clone()).chain(pnames.iter().cloned()).collect();
+            let xav: HashSet<Name> = x
+                .sum_vars
+                .iter()
+                .map(|v| v.name.clone())
+                .chain(pnames.iter().cloned())
+                .collect();
             for (y, yn) in b.iter().zip(&bn) {
                 let mut names = xn.clone();
                 names.extend(yn.iter().cloned());
@@ -1805,7 +1981,9 @@ impl<'a> Lin<'a> {
                 });
                 if out.len() > MAX_SUMMANDS {
                     return Err(LinError::TooLarge {
-                        what: format!("more than {MAX_SUMMANDS} summands in a parallel composition"),
+                        what: format!(
+                            "more than {MAX_SUMMANDS} summands in a parallel composition"
+                        ),
                         span: self.spec.init_span,
                     });
                 }
@@ -1834,7 +2012,9 @@ impl<'a> Lin<'a> {
         for (ri, r) in rules.iter().enumerate() {
             let lhs = &r.lhs.0;
             let mut chosen = Vec::new();
-            find_groups(&s.acts, lhs, 0, 0, &mut chosen, &mut |g| groups.push((ri, g.to_vec())));
+            find_groups(&s.acts, lhs, 0, 0, &mut chosen, &mut |g| {
+                groups.push((ri, g.to_vec()))
+            });
         }
         if groups.is_empty() {
             return Ok(vec![s]);
@@ -1846,89 +2026,111 @@ impl<'a> Lin<'a> {
                     .args
                     .iter()
                     .zip(&s.acts[*j].args)
-                    .map(|(x, y)| if x == y { true_() } else { eq(x.clone(), y.clone()) })
+                    .map(|(x, y)| {
+                        if x == y {
+                            true_()
+                        } else {
+                            eq(x.clone(), y.clone())
+                        }
+                    })
                     .collect::<Vec<_>>()
             }))
         };
         let syn = &*self.simp;
-        let eqs: Vec<DataExpr> = groups.iter().map(|(_, g)| syn.simplify(&data_eq(g))).collect();
+        let eqs: Vec<DataExpr> = groups
+            .iter()
+            .map(|(_, g)| syn.simplify(&data_eq(g)))
+            .collect();
         let mut out = Vec::new();
         let mut sel: Vec<usize> = Vec::new();
         let mut count = 0usize;
-        enumerate_selections(&groups, 0, &mut sel, &mut vec![false; s.acts.len()], &mut |sel, used| {
-            count += 1;
-            if count > 100_000 {
-                return false;
-            }
-            // Results the operators above can never accept are not built at all.
-            let mut names: Vec<Name> = s
-                .acts
-                .iter()
-                .enumerate()
-                .filter(|(j, _)| !used[*j])
-                .map(|(_, a)| a.name.clone())
-                .collect();
-            for gi in sel {
-                names.extend(rules[groups[*gi].0].rhs.iter().cloned());
-            }
-            names.sort();
-            if !outer.possible(&names) {
-                return true;
-            }
-            let mut conds = Vec::new();
-            for gi in sel {
-                conds.push(eqs[*gi].clone());
-            }
-            // Maximality: no other group within the remaining actions can communicate.
-            for (gi, (_, g)) in groups.iter().enumerate() {
-                if g.iter().all(|j| !used[*j]) {
-                    if ir_ops::is_true(&eqs[gi]) {
-                        return true; // this selection is not maximal
+        enumerate_selections(
+            &groups,
+            0,
+            &mut sel,
+            &mut vec![false; s.acts.len()],
+            &mut |sel, used| {
+                count += 1;
+                if count > 100_000 {
+                    return false;
+                }
+                // Results the operators above can never accept are not built at all.
+                let mut names: Vec<Name> = s
+                    .acts
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| !used[*j])
+                    .map(|(_, a)| a.name.clone())
+                    .collect();
+                for gi in sel {
+                    names.extend(rules[groups[*gi].0].rhs.iter().cloned());
+                }
+                names.sort();
+                if !outer.possible(&names) {
+                    return true;
+                }
+                let mut conds = Vec::new();
+                for gi in sel {
+                    conds.push(eqs[*gi].clone());
+                }
+                // Maximality: no other group within the remaining actions can communicate.
+                for (gi, (_, g)) in groups.iter().enumerate() {
+                    if g.iter().all(|j| !used[*j]) {
+                        if ir_ops::is_true(&eqs[gi]) {
+                            return true; // this selection is not maximal
+                        }
+                        conds.push(not(eqs[gi].clone()));
                     }
-                    conds.push(not(eqs[gi].clone()));
                 }
-            }
-            let mut acts = Vec::new();
-            let mut desc = Vec::new();
-            for gi in sel {
-                let (ri, g) = &groups[*gi];
-                let r = &rules[*ri];
-                desc.push(format!("{} -> {}", r.lhs.0.join("|"), r.rhs.as_deref().unwrap_or("tau")));
-                if let Some(rhs) = &r.rhs {
-                    let first = &s.acts[g[0]];
-                    acts.push(Action {
-                        name: rhs.clone(),
-                        sorts: first.sorts.clone(),
-                        args: first.args.clone(),
-                    });
+                let mut acts = Vec::new();
+                let mut desc = Vec::new();
+                for gi in sel {
+                    let (ri, g) = &groups[*gi];
+                    let r = &rules[*ri];
+                    desc.push(format!(
+                        "{} -> {}",
+                        r.lhs.0.join("|"),
+                        r.rhs.as_deref().unwrap_or("tau")
+                    ));
+                    if let Some(rhs) = &r.rhs {
+                        let first = &s.acts[g[0]];
+                        acts.push(Action {
+                            name: rhs.clone(),
+                            sorts: first.sorts.clone(),
+                            args: first.args.clone(),
+                        });
+                    }
                 }
-            }
-            for (j, a) in s.acts.iter().enumerate() {
-                if !used[j] {
-                    acts.push(a.clone());
+                for (j, a) in s.acts.iter().enumerate() {
+                    if !used[j] {
+                        acts.push(a.clone());
+                    }
                 }
-            }
-            sort_acts(&mut acts);
-            let mut origin = s.origin.clone();
-            if !desc.is_empty() {
-                origin.description = format!("{} (comm {})", origin.description, desc.join(", "));
-            }
-            let mut cond = s.cond.clone();
-            for c in conds {
-                cond = and(cond, c);
-            }
-            if is_false(&syn.simplify(&cond)) {
-                return true;
-            }
-            out.push(CSum {
-                sum_vars: s.sum_vars.clone(),
-                cond,
-                acts,
-                assign: s.assign.clone(),
-                origin,
-            });
-            true
-        });
+                sort_acts(&mut acts);
+                let mut origin = s.origin.clone();
+                if !desc.is_empty() {
+                    origin.description =
+                        format!("{} (comm {})", origin.description, desc.join(", "));
+                }
+                // The summand's own condition is already simplified; only the new conjuncts
+                // (already simplified equalities and their negations) can make it false.
+                if conds.iter().any(ir_ops::is_false) {
+                    return true;
+                }
+                let mut cond = s.cond.clone();
+                for c in conds {
+                    cond = and(cond, c);
+                }
+                out.push(CSum {
+                    sum_vars: s.sum_vars.clone(),
+                    cond,
+                    acts,
+                    assign: s.assign.clone(),
+                    origin,
+                });
+                true
+            },
+        );
         if count > 100_000 {
             return Err(LinError::TooLarge {
                 what: format!(
@@ -1979,6 +2181,75 @@ impl<'a> Lin<'a> {
             init: self.init,
             summands,
         }
+    }
+}
+
+/// Summands clustered together: same action names and sorts, same control variable.
+type ClusterKey = (Vec<(Name, Vec<Sort>)>, Var);
+/// Summands with pairwise different control values (value as text, summand).
+type Layer = Vec<(String, CSum)>;
+
+/// One summand for summands with mutually exclusive conditions and the same action names.
+fn merge_layer(params: &[Var], members: Vec<CSum>) -> CSum {
+    let conds: Vec<DataExpr> = members.iter().map(|m| m.cond.clone()).collect();
+    let choose = |vals: Vec<DataExpr>| -> DataExpr {
+        let first = vals[0].clone();
+        if vals.iter().all(|v| *v == first) {
+            return first;
+        }
+        let sort = first.sort();
+        let mut acc = vals[vals.len() - 1].clone();
+        for i in (0..vals.len() - 1).rev() {
+            acc = ir_ops::app(
+                "if",
+                vec![conds[i].clone(), vals[i].clone(), acc],
+                sort.clone(),
+            );
+        }
+        acc
+    };
+    let mut acts = members[0].acts.clone();
+    for (ai, a) in acts.iter_mut().enumerate() {
+        for (k, arg) in a.args.iter_mut().enumerate() {
+            *arg = choose(members.iter().map(|m| m.acts[ai].args[k].clone()).collect());
+        }
+    }
+    let mut idx: Vec<u32> = members
+        .iter()
+        .flat_map(|m| m.assign.iter().map(|p| p.0))
+        .collect();
+    idx.sort();
+    idx.dedup();
+    let assign = idx
+        .into_iter()
+        .map(|i| {
+            let vals = members
+                .iter()
+                .map(|m| {
+                    m.assign
+                        .iter()
+                        .find(|p| p.0 == i)
+                        .map(|p| p.1.clone())
+                        .unwrap_or_else(|| DataExpr::Var(params[i as usize].clone()))
+                })
+                .collect();
+            (i, choose(vals))
+        })
+        .collect();
+    let mut cond = conds[0].clone();
+    for c in &conds[1..] {
+        cond = ir_ops::or(cond, c.clone());
+    }
+    let mut origin = members[0].origin.clone();
+    for m in &members[1..] {
+        origin = merge_origin(&origin, &m.origin, " + ");
+    }
+    CSum {
+        sum_vars: vec![],
+        cond,
+        acts,
+        assign,
+        origin,
     }
 }
 

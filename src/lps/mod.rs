@@ -46,16 +46,32 @@
 //!    under the condition that all parties' arguments are equal, and the remaining actions
 //!    must not contain another matching group with equal data (maximal communication);
 //!    `allow`/`block` filter by multi-action names, `hide` drops names, `rename` renames.
+//!    Each component is simplified on its own right away (constant parameters substituted,
+//!    data rewritten with the data engine), so communication conditions between components
+//!    such as `lf(p1) == f2` are decided before composing. A "don't care" reset does not
+//!    break constancy (the parameter is meaningless in the target state).
 //! 5. **Alphabet reasoning.** Every node passes down a downward-closed constraint on the
 //!    multi-actions its child may usefully produce (from enclosing `allow`/`block`, inverted
 //!    through `comm`, `rename` and `hide`); the composition discards every partial
-//!    synchronisation that cannot grow into an allowed multi-action. This keeps
-//!    n-party synchronisations (14 components on one `tick`) linear in n.
+//!    synchronisation that cannot grow into an allowed multi-action. Under `block` the
+//!    constraint is computed from the components' alphabets (as mCRL2 turns `block` into an
+//!    allow set). Under `comm`, after each composition step a summand is dropped when an
+//!    action that must communicate has no partner left whose arguments could be equal
+//!    (in the summand itself or in the components still to come), and communication
+//!    results the operators above would reject are never built.
+//!    For rules with 3 or more parties (a global `tick`), each component's summands for
+//!    those actions are first clustered over its control states into one summand
+//!    (`c1 || c2`, values `if(c1, x1, x2)`; the control conditions exclude each other), so a
+//!    14-party synchronisation yields one summand instead of a product of control states.
 //! 6. **Simplification** (skippable): sumelm (a sum variable fixed by an equality in its
 //!    condition is substituted away: this removes sums over `Nat` bound only by
 //!    communication), constelm (parameters that keep their initial value in every reachable
 //!    state; summands whose condition becomes `false` are removed), parelm (parameters that
-//!    influence no condition, action or relevant parameter).
+//!    influence no condition, action or relevant parameter), removal of duplicate summands.
+//!    Data decisions use [`simplify::best_simplifier`]: the data engine's rewriter on closed
+//!    subterms plus syntactic folds. Note: constelm and sumelm keep the state space
+//!    isomorphic; parelm removes only parameters nothing observes, which can merge states
+//!    that differ only in such a parameter (the LTS stays strongly bisimilar).
 //!
 //! # Invariants
 //! - `init.len() == params.len()`, and every summand has `next.len() == params.len()`.

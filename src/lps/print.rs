@@ -63,6 +63,16 @@ fn var_decls(vars: &[Var]) -> String {
         .join(", ")
 }
 
+fn flatten_chain<'e>(e: &'e DataExpr, op: &str, out: &mut Vec<&'e DataExpr>) {
+    match crate::data::ir_ops::as_app(e) {
+        Some((n, [a, b])) if n == op => {
+            flatten_chain(a, op, out);
+            flatten_chain(b, op, out);
+        }
+        _ => out.push(e),
+    }
+}
+
 /// mCRL2 text of a data expression.
 pub fn data_expr_to_string(e: &DataExpr) -> String {
     match e {
@@ -72,6 +82,13 @@ pub fn data_expr_to_string(e: &DataExpr) -> String {
         DataExpr::App { head, args } => {
             if let DataExpr::Func(f) = &**head {
                 let n = &*f.name;
+                if args.len() == 2 && (n == "&&" || n == "||") {
+                    // Flatten chains: deep parenthesis nesting is hard on every parser.
+                    let mut parts = Vec::new();
+                    flatten_chain(e, n, &mut parts);
+                    let ps: Vec<String> = parts.iter().map(|x| data_expr_to_string(x)).collect();
+                    return format!("({})", ps.join(&format!(" {n} ")));
+                }
                 if args.len() == 2 && INFIX.contains(&n) {
                     return format!(
                         "({} {} {})",
@@ -186,10 +203,20 @@ pub fn data_spec_to_string(d: &DataSpec) -> String {
         }
     }
     for c in &d.constructors {
-        let _ = writeln!(out, "cons {}: {};", c.func.name, sort_to_string(&c.func.sort));
+        let _ = writeln!(
+            out,
+            "cons {}: {};",
+            c.func.name,
+            sort_to_string(&c.func.sort)
+        );
     }
     for m in &d.mappings {
-        let _ = writeln!(out, "map {}: {};", m.func.name, sort_to_string(&m.func.sort));
+        let _ = writeln!(
+            out,
+            "map {}: {};",
+            m.func.name,
+            sort_to_string(&m.func.sort)
+        );
     }
     for e in &d.equations {
         if !e.vars.is_empty() {
@@ -231,7 +258,13 @@ fn summand_to_string(lps: &Lps, s: &Summand) -> String {
     let assigns: Vec<String> = s
         .changed(&lps.params)
         .into_iter()
-        .map(|i| format!("{} = {}", lps.params[i].name, data_expr_to_string(&s.next[i])))
+        .map(|i| {
+            format!(
+                "{} = {}",
+                lps.params[i].name,
+                data_expr_to_string(&s.next[i])
+            )
+        })
         .collect();
     if lps.params.is_empty() {
         let _ = write!(t, " . {PROC_NAME}");

@@ -14,7 +14,6 @@ use crate::data::ir_ops::{
 
 use super::{Lps, Summand, SummandAction};
 
-
 /// Applies `sigma` to every expression of `s` that mentions one of its variables, and
 /// simplifies those (the others are left alone: they are already simplified).
 fn subst_summand(s: &mut Summand, sigma: &Subst, simp: &dyn Simplifier) {
@@ -119,8 +118,8 @@ pub fn constelm(lps: &mut Lps, simp: &dyn Simplifier) -> Vec<Var> {
             if is_false(&cond) {
                 continue;
             }
-            for i in 0..n {
-                if let Some(c) = &constant[i] {
+            for (i, slot) in constant.iter_mut().enumerate() {
+                if let Some(c) = slot {
                     if matches!(&s.next[i], DataExpr::Var(v) if *v == lps.params[i]) {
                         continue;
                     }
@@ -130,7 +129,7 @@ pub fn constelm(lps: &mut Lps, simp: &dyn Simplifier) -> Vec<Var> {
                     }
                     let v = simp.simplify(&v);
                     if v != *c {
-                        constant[i] = None;
+                        *slot = None;
                         changed = true;
                     }
                 }
@@ -228,7 +227,10 @@ pub fn parelm(lps: &mut Lps) -> Vec<Var> {
 pub fn dedup_summands(lps: &mut Lps) {
     let mut seen: HashSet<String> = HashSet::new();
     lps.summands.retain(|s| {
-        let key = format!("{:?}|{:?}|{:?}|{:?}", s.sum_vars, s.condition, s.action, s.next);
+        let key = format!(
+            "{:?}|{:?}|{:?}|{:?}",
+            s.sum_vars, s.condition, s.action, s.next
+        );
         seen.insert(key)
     });
 }
@@ -262,21 +264,60 @@ impl RewriterSimplifier {
     }
 }
 
+impl RewriterSimplifier {
+    /// The normal form of a closed expression, or `None` if the engine cannot produce it.
+    fn rewrite_closed(&self, e: &DataExpr) -> Option<DataExpr> {
+        let mut rw = self.rw.borrow_mut();
+        let t = rw.term(e).ok()?;
+        let n = rw.rewrite(t).ok()?;
+        Some(rw.expr(n))
+    }
+
+    /// Rewrites the maximal closed subterms of `e` (open terms are left to the syntactic
+    /// folds: with free variables the rewriter rarely decides more, and it is costly on the
+    /// large conjunctions of composed summands).
+    fn rewrite_closed_subterms(&self, e: &DataExpr) -> (DataExpr, bool) {
+        match e {
+            DataExpr::Var(_) | DataExpr::Number { .. } => (e.clone(), false),
+            DataExpr::Func(_) => (self.rewrite_closed(e).unwrap_or_else(|| e.clone()), true),
+            DataExpr::App { head, args } => {
+                let parts: Vec<(DataExpr, bool)> = args
+                    .iter()
+                    .map(|a| self.rewrite_closed_subterms(a))
+                    .collect();
+                let closed = parts.iter().all(|p| p.1) && crate::data::ir_ops::is_closed(head);
+                let app = DataExpr::App {
+                    head: head.clone(),
+                    args: parts.into_iter().map(|p| p.0).collect(),
+                };
+                if closed {
+                    (self.rewrite_closed(&app).unwrap_or(app), true)
+                } else {
+                    (app, false)
+                }
+            }
+            _ => {
+                if crate::data::ir_ops::is_closed(e) {
+                    (self.rewrite_closed(e).unwrap_or_else(|| e.clone()), true)
+                } else {
+                    (e.clone(), false)
+                }
+            }
+        }
+    }
+}
+
 impl Simplifier for RewriterSimplifier {
     fn simplify(&self, e: &DataExpr) -> DataExpr {
         let e1 = self.syn.simplify(e);
-        if matches!(e1, DataExpr::Var(_) | DataExpr::Number { .. } | DataExpr::Func(_)) {
+        if matches!(e1, DataExpr::Var(_) | DataExpr::Number { .. }) {
             return e1;
         }
-        let mut rw = self.rw.borrow_mut();
-        let Ok(t) = rw.term(&e1) else { return e1 };
-        match rw.rewrite(t) {
-            Ok(n) => {
-                let back = rw.expr(n);
-                drop(rw);
-                self.syn.simplify(&back)
-            }
-            Err(_) => e1,
+        let (e2, _) = self.rewrite_closed_subterms(&e1);
+        if e2 == e1 {
+            e1
+        } else {
+            self.syn.simplify(&e2)
         }
     }
 }

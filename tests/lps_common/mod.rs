@@ -108,7 +108,10 @@ pub fn block(names: &[&str], p: ProcExpr) -> ProcExpr {
 }
 pub fn rename(map: &[(&str, &str)], p: ProcExpr) -> ProcExpr {
     ProcExpr::Rename {
-        map: map.iter().map(|(a, b)| ((*a).into(), (*b).into())).collect(),
+        map: map
+            .iter()
+            .map(|(a, b)| ((*a).into(), (*b).into()))
+            .collect(),
         body: Box::new(p),
     }
 }
