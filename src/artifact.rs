@@ -382,10 +382,11 @@ mod tests {
             return;
         }
         write_output::<ArtifactError>(Some(dev_null), |w| {
-            w.write_all(b"discarded").map_err(|source| ArtifactError::Write {
-                path: "/dev/null".into(),
-                source,
-            })
+            w.write_all(b"discarded")
+                .map_err(|source| ArtifactError::Write {
+                    path: "/dev/null".into(),
+                    source,
+                })
         })
         .unwrap();
         assert!(!std::fs::metadata(dev_null).unwrap().file_type().is_file());
