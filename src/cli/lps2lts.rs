@@ -1,20 +1,123 @@
-//! `muon lps2lts`.
+//! `muon lps2lts`: generate the state space of a linear process.
+//!
+//! The options follow mCRL2's `lps2lts`. The exploration back end is
+//! [`crate::lts::generate()`]; this file only turns the command line into
+//! [`GenerateOptions`].
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::Global;
+use crate::lts::{ExploreOptions, GenerateOptions, OutputFormat, Strategy};
+
+/// The exploration strategies of `--strategy`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StrategyArg {
+    /// Breadth-first (shortest traces; parallel).
+    #[value(alias = "b")]
+    Bfs,
+    /// Depth-first (sequential).
+    #[value(alias = "d")]
+    Dfs,
+    /// Highway search: per level at most --todo-max randomly chosen new states are explored.
+    #[value(alias = "h")]
+    Highway,
+}
 
 /// Arguments of `muon lps2lts`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Input file (standard input when omitted or `-`).
+    /// Input LPS (standard input when omitted or `-`).
     pub infile: Option<PathBuf>,
-    /// Output file (standard output when omitted or `-`).
+    /// Output LTS; the format follows the extension: `.aut` (Aldebaran), `.lts` (muon binary
+    /// LTS), `.dot` (GraphViz). Without it only the state space's size is computed.
     pub outfile: Option<PathBuf>,
+    /// Exploration strategy.
+    #[arg(short, long, value_enum, default_value_t = StrategyArg::Bfs)]
+    pub strategy: StrategyArg,
+    /// With `--strategy highway`: the most states explored per level.
+    #[arg(long, value_name = "NUM", default_value_t = 10_000)]
+    pub todo_max: usize,
+    /// Random seed of highway search.
+    #[arg(long, value_name = "NUM", default_value_t = 0)]
+    pub seed: u64,
+    /// Explore at most NUM states, then stop (the output is the part found so far).
+    #[arg(short = 'l', long = "max", value_name = "NUM")]
+    pub max: Option<u64>,
+    /// Report deadlock states (states without outgoing transitions).
+    #[arg(short = 'D', long)]
+    pub deadlock: bool,
+    /// Report transitions with one of these actions (comma-separated names).
+    #[arg(
+        short = 'a',
+        long = "action",
+        value_name = "NAMES",
+        value_delimiter = ','
+    )]
+    pub actions: Vec<String>,
+    /// Write shortest traces to up to NUM deadlocks / detected actions (default 10) to
+    /// `<infile>_dlk_<n>.trc` and `<infile>_act_<n>_<action>.trc`, one action per line.
+    #[arg(short = 't', long = "trace", value_name = "NUM", num_args = 0..=1,
+          default_missing_value = "10", require_equals = true)]
+    pub trace: Option<usize>,
+    /// Worker threads (default: all cores); results do not depend on it.
+    #[arg(long, value_name = "NUM", default_value_t = 0)]
+    pub threads: usize,
+    /// Write statistics (states, transitions, levels, seconds, peak memory) as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub stats_json: Option<PathBuf>,
+}
+
+/// The back-end options for `args` (validated: output format, option combinations).
+pub fn options(args: &Args, g: Global) -> miette::Result<GenerateOptions> {
+    if let Some(out) = &args.outfile {
+        if out != Path::new("-") {
+            OutputFormat::from_path(out)?;
+        }
+    }
+    if args.trace.is_some() && !args.deadlock && args.actions.is_empty() {
+        return Err(miette::miette!(
+            code = "muon::lps2lts::trace",
+            help = "add -D (deadlocks) or -a NAMES (actions) to say what to trace to",
+            "--trace needs something to trace to"
+        ));
+    }
+    let strategy = match args.strategy {
+        StrategyArg::Bfs => Strategy::Bfs,
+        StrategyArg::Dfs => Strategy::Dfs,
+        StrategyArg::Highway => Strategy::Highway {
+            todo_max: args.todo_max.max(1),
+            seed: args.seed,
+        },
+    };
+    let trace_prefix = match &args.infile {
+        Some(p) if p != Path::new("-") => p.with_extension(""),
+        _ => PathBuf::from("stdin"),
+    };
+    Ok(GenerateOptions {
+        explore: ExploreOptions {
+            strategy,
+            max_states: args.max,
+            threads: args.threads,
+            detect_deadlocks: args.deadlock,
+            detect_actions: args.actions.clone(),
+            keep_parents: args.trace.is_some(),
+            record_limit: 1000,
+        },
+        output: args.outfile.clone(),
+        traces: args.trace,
+        trace_prefix,
+        stats_json: args.stats_json.clone(),
+        verbose: g.verbose,
+        quiet: g.quiet,
+    })
 }
 
 /// Runs `muon lps2lts`.
-pub fn run(_args: &Args, _g: Global) -> miette::Result<ExitCode> {
+pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
+    // The options are checked now so mistakes are reported even before the LPS side exists.
+    let _opts = options(args, g)?;
+    // The explorer (`crate::lts::generate`) is complete; what is missing is the LPS as a
+    // `TransitionSystem` (needs the LPS type and the data engine's rewriter/enumerator).
     super::not_implemented("lps2lts")
 }

@@ -1,2 +1,230 @@
 //! Linear process specifications: linearisation (`mcrl22lps`), LPS simplifications
 //! (sumelm, constelm, parelm), the LPS artifact and its pretty printer.
+//!
+//! # Public API
+//! - [`Lps`], [`Summand`], [`SummandAction`], [`Origin`]: the linear process. Serialized with
+//!   [`crate::artifact::write_artifact`]`(ArtifactKind::Lps, …)`; read it back with
+//!   [`read_lps`].
+//! - [`linearise()`]: [`ProcSpec`](crate::process::ir::ProcSpec) → [`Lps`], with
+//!   [`LineariseOptions`] (simplify or not); errors are [`LinError`].
+//! - [`simplify::sumelm`], [`simplify::constelm`], [`simplify::parelm`],
+//!   [`simplify::simplify_all`]: the LPS simplifications; every data decision goes through
+//!   a [`Simplifier`](crate::data::ir_ops::Simplifier) (syntactic now; the data engine's
+//!   rewriter plugs in there).
+//! - [`print::lps_to_string`]: mCRL2 text (`act`, data, `proc P(…) = sum … . c -> a . P(…)
+//!   + …; init P(…);`) that mCRL2 and muon can parse back. [`Lps::info`] for `lpsinfo`.
+//!
+//! # The linear form
+//! One process `P(d1: D1, …, dn: Dn)` and one initial vector. Every summand is
+//! `sum e1: E1, … . c -> α . P(g1, …, gn)` with α a multi-action (the empty one is `tau`)
+//! or `delta`. `next` holds one expression for every parameter (an unchanged parameter is the
+//! parameter itself), so an explorer evaluates a summand by substituting the current state
+//! and the sum variables into `condition`, `action` and `next` only. Summands never
+//! terminate: successful termination of a component is a control state without summands
+//! (mCRL2's LTS also has no special terminated state).
+//!
+//! # Linearisation (method "regular", as mCRL2's)
+//! 1. **Parallel structure.** From `init`, operators `||`, `|`, `allow`, `block`, `hide`,
+//!    `rename`, `comm` form a tree; calls to processes whose body contains these operators
+//!    are inlined (with their arguments substituted). The leaves are sequential (pCRL)
+//!    process expressions. Recursion through a parallel operator is reported as an error.
+//! 2. **Greibach normal form per leaf.** Each reachable process body becomes a list of
+//!    alternatives `sum e. c -> α . stack` where `stack` is a sequence of process calls (or
+//!    empty: termination). Unguarded calls are unfolded (an unguarded cycle is an error that
+//!    names the process); a tail that is not a call becomes a fresh process whose parameters
+//!    are the tail's free variables; a stack of several calls becomes a process of its own
+//!    (regular processes need finitely many; a stack that keeps growing is reported as
+//!    non-regular recursion naming the process).
+//! 3. **One component per leaf.** A control-state parameter `s…: Pos` (omitted when a leaf
+//!    has one state) plus the union of the parameters of its control states (merged by name
+//!    and sort). A jump assigns the target's parameters and resets all other parameters of
+//!    the component to a fixed default value (mCRL2's "don't care" values instantiated), so
+//!    stale values never split states.
+//! 4. **Composition, bottom-up.** `||` takes, per pair of components, the interleavings and
+//!    the synchronisations (union multi-actions, conjoined conditions, both updates);
+//!    `comm` rewrites multi-actions on open terms: a matching sub-multiset communicates
+//!    under the condition that all parties' arguments are equal, and the remaining actions
+//!    must not contain another matching group with equal data (maximal communication);
+//!    `allow`/`block` filter by multi-action names, `hide` drops names, `rename` renames.
+//! 5. **Alphabet reasoning.** Every node passes down a downward-closed constraint on the
+//!    multi-actions its child may usefully produce (from enclosing `allow`/`block`, inverted
+//!    through `comm`, `rename` and `hide`); the composition discards every partial
+//!    synchronisation that cannot grow into an allowed multi-action. This keeps
+//!    n-party synchronisations (14 components on one `tick`) linear in n.
+//! 6. **Simplification** (skippable): sumelm (a sum variable fixed by an equality in its
+//!    condition is substituted away: this removes sums over `Nat` bound only by
+//!    communication), constelm (parameters that keep their initial value in every reachable
+//!    state; summands whose condition becomes `false` are removed), parelm (parameters that
+//!    influence no condition, action or relevant parameter).
+//!
+//! # Invariants
+//! - `init.len() == params.len()`, and every summand has `next.len() == params.len()`.
+//! - Free variables of a summand are among `params`, its `sum_vars` and `globals`; sum
+//!   variable names never clash with parameter or global names.
+//! - Actions in a multi-action are sorted (name, then arguments).
+
+pub mod linearise;
+pub mod print;
+pub mod simplify;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::artifact::{ArtifactError, ArtifactKind};
+use crate::data::ir::{DataExpr, DataSpec, Name, Var};
+use crate::process::ir::{Action, ActionDecl};
+use crate::syntax::Span;
+
+pub use linearise::{linearise, LinError, LineariseOptions};
+
+/// A linear process specification.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Lps {
+    /// The data specification (unchanged from the input).
+    pub data: DataSpec,
+    /// Action declarations (from the input, plus those introduced by `comm`/`rename`).
+    pub actions: Vec<ActionDecl>,
+    /// Global variables (free in `init` and summands: any value may be chosen).
+    pub globals: Vec<Var>,
+    /// Process parameters.
+    pub params: Vec<Var>,
+    /// Initial values, one per parameter.
+    pub init: Vec<DataExpr>,
+    /// The summands.
+    pub summands: Vec<Summand>,
+}
+
+/// What a summand does when it fires.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SummandAction {
+    /// A multi-action, its actions sorted; empty for `tau`.
+    Multi(Vec<Action>),
+    /// `delta`: no transition (kept only when the input says so explicitly).
+    Delta,
+}
+
+/// One summand `sum vars . condition -> action . P(next)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Summand {
+    /// The sum variables.
+    pub sum_vars: Vec<Var>,
+    /// The condition (sort `Bool`).
+    pub condition: DataExpr,
+    /// The multi-action or `delta`.
+    pub action: SummandAction,
+    /// The next state: one expression per process parameter.
+    pub next: Vec<DataExpr>,
+    /// Where the summand came from, for diagnostics.
+    pub origin: Origin,
+}
+
+/// Where a summand came from: the source spans of the process equations involved and a
+/// short description (e.g. `P0 | P1 (comm a|b -> c)`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Origin {
+    /// Spans of the process equations (or `init`) that contributed.
+    pub spans: Vec<Span>,
+    /// Names of the contributing processes and operators.
+    pub description: String,
+}
+
+impl Summand {
+    /// Whether the summand is a `tau` step.
+    pub fn is_tau(&self) -> bool {
+        matches!(&self.action, SummandAction::Multi(a) if a.is_empty())
+    }
+
+    /// Indices of the parameters this summand changes (`next[i]` is not `params[i]`).
+    pub fn changed(&self, params: &[Var]) -> Vec<usize> {
+        params
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| !matches!(&self.next[*i], DataExpr::Var(v) if v == *p))
+            .map(|(i, _)| i)
+            .collect()
+    }
+}
+
+/// Facts about an LPS, as `lpsinfo` prints them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LpsInfo {
+    /// Number of summands.
+    pub summands: usize,
+    /// Number of `tau` summands.
+    pub tau_summands: usize,
+    /// Number of parameters.
+    pub params: usize,
+    /// Number of declared action labels.
+    pub action_labels: usize,
+    /// Action labels used in summands, with how many summands use each.
+    pub used_labels: BTreeMap<Name, usize>,
+}
+
+impl Lps {
+    /// Summary facts for `lpsinfo`.
+    pub fn info(&self) -> LpsInfo {
+        let mut used_labels = BTreeMap::new();
+        for s in &self.summands {
+            if let SummandAction::Multi(acts) = &s.action {
+                let mut names: Vec<&Name> = acts.iter().map(|a| &a.name).collect();
+                names.dedup();
+                for n in names {
+                    *used_labels.entry(n.clone()).or_insert(0) += 1;
+                }
+            }
+        }
+        let mut labels: Vec<&Name> = self.actions.iter().map(|a| &a.name).collect();
+        labels.sort();
+        labels.dedup();
+        LpsInfo {
+            summands: self.summands.len(),
+            tau_summands: self.summands.iter().filter(|s| s.is_tau()).count(),
+            params: self.params.len(),
+            action_labels: labels.len(),
+            used_labels,
+        }
+    }
+
+    /// Checks the structural invariants (lengths of `init` and `next`).
+    pub fn check_invariants(&self) -> Result<(), String> {
+        if self.init.len() != self.params.len() {
+            return Err(format!(
+                "{} initial values for {} parameters",
+                self.init.len(),
+                self.params.len()
+            ));
+        }
+        for (i, s) in self.summands.iter().enumerate() {
+            if s.next.len() != self.params.len() {
+                return Err(format!(
+                    "summand {} has {} next-state expressions for {} parameters",
+                    i + 1,
+                    s.next.len(),
+                    self.params.len()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads an LPS artifact (file, or standard input for `None`/`-`), with clear errors for
+/// files that are not LPS artifacts, truncated or corrupt.
+pub fn read_lps(path: Option<&Path>) -> Result<Lps, ArtifactError> {
+    let lps: Lps = crate::artifact::read_artifact(ArtifactKind::Lps, path)?;
+    if let Err(detail) = lps.check_invariants() {
+        return Err(ArtifactError::Corrupt {
+            path: crate::artifact::display_path(path, "<stdin>"),
+            kind: ArtifactKind::Lps,
+            detail,
+        });
+    }
+    Ok(lps)
+}
+
+/// Writes an LPS artifact atomically (file, or standard output for `None`/`-`).
+pub fn write_lps(path: Option<&Path>, lps: &Lps) -> Result<(), ArtifactError> {
+    crate::artifact::write_artifact(ArtifactKind::Lps, path, lps)
+}

@@ -1,2 +1,297 @@
-//! Explicit labelled transition systems: state-space generation from an LPS (`lps2lts`),
-//! the `.aut` format, the binary LTS artifact, and DOT output.
+//! Explicit labelled transition systems: state-space generation (`lps2lts`), the `.aut`
+//! format, the binary LTS artifact, and DOT output.
+//!
+//! # Public API
+//!
+//! - [`TransitionSystem`]: the trait a state-space generator explores. Whatever implements it
+//!   (the LPS via the data engine, or a hand-written system in a test) encodes each state as a
+//!   fixed-width row of `u32` words ([`TransitionSystem::state_width`]; for an LPS one
+//!   `TermId` per process parameter) and reports successors through a callback. Mutable
+//!   per-thread scratch (rewriter caches, enumerator stacks) lives in a
+//!   [`TransitionSystem::Worker`], one per exploring thread, so the system itself only
+//!   needs `&self` (`Sync`).
+//! - [`Explorer`]: explores a [`TransitionSystem`] with a [`Strategy`] (`bfs`, `dfs`,
+//!   `highway`), an optional state bound, deadlock and action detection, parent pointers for
+//!   shortest traces, and rayon-parallel level expansion; transitions go to a
+//!   [`TransitionSink`] as they are found.
+//! - [`generate()`]: the whole `lps2lts` back end over any system: picks the output format
+//!   from the file extension, streams transitions, writes traces and statistics, prints
+//!   progress. `muon lps2lts` is this function applied to the LPS.
+//! - [`Lts`]: an explicit LTS (states `0..num_states`, interned [`Label`]s, a flat transition
+//!   array), stored as the binary artifact ([`Lts::write_artifact`], [`Lts::read_artifact`]),
+//!   read and written as `.aut` ([`aut`]), and written as DOT ([`dot`]).
+//! - [`Label`] / [`ActionPart`]: a multi-action both as mCRL2 prints it (`a(1, true)|b`,
+//!   `tau` for the empty multi-action) and as structured parts (action name + printed data
+//!   arguments) so that `lts2pbes` can match action formulas with data against labels.
+//!
+//! # State numbering invariant
+//!
+//! States are numbered densely, `StateId(0)` is the initial state, and every other state gets
+//! the next number when it is first *discovered* (not when it is expanded). With `bfs` the
+//! states are expanded in number order, so the state table itself is the BFS queue and the
+//! numbering is exactly that of a sequential FIFO breadth-first search that expands each
+//! state's successors in the order the system reports them — as mCRL2's `lps2lts` numbers
+//! them. Transitions are reported grouped by source state in expansion order.
+//!
+//! Parallel exploration keeps this numbering bit for bit. It is level-synchronous: a batch of
+//! states of the current BFS level is expanded in parallel (rayon, one [`Worker`] per
+//! thread), each thread hashes its successor rows and looks them up in the (read-only during
+//! that phase) state table; then one thread walks the batch in state order and inserts the
+//! successors that were not found, interning labels and emitting transitions. The numbering
+//! therefore depends only on the order of states and successors, never on thread timing, so
+//! any `--threads` gives the same states, transitions and `.aut` file as one thread. This
+//! trades some parallelism (the insertion pass is sequential) for reproducibility: traces,
+//! state numbers in error messages and `.aut` files are identical across machines. The
+//! expensive part of generating an LPS state space — rewriting conditions, enumerating sum
+//! variables, computing next states — is in the parallel phase.
+//!
+//! `highway` search (Engels, Groote, van Weerdenburg, Willemse) explores, per level, a random
+//! subset of at most `todo_max` of the newly discovered states (reservoir sampling with a
+//! fixed seed, so runs are reproducible); the others are numbered but not expanded.
+//! `dfs` numbers states in discovery order with an explicit stack and runs sequentially.
+//!
+//! # Memory layout
+//!
+//! - State rows live in one arena of fixed-width `u32` rows, allocated in pages of
+//!   [`table::PAGE_ROWS`] rows so growth never copies (or doubles) the arena; state `i` is row
+//!   `i`. For 8 parameters a state costs 32 bytes here.
+//! - The hash index is an open-addressing (linear probing) array of `u32` state numbers,
+//!   kept at most 3/4 full; it stores no keys or hashes (the row in the arena is the key), so it
+//!   costs 4/load ≈ 5.3–10.7 bytes per state. Hence ≈ 40 bytes per state for 8 parameters.
+//! - With traces (`-t`) or deadlock/action traces, one `u32` parent pointer per state; a
+//!   trace is rebuilt by re-expanding the states on the parent path (its length, not the
+//!   state space) to find the labels, so no label is stored per state.
+//! - Transitions are not kept in memory unless the output format needs them all at once
+//!   (`.lts`, `.dot`): `.aut` bodies are streamed to an anonymous temporary file and copied
+//!   behind the header (the header needs the final counts); without an output file only the
+//!   counts are kept. A kept transition costs 12 bytes (`from`, `label`, `to`).
+//! - BFS needs no separate queue (the table is the queue); `dfs` keeps a stack of state
+//!   numbers and `highway` a vector of the next level's sampled state numbers.
+
+pub mod aut;
+pub mod dot;
+pub mod explore;
+pub mod generate;
+pub mod label;
+pub mod table;
+
+use std::path::Path;
+
+use miette::Diagnostic;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::artifact::{self, ArtifactError, ArtifactKind};
+
+pub use explore::{
+    ExploreError, ExploreOptions, ExploreSummary, Explorer, Progress, Strategy, TransitionSink,
+    TransitionSystem,
+};
+pub use generate::{generate, GenerateError, GenerateOptions, GenerateReport, OutputFormat};
+pub use label::{ActionPart, Label, LabelParseError};
+
+/// A state of an LTS: states are numbered densely from 0 in discovery order; 0 is initial.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct StateId(pub u32);
+
+impl StateId {
+    /// The state number as an index into per-state arrays.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl std::fmt::Display for StateId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// An interned transition label (an index into [`Lts::labels`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct LabelId(pub u32);
+
+impl LabelId {
+    /// The label number as an index into the label table.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// One transition `from --label--> to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Transition {
+    /// Source state.
+    pub from: StateId,
+    /// Label.
+    pub label: LabelId,
+    /// Target state.
+    pub to: StateId,
+}
+
+/// An explicit labelled transition system.
+///
+/// Invariants (checked by [`Lts::validate`], which every reader calls): `initial` and every
+/// transition endpoint are `< num_states`, every label id is `< labels.len()`, and label texts
+/// are pairwise distinct.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lts {
+    /// The initial state.
+    pub initial: StateId,
+    /// The number of states; the states are `0..num_states`.
+    pub num_states: u32,
+    /// The label table, indexed by [`LabelId`].
+    pub labels: Vec<Label>,
+    /// The transitions, in the order they were generated or read.
+    pub transitions: Vec<Transition>,
+}
+
+/// What is wrong with an LTS or its file.
+#[derive(Debug, Error, Diagnostic)]
+pub enum LtsError {
+    /// Reading or writing a file failed.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Artifact(#[from] ArtifactError),
+    /// A malformed `.aut` file.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Aut(#[from] aut::AutError),
+    /// An LTS that breaks its invariants (e.g. a corrupt artifact).
+    #[error("{path}: invalid LTS: {detail}")]
+    #[diagnostic(
+        code(muon::lts::invalid),
+        help("regenerate the file with `muon lps2lts`")
+    )]
+    Invalid {
+        /// The file.
+        path: String,
+        /// The broken invariant.
+        detail: String,
+    },
+    /// The input file's extension names no LTS format muon reads.
+    #[error("{path}: cannot tell the LTS format from the file name")]
+    #[diagnostic(
+        code(muon::lts::format),
+        help("use a file ending in .aut (Aldebaran text) or .lts (muon binary LTS)")
+    )]
+    UnknownFormat {
+        /// The file.
+        path: String,
+    },
+}
+
+impl Lts {
+    /// Checks the invariants listed on [`Lts`]; `path` names the source in the error.
+    pub fn validate(&self, path: &str) -> Result<(), LtsError> {
+        let bad = |detail: String| LtsError::Invalid {
+            path: path.to_string(),
+            detail,
+        };
+        if self.num_states == 0 {
+            return Err(bad(
+                "it has no states (at least the initial state is needed)".into(),
+            ));
+        }
+        if self.initial.0 >= self.num_states {
+            return Err(bad(format!(
+                "initial state {} is not below the number of states {}",
+                self.initial, self.num_states
+            )));
+        }
+        for (i, t) in self.transitions.iter().enumerate() {
+            if t.from.0 >= self.num_states || t.to.0 >= self.num_states {
+                return Err(bad(format!(
+                    "transition {i} ({} -> {}) leaves the {} states",
+                    t.from, t.to, self.num_states
+                )));
+            }
+            if t.label.index() >= self.labels.len() {
+                return Err(bad(format!(
+                    "transition {i} has label {} but there are {} labels",
+                    t.label.0,
+                    self.labels.len()
+                )));
+            }
+        }
+        let mut seen = rustc_hash::FxHashSet::default();
+        for l in &self.labels {
+            if !seen.insert(l.text()) {
+                return Err(bad(format!("label `{}` occurs twice", l.text())));
+            }
+        }
+        Ok(())
+    }
+
+    /// The text of a label as mCRL2 prints it.
+    pub fn label_text(&self, id: LabelId) -> &str {
+        self.labels[id.index()].text()
+    }
+
+    /// The states without outgoing transitions, in increasing order.
+    pub fn deadlock_states(&self) -> Vec<StateId> {
+        let mut has_out = vec![false; self.num_states as usize];
+        for t in &self.transitions {
+            has_out[t.from.index()] = true;
+        }
+        (0..self.num_states)
+            .filter(|&s| !has_out[s as usize])
+            .map(StateId)
+            .collect()
+    }
+
+    /// How many transitions carry each label, indexed by [`LabelId`].
+    pub fn label_counts(&self) -> Vec<u64> {
+        let mut counts = vec![0u64; self.labels.len()];
+        for t in &self.transitions {
+            counts[t.label.index()] += 1;
+        }
+        counts
+    }
+
+    /// Writes the LTS as a binary artifact (atomically; standard output for `None`/`-`).
+    pub fn write_artifact(&self, path: Option<&Path>) -> Result<(), ArtifactError> {
+        artifact::write_artifact(ArtifactKind::Lts, path, self)
+    }
+
+    /// Reads a binary LTS artifact and checks its invariants.
+    pub fn read_artifact(path: Option<&Path>) -> Result<Lts, LtsError> {
+        let lts: Lts = artifact::read_artifact(ArtifactKind::Lts, path)?;
+        lts.validate(&artifact::display_path(path, "<stdin>"))?;
+        Ok(lts)
+    }
+
+    /// Reads an LTS in the format given by the file extension (`.aut` or `.lts`); a file
+    /// with another extension (or standard input) is read as an artifact if it starts with
+    /// the artifact header and as `.aut` otherwise.
+    pub fn read_file(path: Option<&Path>) -> Result<Lts, LtsError> {
+        let name = artifact::display_path(path, "<stdin>");
+        let ext = path
+            .and_then(|p| p.extension())
+            .and_then(|e| e.to_str())
+            .map(|e| e.to_ascii_lowercase());
+        match ext.as_deref() {
+            Some("aut") => {
+                let text = artifact::read_text(path)?;
+                Ok(aut::parse_aut(&text, &name)?)
+            }
+            Some("lts") => Lts::read_artifact(path),
+            _ => {
+                let bytes = artifact::read_bytes(path)?;
+                if artifact::is_artifact(&bytes) {
+                    let lts: Lts = artifact::decode(ArtifactKind::Lts, &bytes, &name)?;
+                    lts.validate(&name)?;
+                    Ok(lts)
+                } else if let Ok(text) = std::str::from_utf8(&bytes) {
+                    if text.trim_start().starts_with("des") {
+                        Ok(aut::parse_aut(text, &name)?)
+                    } else {
+                        Err(LtsError::UnknownFormat { path: name })
+                    }
+                } else {
+                    Err(LtsError::UnknownFormat { path: name })
+                }
+            }
+        }
+    }
+}

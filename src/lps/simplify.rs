@@ -1,0 +1,228 @@
+//! LPS simplifications that keep the reachable state space: sum elimination, constant
+//! elimination and (unobservable) parameter elimination.
+//!
+//! Every decision about data goes through a [`Simplifier`]: the syntactic one decides
+//! what is evident from the terms; the data engine's rewriter can be plugged in for more.
+
+use std::collections::HashSet;
+
+use crate::data::ir::{DataExpr, Var};
+use crate::data::ir_ops::{
+    as_app, conjuncts, free_vars_into, is_closed, is_false, occurs_free, substitute, Simplifier,
+    Subst,
+};
+
+use super::{Lps, Summand, SummandAction};
+
+fn map_summand(s: &mut Summand, f: &dyn Fn(&DataExpr) -> DataExpr) {
+    s.condition = f(&s.condition);
+    if let SummandAction::Multi(acts) = &mut s.action {
+        for a in acts.iter_mut() {
+            for d in a.args.iter_mut() {
+                *d = f(d);
+            }
+        }
+        acts.sort();
+    }
+    for d in s.next.iter_mut() {
+        *d = f(d);
+    }
+}
+
+fn summand_free_vars(s: &Summand) -> Vec<Var> {
+    let mut out = Vec::new();
+    free_vars_into(&s.condition, &mut out);
+    if let SummandAction::Multi(acts) = &s.action {
+        for a in acts {
+            for d in &a.args {
+                free_vars_into(d, &mut out);
+            }
+        }
+    }
+    for d in &s.next {
+        free_vars_into(d, &mut out);
+    }
+    out
+}
+
+/// Sum elimination: a sum variable `v` with a conjunct `v == e` (or `e == v`, `v` not in
+/// `e`) in its condition is replaced by `e`; unused sum variables are dropped; summands
+/// whose condition simplifies to `false` are removed. Returns the number of sum variables
+/// eliminated.
+pub fn sumelm(lps: &mut Lps, simp: &dyn Simplifier) -> usize {
+    let mut removed = 0;
+    for s in lps.summands.iter_mut() {
+        s.condition = simp.simplify(&s.condition);
+        loop {
+            let mut found: Option<(Var, DataExpr)> = None;
+            'search: for c in conjuncts(&s.condition) {
+                if let Some(("==", [l, r])) = as_app(&c) {
+                    for (x, e) in [(l, r), (r, l)] {
+                        if let DataExpr::Var(v) = x {
+                            if s.sum_vars.contains(v) && !occurs_free(v, e) {
+                                found = Some((v.clone(), e.clone()));
+                                break 'search;
+                            }
+                        }
+                    }
+                }
+            }
+            let Some((v, e)) = found else { break };
+            let mut sigma = Subst::new();
+            sigma.insert(v.clone(), e);
+            s.sum_vars.retain(|x| *x != v);
+            map_summand(s, &|d| simp.simplify(&substitute(d, &sigma)));
+            removed += 1;
+        }
+        let fv = summand_free_vars(s);
+        let before = s.sum_vars.len();
+        s.sum_vars.retain(|v| fv.contains(v));
+        removed += before - s.sum_vars.len();
+    }
+    lps.summands.retain(|s| !is_false(&s.condition));
+    removed
+}
+
+/// Constant elimination: parameters that keep their (closed) initial value in every summand
+/// that can fire are replaced by that value and removed. Summands whose condition is `false`
+/// under the constants are removed (they can never fire). Returns the removed parameters.
+pub fn constelm(lps: &mut Lps, simp: &dyn Simplifier) -> Vec<Var> {
+    let n = lps.params.len();
+    let mut constant: Vec<Option<DataExpr>> = lps
+        .init
+        .iter()
+        .map(|e| {
+            let e = simp.simplify(e);
+            if is_closed(&e) {
+                Some(e)
+            } else {
+                None
+            }
+        })
+        .collect();
+    loop {
+        let sigma: Subst = (0..n)
+            .filter_map(|i| constant[i].clone().map(|c| (lps.params[i].clone(), c)))
+            .collect();
+        let mut changed = false;
+        for s in &lps.summands {
+            let cond = simp.simplify(&substitute(&s.condition, &sigma));
+            if is_false(&cond) {
+                continue;
+            }
+            for i in 0..n {
+                if let Some(c) = &constant[i] {
+                    let v = simp.simplify(&substitute(&s.next[i], &sigma));
+                    if v != *c {
+                        constant[i] = None;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let sigma: Subst = (0..n)
+        .filter_map(|i| constant[i].clone().map(|c| (lps.params[i].clone(), c)))
+        .collect();
+    if sigma.is_empty() {
+        return Vec::new();
+    }
+    for s in lps.summands.iter_mut() {
+        map_summand(s, &|d| simp.simplify(&substitute(d, &sigma)));
+    }
+    lps.summands.retain(|s| !is_false(&s.condition));
+    let keep: Vec<bool> = constant.iter().map(|c| c.is_none()).collect();
+    remove_params(lps, &keep)
+}
+
+/// Keeps only the parameters marked in `keep`; returns the removed ones.
+fn remove_params(lps: &mut Lps, keep: &[bool]) -> Vec<Var> {
+    let removed: Vec<Var> = lps
+        .params
+        .iter()
+        .zip(keep)
+        .filter(|(_, k)| !**k)
+        .map(|(v, _)| v.clone())
+        .collect();
+    let filt = |v: &mut Vec<DataExpr>| {
+        let mut i = 0;
+        v.retain(|_| {
+            let k = keep[i];
+            i += 1;
+            k
+        });
+    };
+    let mut i = 0;
+    lps.params.retain(|_| {
+        let k = keep[i];
+        i += 1;
+        k
+    });
+    filt(&mut lps.init);
+    for s in lps.summands.iter_mut() {
+        filt(&mut s.next);
+    }
+    removed
+}
+
+/// Parameter elimination: parameters that influence no condition, no action argument and
+/// no next value of an influential parameter are removed. Returns the removed parameters.
+pub fn parelm(lps: &mut Lps) -> Vec<Var> {
+    let n = lps.params.len();
+    let mut relevant = vec![false; n];
+    let index = |v: &Var| lps.params.iter().position(|p| p == v);
+    let mut work: Vec<usize> = Vec::new();
+    let mark = |vars: Vec<Var>, relevant: &mut Vec<bool>, work: &mut Vec<usize>| {
+        for v in vars {
+            if let Some(i) = index(&v) {
+                if !relevant[i] {
+                    relevant[i] = true;
+                    work.push(i);
+                }
+            }
+        }
+    };
+    for s in &lps.summands {
+        let mut fv = Vec::new();
+        free_vars_into(&s.condition, &mut fv);
+        if let SummandAction::Multi(acts) = &s.action {
+            for a in acts {
+                for d in &a.args {
+                    free_vars_into(d, &mut fv);
+                }
+            }
+        }
+        mark(fv, &mut relevant, &mut work);
+    }
+    while let Some(i) = work.pop() {
+        let mut fv = Vec::new();
+        for s in &lps.summands {
+            free_vars_into(&s.next[i], &mut fv);
+        }
+        mark(fv, &mut relevant, &mut work);
+    }
+    remove_params(lps, &relevant)
+}
+
+/// Removes summands that are exact duplicates of an earlier one (same sum variables,
+/// condition, action and next state).
+pub fn dedup_summands(lps: &mut Lps) {
+    let mut seen: HashSet<String> = HashSet::new();
+    lps.summands.retain(|s| {
+        let key = format!("{:?}|{:?}|{:?}|{:?}", s.sum_vars, s.condition, s.action, s.next);
+        seen.insert(key)
+    });
+}
+
+/// The default pipeline of `mcrl22lps`: sumelm, constelm, sumelm, parelm, sumelm.
+pub fn simplify_all(lps: &mut Lps, simp: &dyn Simplifier) {
+    sumelm(lps, simp);
+    constelm(lps, simp);
+    sumelm(lps, simp);
+    parelm(lps);
+    sumelm(lps, simp);
+    dedup_summands(lps);
+}

@@ -1,0 +1,902 @@
+//! The generic state-space explorer (see the module docs of [`crate::lts`] for the numbering
+//! invariant, the parallel design and the memory layout).
+
+use std::hash::Hash;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+use thiserror::Error;
+
+use super::table::{hash_row, StateTable, MAX_STATES};
+use super::{Label, LabelId, StateId, Transition};
+
+/// A system whose states the [`Explorer`] enumerates; `muon lps2lts` implements it for an LPS.
+///
+/// A state is a row of exactly [`state_width`](TransitionSystem::state_width) `u32` words
+/// (for an LPS: one hash-consed `TermId` per process parameter). Two states are the same
+/// state exactly when their rows are equal, so the encoding must be canonical (terms in
+/// normal form, hash-consed).
+pub trait TransitionSystem: Sync {
+    /// A transition label as the system produces it, cheap to hash and compare (for an LPS:
+    /// action ids and data `TermId`s). It is turned into a printable [`Label`] only the first
+    /// time it is seen.
+    type Label: Clone + Eq + Hash + Send + Sync;
+    /// What can go wrong computing the initial state or successors (e.g. a rewriter error or
+    /// an infinite sum domain).
+    type Error: std::error::Error + Send + Sync + 'static;
+    /// Mutable per-thread scratch (rewriter caches, enumerator stacks); one per exploring
+    /// thread, created with [`worker`](TransitionSystem::worker) and reused across states.
+    type Worker: Send;
+
+    /// The number of `u32` words in every state row.
+    fn state_width(&self) -> usize;
+
+    /// A fresh per-thread scratch value.
+    fn worker(&self) -> Self::Worker;
+
+    /// Writes the initial state's row into `out` (which is empty on entry).
+    fn initial_state(&self, w: &mut Self::Worker, out: &mut Vec<u32>) -> Result<(), Self::Error>;
+
+    /// Calls `emit(label, successor_row)` once per outgoing transition of `state`, in a
+    /// deterministic order (the order decides the state numbering). The row passed to `emit`
+    /// may be a scratch buffer that is reused after `emit` returns.
+    fn successors(
+        &self,
+        w: &mut Self::Worker,
+        state: &[u32],
+        emit: &mut dyn FnMut(&Self::Label, &[u32]),
+    ) -> Result<(), Self::Error>;
+
+    /// The printable multi-action of a label (called once per distinct label).
+    fn label(&self, label: &Self::Label) -> Label;
+
+    /// A readable rendering of a state for traces and messages (the LPS prints its parameter
+    /// values); the default prints the raw words.
+    fn format_state(&self, state: &[u32]) -> String {
+        let words: Vec<String> = state.iter().map(u32::to_string).collect();
+        format!("[{}]", words.join(", "))
+    }
+}
+
+/// Shorthand for the per-thread scratch type of a system.
+pub type Worker<S> = <S as TransitionSystem>::Worker;
+
+/// The exploration order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// Breadth-first (the default); parallel; shortest traces.
+    Bfs,
+    /// Depth-first with an explicit stack; sequential.
+    Dfs,
+    /// Highway search: per level, expand a random subset of at most `todo_max` of the newly
+    /// found states (reproducible for a fixed `seed`); parallel.
+    Highway {
+        /// The most states expanded per level.
+        todo_max: usize,
+        /// The random seed.
+        seed: u64,
+    },
+}
+
+/// Options of an exploration.
+#[derive(Clone, Debug)]
+pub struct ExploreOptions {
+    /// The exploration order.
+    pub strategy: Strategy,
+    /// Stop cleanly once this many states have been found.
+    pub max_states: Option<u64>,
+    /// Threads for parallel expansion; 0 means all cores, 1 sequential.
+    pub threads: usize,
+    /// Record states without outgoing transitions.
+    pub detect_deadlocks: bool,
+    /// Record transitions whose multi-action contains one of these action names.
+    pub detect_actions: Vec<String>,
+    /// Keep a parent pointer per state so [`Explorer::trace_to`] can rebuild paths.
+    pub keep_parents: bool,
+    /// How many deadlock states and action occurrences to keep (all are counted).
+    pub record_limit: usize,
+}
+
+impl Default for ExploreOptions {
+    fn default() -> Self {
+        ExploreOptions {
+            strategy: Strategy::Bfs,
+            max_states: None,
+            threads: 1,
+            detect_deadlocks: false,
+            detect_actions: Vec::new(),
+            keep_parents: false,
+            record_limit: 1000,
+        }
+    }
+}
+
+/// Receives the labels and transitions as the explorer finds them.
+pub trait TransitionSink {
+    /// A label seen for the first time, with its id (ids are dense, in order of first use).
+    fn new_label(&mut self, _id: LabelId, _label: &Label) -> std::io::Result<()> {
+        Ok(())
+    }
+    /// One transition; transitions arrive grouped by source state in expansion order.
+    fn transition(&mut self, t: Transition) -> std::io::Result<()>;
+}
+
+/// Discards transitions (counting only).
+impl TransitionSink for () {
+    fn transition(&mut self, _t: Transition) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Collects transitions in memory.
+impl TransitionSink for Vec<Transition> {
+    fn transition(&mut self, t: Transition) -> std::io::Result<()> {
+        self.push(t);
+        Ok(())
+    }
+}
+
+/// A transition whose label contains a detected action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ActionHit {
+    /// The transition.
+    pub transition: Transition,
+}
+
+/// A snapshot for progress reports.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// States found so far.
+    pub states: u64,
+    /// States expanded so far.
+    pub explored: u64,
+    /// Transitions found so far.
+    pub transitions: u64,
+    /// The current BFS level (1 = the initial state's level; 0 for DFS).
+    pub level: u32,
+    /// Seconds since the start.
+    pub seconds: f64,
+}
+
+/// The outcome of an exploration.
+#[derive(Clone, Debug, Default)]
+pub struct ExploreSummary {
+    /// States found (numbered `0..states`).
+    pub states: u64,
+    /// States expanded (fewer than `states` with `--max` or highway search).
+    pub explored: u64,
+    /// Transitions found.
+    pub transitions: u64,
+    /// BFS / highway levels expanded (0 for DFS).
+    pub levels: u32,
+    /// Whether exploration stopped at the state bound before the state space was complete.
+    pub stopped_at_max: bool,
+    /// Number of deadlock states (when detecting deadlocks).
+    pub deadlock_count: u64,
+    /// The first `record_limit` deadlock states, in discovery order.
+    pub deadlocks: Vec<StateId>,
+    /// Number of transitions with a detected action.
+    pub action_count: u64,
+    /// The first `record_limit` such transitions.
+    pub action_hits: Vec<ActionHit>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Bytes allocated by the state table (rows + hash index) at the end.
+    pub table_bytes: u64,
+    /// Bytes allocated for parent pointers.
+    pub parent_bytes: u64,
+}
+
+/// Why an exploration failed.
+#[derive(Debug, Error)]
+pub enum ExploreError<E: std::error::Error + 'static> {
+    /// The system failed computing the initial state (`state: None`) or a successor.
+    #[error("{}: {source}", state_context(.state))]
+    System {
+        /// The state being expanded.
+        state: Option<StateId>,
+        /// The system's error.
+        #[source]
+        source: E,
+    },
+    /// The system produced a row of the wrong width (a bug in the system).
+    #[error("the system produced a state of {found} words, but its states have {expected}")]
+    Width {
+        /// The declared width.
+        expected: usize,
+        /// The width produced.
+        found: usize,
+    },
+    /// More states than fit in 32-bit state numbers.
+    #[error("the state space has more than {MAX_STATES} states; bound it with --max")]
+    TooManyStates,
+    /// Writing transitions failed.
+    #[error("cannot write the transitions: {0}")]
+    Sink(#[source] std::io::Error),
+    /// A rayon thread pool could not be started.
+    #[error("cannot start {threads} worker threads: {detail}")]
+    Threads {
+        /// Threads asked for.
+        threads: usize,
+        /// What rayon said.
+        detail: String,
+    },
+    /// A trace was asked for without parent pointers, or to an unknown state.
+    #[error("cannot rebuild a trace to state {0}: {1}")]
+    Trace(StateId, &'static str),
+}
+
+fn state_context(state: &Option<StateId>) -> String {
+    match state {
+        Some(s) => format!("while exploring state {s}"),
+        None => "while computing the initial state".to_string(),
+    }
+}
+
+const NO_PARENT: u32 = u32::MAX;
+/// States per parallel batch: big enough to keep all threads busy, small enough that the
+/// buffered successors of one batch stay small.
+const BATCH: usize = 1 << 14;
+/// States per rayon task within a batch.
+const CHUNK: usize = 64;
+
+enum Frontier {
+    /// BFS: the table is the queue.
+    Implicit,
+    /// DFS stack.
+    Stack(Vec<u32>),
+    /// Highway: reservoir sample of the next level.
+    Reservoir {
+        next: Vec<u32>,
+        seen: u64,
+        todo_max: usize,
+        rng: u64,
+    },
+}
+
+/// Label of a buffered successor.
+enum LabIn<'l, L> {
+    Known(LabelId),
+    Sys(&'l L),
+}
+
+/// Target of a buffered successor.
+enum TgtIn<'r> {
+    Known(StateId),
+    Row(&'r [u32], u64),
+}
+
+/// What one rayon task produced for a run of consecutive states.
+struct ChunkOut<L, E> {
+    /// Successor count per fully expanded state.
+    counts: Vec<u32>,
+    /// Successors: label (known id, or index into `new_labels` with the top bit set) and
+    /// target (known state, or an offset into `rows`).
+    entries: Vec<(u32, Tgt)>,
+    rows: Vec<u32>,
+    new_labels: Vec<L>,
+    /// The error of the state after the last counted one, if any.
+    error: Option<E>,
+    bad_width: Option<usize>,
+}
+
+#[derive(Clone, Copy)]
+enum Tgt {
+    Known(StateId),
+    New { off: u32, hash: u64 },
+}
+
+const NEW_LABEL_BIT: u32 = 1 << 31;
+
+/// Explores a [`TransitionSystem`]; keeps the state table (and parent pointers) afterwards so
+/// traces can be rebuilt and states printed.
+pub struct Explorer<'a, S: TransitionSystem> {
+    sys: &'a S,
+    opts: ExploreOptions,
+    table: StateTable,
+    parents: Vec<u32>,
+    label_map: FxHashMap<S::Label, LabelId>,
+    text_map: FxHashMap<String, LabelId>,
+    labels: Vec<Label>,
+    detect_flags: Vec<bool>,
+    workers: Mutex<Vec<S::Worker>>,
+    frontier: Frontier,
+    summary: ExploreSummary,
+    stopped: bool,
+    start: Instant,
+    last_report: Instant,
+    level: u32,
+    progress: Option<Box<dyn FnMut(&Progress) + 'a>>,
+}
+
+impl<'a, S: TransitionSystem> Explorer<'a, S> {
+    /// An explorer of `sys` with `opts`.
+    pub fn new(sys: &'a S, opts: ExploreOptions) -> Self {
+        let frontier = match opts.strategy {
+            Strategy::Bfs => Frontier::Implicit,
+            Strategy::Dfs => Frontier::Stack(Vec::new()),
+            Strategy::Highway { todo_max, seed } => Frontier::Reservoir {
+                next: Vec::new(),
+                seen: 0,
+                todo_max: todo_max.max(1),
+                rng: seed ^ 0x2545_F491_4F6C_DD1D,
+            },
+        };
+        let now = Instant::now();
+        Explorer {
+            sys,
+            table: StateTable::new(sys.state_width()),
+            opts,
+            parents: Vec::new(),
+            label_map: FxHashMap::default(),
+            text_map: FxHashMap::default(),
+            labels: Vec::new(),
+            detect_flags: Vec::new(),
+            workers: Mutex::new(Vec::new()),
+            frontier,
+            summary: ExploreSummary::default(),
+            stopped: false,
+            start: now,
+            last_report: now,
+            level: 0,
+            progress: None,
+        }
+    }
+
+    /// Calls `f` about once a second during [`run`](Explorer::run).
+    pub fn on_progress(&mut self, f: impl FnMut(&Progress) + 'a) {
+        self.progress = Some(Box::new(f));
+    }
+
+    /// The labels found, indexed by [`LabelId`].
+    pub fn labels(&self) -> &[Label] {
+        &self.labels
+    }
+
+    /// The number of states found.
+    pub fn num_states(&self) -> usize {
+        self.table.len()
+    }
+
+    /// The row of a state.
+    pub fn state(&self, s: StateId) -> &[u32] {
+        self.table.row(s)
+    }
+
+    /// The system being explored.
+    pub fn system(&self) -> &'a S {
+        self.sys
+    }
+
+    /// Explores the state space, sending labels and transitions to `sink`.
+    pub fn run(
+        &mut self,
+        sink: &mut dyn TransitionSink,
+    ) -> Result<ExploreSummary, ExploreError<S::Error>> {
+        self.start = Instant::now();
+        self.last_report = self.start;
+        let threads = match self.opts.threads {
+            0 => rayon::current_num_threads().max(1),
+            n => n,
+        };
+        let pool = if threads > 1 && !matches!(self.opts.strategy, Strategy::Dfs) {
+            Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .map_err(|e| ExploreError::Threads {
+                        threads,
+                        detail: e.to_string(),
+                    })?,
+            )
+        } else {
+            None
+        };
+
+        // The initial state.
+        let mut worker = self.sys.worker();
+        let mut row = Vec::with_capacity(self.table.width());
+        self.sys
+            .initial_state(&mut worker, &mut row)
+            .map_err(|source| ExploreError::System {
+                state: None,
+                source,
+            })?;
+        self.check_width(row.len())?;
+        let h = hash_row(&row);
+        self.table
+            .insert(&row, h)
+            .ok_or(ExploreError::TooManyStates)?;
+        if self.opts.keep_parents {
+            self.parents.push(NO_PARENT);
+        }
+        self.workers.get_mut().expect("no poisoning").push(worker);
+
+        match self.opts.strategy {
+            Strategy::Dfs => self.run_dfs(sink)?,
+            Strategy::Bfs | Strategy::Highway { .. } => self.run_levels(sink, pool.as_ref())?,
+        }
+
+        self.summary.states = self.table.len() as u64;
+        self.summary.stopped_at_max = self.stopped;
+        self.summary.seconds = self.start.elapsed().as_secs_f64();
+        self.summary.table_bytes = self.table.memory_bytes() as u64;
+        self.summary.parent_bytes = (self.parents.capacity() * 4) as u64;
+        self.report_progress(true);
+        Ok(self.summary.clone())
+    }
+
+    fn check_width(&self, found: usize) -> Result<(), ExploreError<S::Error>> {
+        if found != self.table.width() {
+            return Err(ExploreError::Width {
+                expected: self.table.width(),
+                found,
+            });
+        }
+        Ok(())
+    }
+
+    fn run_dfs(&mut self, sink: &mut dyn TransitionSink) -> Result<(), ExploreError<S::Error>> {
+        if let Frontier::Stack(st) = &mut self.frontier {
+            st.push(0);
+        }
+        let mut worker = self.take_worker();
+        let mut scratch = Vec::new();
+        loop {
+            let next = match &mut self.frontier {
+                Frontier::Stack(st) => st.pop(),
+                _ => None,
+            };
+            let Some(s) = next else { break };
+            self.expand_seq(StateId(s), &mut worker, &mut scratch, sink)?;
+            if self.stopped {
+                break;
+            }
+            if self.summary.explored % 1024 == 0 {
+                self.report_progress(false);
+            }
+        }
+        self.give_worker(worker);
+        Ok(())
+    }
+
+    fn run_levels(
+        &mut self,
+        sink: &mut dyn TransitionSink,
+        pool: Option<&rayon::ThreadPool>,
+    ) -> Result<(), ExploreError<S::Error>> {
+        let highway = matches!(self.frontier, Frontier::Reservoir { .. });
+        let mut level_list: Vec<u32> = vec![0];
+        let mut level_start = 0usize;
+        let mut worker = self.take_worker();
+        let mut scratch = Vec::new();
+        let mut ids: Vec<StateId> = Vec::new();
+        loop {
+            // The current level: a range of the table (BFS) or the sampled list (highway).
+            let level_end = self.table.len();
+            let count = if highway {
+                level_list.len()
+            } else {
+                level_end - level_start
+            };
+            if count == 0 {
+                break;
+            }
+            self.level += 1;
+            self.summary.levels = self.level;
+            let mut done = 0usize;
+            while done < count && !self.stopped {
+                let n = (count - done).min(BATCH);
+                ids.clear();
+                if highway {
+                    ids.extend(level_list[done..done + n].iter().map(|&s| StateId(s)));
+                } else {
+                    ids.extend(
+                        (level_start + done..level_start + done + n).map(|s| StateId(s as u32)),
+                    );
+                }
+                match pool {
+                    None => {
+                        for &s in &ids {
+                            self.expand_seq(s, &mut worker, &mut scratch, sink)?;
+                            if self.stopped {
+                                break;
+                            }
+                            if self.summary.explored % 1024 == 0 {
+                                self.report_progress(false);
+                            }
+                        }
+                    }
+                    Some(pool) => {
+                        self.expand_batch(&ids, pool, sink)?;
+                        self.report_progress(false);
+                    }
+                }
+                done += n;
+            }
+            if self.stopped {
+                break;
+            }
+            level_start = level_end;
+            if let Frontier::Reservoir { next, seen, .. } = &mut self.frontier {
+                level_list = std::mem::take(next);
+                level_list.sort_unstable();
+                *seen = 0;
+            }
+        }
+        self.give_worker(worker);
+        Ok(())
+    }
+
+    fn take_worker(&self) -> S::Worker {
+        let w = self.workers.lock().map(|mut v| v.pop()).unwrap_or(None);
+        w.unwrap_or_else(|| self.sys.worker())
+    }
+
+    fn give_worker(&self, w: S::Worker) {
+        if let Ok(mut v) = self.workers.lock() {
+            v.push(w);
+        }
+    }
+
+    /// Expands one state on this thread, inserting successors directly.
+    fn expand_seq(
+        &mut self,
+        s: StateId,
+        worker: &mut S::Worker,
+        scratch: &mut Vec<u32>,
+        sink: &mut dyn TransitionSink,
+    ) -> Result<(), ExploreError<S::Error>> {
+        scratch.clear();
+        scratch.extend_from_slice(self.table.row(s));
+        let sys = self.sys;
+        let mut count = 0u32;
+        let mut err = None;
+        let res = sys.successors(worker, scratch, &mut |lab, row| {
+            if err.is_some() || self.stopped {
+                return;
+            }
+            count += 1;
+            let tgt = TgtIn::Row(row, hash_row(row));
+            if let Err(e) = self.accept(s, LabIn::Sys(lab), tgt, sink) {
+                err = Some(e);
+            }
+        });
+        res.map_err(|source| ExploreError::System {
+            state: Some(s),
+            source,
+        })?;
+        if let Some(e) = err {
+            return Err(e);
+        }
+        // A state cut short by the state bound is not counted as explored (nor as a deadlock).
+        if !self.stopped {
+            self.finish_state(s, count);
+        }
+        Ok(())
+    }
+
+    /// Expands `ids` in parallel, then inserts their successors in order.
+    fn expand_batch(
+        &mut self,
+        ids: &[StateId],
+        pool: &rayon::ThreadPool,
+        sink: &mut dyn TransitionSink,
+    ) -> Result<(), ExploreError<S::Error>> {
+        let view = View {
+            sys: self.sys,
+            table: &self.table,
+            label_map: &self.label_map,
+            workers: &self.workers,
+        };
+        let outs: Vec<ChunkOut<S::Label, S::Error>> = pool.install(|| {
+            ids.par_chunks(CHUNK)
+                .map(|chunk| view.expand_chunk(chunk))
+                .collect()
+        });
+        for (chunk, out) in ids.chunks(CHUNK).zip(outs) {
+            let mut e = 0usize;
+            for (k, &count) in out.counts.iter().enumerate() {
+                let s = chunk[k];
+                for &(lab, tgt) in &out.entries[e..e + count as usize] {
+                    if self.stopped {
+                        return Ok(());
+                    }
+                    let lab = if lab & NEW_LABEL_BIT != 0 {
+                        LabIn::Sys(&out.new_labels[(lab & !NEW_LABEL_BIT) as usize])
+                    } else {
+                        LabIn::Known(LabelId(lab))
+                    };
+                    let tgt = match tgt {
+                        Tgt::Known(t) => TgtIn::Known(t),
+                        Tgt::New { off, hash } => {
+                            let off = off as usize;
+                            TgtIn::Row(&out.rows[off..off + self.table.width()], hash)
+                        }
+                    };
+                    self.accept(s, lab, tgt, sink)?;
+                }
+                e += count as usize;
+                if self.stopped {
+                    return Ok(());
+                }
+                self.finish_state(s, count);
+            }
+            if let Some(found) = out.bad_width {
+                self.check_width(found)?;
+            }
+            if let Some(source) = out.error {
+                return Err(ExploreError::System {
+                    state: Some(chunk[out.counts.len()]),
+                    source,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Interns a label.
+    fn intern(
+        &mut self,
+        lab: &S::Label,
+        sink: &mut dyn TransitionSink,
+    ) -> Result<LabelId, ExploreError<S::Error>> {
+        if let Some(&id) = self.label_map.get(lab) {
+            return Ok(id);
+        }
+        let label = self.sys.label(lab);
+        let id = match self.text_map.get(label.text()) {
+            Some(&id) => id,
+            None => {
+                let id = LabelId(self.labels.len() as u32);
+                sink.new_label(id, &label).map_err(ExploreError::Sink)?;
+                let hit = self.opts.detect_actions.iter().any(|a| label.has_action(a));
+                self.detect_flags.push(hit);
+                self.text_map.insert(label.text().to_string(), id);
+                self.labels.push(label);
+                id
+            }
+        };
+        self.label_map.insert(lab.clone(), id);
+        Ok(id)
+    }
+
+    /// Records one successor of `from` (the sequential part; decides numbering).
+    fn accept(
+        &mut self,
+        from: StateId,
+        lab: LabIn<'_, S::Label>,
+        tgt: TgtIn<'_>,
+        sink: &mut dyn TransitionSink,
+    ) -> Result<(), ExploreError<S::Error>> {
+        let to = match tgt {
+            TgtIn::Known(t) => t,
+            TgtIn::Row(row, hash) => {
+                self.check_width(row.len())?;
+                match self.table.find(row, hash) {
+                    Some(t) => t,
+                    None => {
+                        if let Some(max) = self.opts.max_states {
+                            if self.table.len() as u64 >= max {
+                                self.stopped = true;
+                                return Ok(());
+                            }
+                        }
+                        let (t, _) = self
+                            .table
+                            .insert(row, hash)
+                            .ok_or(ExploreError::TooManyStates)?;
+                        if self.opts.keep_parents {
+                            self.parents.push(from.0);
+                        }
+                        self.on_new_state(t);
+                        t
+                    }
+                }
+            }
+        };
+        let label = match lab {
+            LabIn::Known(id) => id,
+            LabIn::Sys(l) => self.intern(l, sink)?,
+        };
+        let t = Transition { from, label, to };
+        self.summary.transitions += 1;
+        if self
+            .detect_flags
+            .get(label.index())
+            .copied()
+            .unwrap_or(false)
+        {
+            self.summary.action_count += 1;
+            if self.summary.action_hits.len() < self.opts.record_limit {
+                self.summary.action_hits.push(ActionHit { transition: t });
+            }
+        }
+        sink.transition(t).map_err(ExploreError::Sink)
+    }
+
+    fn on_new_state(&mut self, t: StateId) {
+        match &mut self.frontier {
+            Frontier::Implicit => {}
+            Frontier::Stack(st) => st.push(t.0),
+            Frontier::Reservoir {
+                next,
+                seen,
+                todo_max,
+                rng,
+            } => {
+                *seen += 1;
+                if next.len() < *todo_max {
+                    next.push(t.0);
+                } else {
+                    let j = splitmix(rng) % *seen;
+                    if (j as usize) < *todo_max {
+                        next[j as usize] = t.0;
+                    }
+                }
+            }
+        }
+    }
+
+    fn finish_state(&mut self, s: StateId, successors: u32) {
+        self.summary.explored += 1;
+        if successors == 0 && self.opts.detect_deadlocks {
+            self.summary.deadlock_count += 1;
+            if self.summary.deadlocks.len() < self.opts.record_limit {
+                self.summary.deadlocks.push(s);
+            }
+        }
+    }
+
+    fn report_progress(&mut self, force: bool) {
+        let Some(f) = self.progress.as_mut() else {
+            return;
+        };
+        let now = Instant::now();
+        if !force && now.duration_since(self.last_report).as_secs_f64() < 1.0 {
+            return;
+        }
+        self.last_report = now;
+        f(&Progress {
+            states: self.table.len() as u64,
+            explored: self.summary.explored,
+            transitions: self.summary.transitions,
+            level: self.level,
+            seconds: now.duration_since(self.start).as_secs_f64(),
+        });
+    }
+
+    /// The path from the initial state to `target` as (label, state) steps, rebuilt from the
+    /// parent pointers by re-expanding each state on the path (BFS: a shortest path).
+    pub fn trace_to(
+        &self,
+        target: StateId,
+    ) -> Result<Vec<(Label, StateId)>, ExploreError<S::Error>> {
+        if self.parents.len() != self.table.len() {
+            return Err(ExploreError::Trace(target, "parent pointers were not kept"));
+        }
+        if target.index() >= self.table.len() {
+            return Err(ExploreError::Trace(target, "no such state"));
+        }
+        let mut path = vec![target];
+        let mut cur = target;
+        while self.parents[cur.index()] != NO_PARENT {
+            cur = StateId(self.parents[cur.index()]);
+            path.push(cur);
+        }
+        path.reverse();
+        let mut worker = self.take_worker();
+        let mut steps = Vec::with_capacity(path.len().saturating_sub(1));
+        for w in path.windows(2) {
+            let (p, c) = (w[0], w[1]);
+            let want = self.table.row(c);
+            let mut found: Option<S::Label> = None;
+            self.sys
+                .successors(&mut worker, self.table.row(p), &mut |lab, row| {
+                    if found.is_none() && row == want {
+                        found = Some(lab.clone());
+                    }
+                })
+                .map_err(|source| ExploreError::System {
+                    state: Some(p),
+                    source,
+                })?;
+            let lab = found.ok_or(ExploreError::Trace(
+                target,
+                "the system is not deterministic: a step on the path disappeared",
+            ))?;
+            steps.push((self.sys.label(&lab), c));
+        }
+        self.give_worker(worker);
+        Ok(steps)
+    }
+}
+
+/// The read-only part of an [`Explorer`] shared by the threads of the parallel phase.
+struct View<'v, S: TransitionSystem> {
+    sys: &'v S,
+    table: &'v StateTable,
+    label_map: &'v FxHashMap<S::Label, LabelId>,
+    workers: &'v Mutex<Vec<S::Worker>>,
+}
+
+impl<S: TransitionSystem> View<'_, S> {
+    /// The parallel phase for a run of states: successors with known targets and labels
+    /// resolved against the (read-only) tables.
+    fn expand_chunk(&self, chunk: &[StateId]) -> ChunkOut<S::Label, S::Error> {
+        let mut worker = self
+            .workers
+            .lock()
+            .map(|mut v| v.pop())
+            .unwrap_or(None)
+            .unwrap_or_else(|| self.sys.worker());
+        let width = self.table.width();
+        let mut out = ChunkOut {
+            counts: Vec::with_capacity(chunk.len()),
+            entries: Vec::new(),
+            rows: Vec::new(),
+            new_labels: Vec::new(),
+            error: None,
+            bad_width: None,
+        };
+        let mut local_labels: FxHashMap<S::Label, u32> = FxHashMap::default();
+        for &s in chunk {
+            let before = out.entries.len();
+            let mut bad_width = None;
+            let res = self
+                .sys
+                .successors(&mut worker, self.table.row(s), &mut |lab, row| {
+                    if row.len() != width {
+                        bad_width = Some(row.len());
+                        return;
+                    }
+                    let l = match self.label_map.get(lab) {
+                        Some(id) => id.0,
+                        None => {
+                            let n = out.new_labels.len() as u32;
+                            *local_labels.entry(lab.clone()).or_insert_with(|| {
+                                out.new_labels.push(lab.clone());
+                                n
+                            }) | NEW_LABEL_BIT
+                        }
+                    };
+                    let h = hash_row(row);
+                    let t = match self.table.find(row, h) {
+                        Some(t) => Tgt::Known(t),
+                        None => {
+                            let off = out.rows.len() as u32;
+                            out.rows.extend_from_slice(row);
+                            Tgt::New { off, hash: h }
+                        }
+                    };
+                    out.entries.push((l, t));
+                });
+            if bad_width.is_some() {
+                out.bad_width = bad_width;
+                out.entries.truncate(before);
+                break;
+            }
+            if let Err(e) = res {
+                out.error = Some(e);
+                out.entries.truncate(before);
+                break;
+            }
+            out.counts.push((out.entries.len() - before) as u32);
+        }
+        if let Ok(mut v) = self.workers.lock() {
+            v.push(worker);
+        }
+        out
+    }
+}
+
+/// splitmix64: a small, good-quality generator for reproducible highway sampling.
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}

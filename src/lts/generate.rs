@@ -1,0 +1,490 @@
+//! The `lps2lts` back end over any [`TransitionSystem`]: exploration, output in the format
+//! named by the file extension, deadlock/action reports, trace files, statistics, progress.
+//!
+//! Trace files (`-t`) are plain text, one multi-action per line from the initial state (the
+//! format `tracepp` prints), named after mCRL2's convention: `<prefix>_dlk_<n>.trc` for the
+//! `n`-th deadlock and `<prefix>_act_<n>_<action>.trc` for the `n`-th detected action, where
+//! `<prefix>` is the input file's path without its extension.
+
+use std::fs::File;
+use std::io::{self, Seek, Write};
+use std::path::{Path, PathBuf};
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+use super::explore::{ExploreOptions, ExploreSummary, Explorer, Strategy, TransitionSink};
+use super::{aut, dot, Label, LabelId, Lts, StateId, Transition, TransitionSystem};
+use crate::artifact::{display_path, write_output, ArtifactError};
+
+/// The LTS file formats muon writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// Aldebaran text (`.aut`).
+    Aut,
+    /// muon's binary LTS artifact (`.lts`).
+    Lts,
+    /// GraphViz (`.dot`).
+    Dot,
+}
+
+impl OutputFormat {
+    /// The format named by a file's extension.
+    pub fn from_path(path: &Path) -> Result<OutputFormat, GenerateError> {
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(|e| e.to_ascii_lowercase());
+        match ext.as_deref() {
+            Some("aut") => Ok(OutputFormat::Aut),
+            Some("lts") => Ok(OutputFormat::Lts),
+            Some("dot") => Ok(OutputFormat::Dot),
+            _ => Err(GenerateError::UnknownFormat {
+                path: path.display().to_string(),
+            }),
+        }
+    }
+}
+
+/// What can go wrong generating a state space.
+#[derive(Debug, Error, Diagnostic)]
+pub enum GenerateError {
+    /// Exploration failed (the message names the state being explored).
+    #[error("state-space generation failed: {0}")]
+    #[diagnostic(code(muon::lps2lts::explore))]
+    Explore(String),
+    /// The output file name has no known LTS extension.
+    #[error("{path}: cannot tell the output format from the file name")]
+    #[diagnostic(
+        code(muon::lps2lts::format),
+        help("name the output file with .aut (Aldebaran text), .lts (muon binary LTS) or .dot (GraphViz)")
+    )]
+    UnknownFormat {
+        /// The output file.
+        path: String,
+    },
+    /// Writing an output failed.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Artifact(#[from] ArtifactError),
+    /// The temporary file for the `.aut` body failed.
+    #[error("cannot buffer the transitions in a temporary file: {0}")]
+    #[diagnostic(
+        code(muon::lps2lts::tempfile),
+        help("check that the output directory is writable and has free space")
+    )]
+    Temp(#[source] io::Error),
+}
+
+/// Options of [`generate()`].
+#[derive(Clone, Debug, Default)]
+pub struct GenerateOptions {
+    /// Exploration options.
+    pub explore: ExploreOptions,
+    /// The output file (format from its extension); `None` writes nothing.
+    pub output: Option<PathBuf>,
+    /// Write up to this many trace files to deadlocks / detected actions (`-t[N]`).
+    pub traces: Option<usize>,
+    /// The path prefix of trace files (the input file without its extension).
+    pub trace_prefix: PathBuf,
+    /// Write statistics as JSON to this file.
+    pub stats_json: Option<PathBuf>,
+    /// Print progress about once a second and a summary at the end.
+    pub verbose: bool,
+    /// Print nothing but errors.
+    pub quiet: bool,
+}
+
+/// The outcome of [`generate()`].
+#[derive(Clone, Debug)]
+pub struct GenerateReport {
+    /// The explorer's summary.
+    pub summary: ExploreSummary,
+    /// Number of distinct labels.
+    pub labels: usize,
+    /// Trace files written.
+    pub traces: Vec<PathBuf>,
+    /// Peak resident memory (VmHWM) in KiB, where the OS reports it.
+    pub peak_memory_kib: Option<u64>,
+}
+
+/// Reads a `kB` field of `/proc/self/status` (Linux); `None` elsewhere.
+pub fn proc_status_kib(field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status.lines().find_map(|l| {
+        let rest = l.strip_prefix(field)?.strip_prefix(':')?;
+        rest.trim().trim_end_matches("kB").trim().parse().ok()
+    })
+}
+
+/// Streams `.aut` transition lines to an anonymous temporary file (the header, which needs
+/// the final counts, is written in front when exploration ends).
+struct AutBody {
+    file: File,
+    buf: Vec<u8>,
+    labels: Vec<String>,
+}
+
+impl TransitionSink for AutBody {
+    fn new_label(&mut self, _id: LabelId, label: &Label) -> io::Result<()> {
+        self.labels.push(label.text().to_string());
+        Ok(())
+    }
+    fn transition(&mut self, t: Transition) -> io::Result<()> {
+        aut::push_transition(&mut self.buf, t.from, &self.labels[t.label.index()], t.to);
+        if self.buf.len() >= 1 << 18 {
+            self.file.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+}
+
+/// Writes an in-memory LTS to `path` in the format of its extension (atomically).
+pub fn write_lts(lts: &Lts, path: &Path) -> Result<(), GenerateError> {
+    let name = path.display().to_string();
+    let werr = |source| {
+        GenerateError::Artifact(ArtifactError::Write {
+            path: name.clone(),
+            source,
+        })
+    };
+    match OutputFormat::from_path(path)? {
+        OutputFormat::Lts => Ok(lts.write_artifact(Some(path))?),
+        OutputFormat::Aut => write_output(Some(path), |w| aut::write_aut(lts, w).map_err(werr)),
+        OutputFormat::Dot => {
+            let graph = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("lts")
+                .to_string();
+            write_output(Some(path), |w| dot::write_dot(lts, &graph, w).map_err(werr))
+        }
+    }
+}
+
+fn strategy_name(s: Strategy) -> &'static str {
+    match s {
+        Strategy::Bfs => "bfs",
+        Strategy::Dfs => "dfs",
+        Strategy::Highway { .. } => "highway",
+    }
+}
+
+/// Explores `sys` and writes everything `opts` asks for. Messages (deadlocks, detected
+/// actions, trace files, the state bound, the verbose summary) go to `log`; progress lines
+/// go to standard error.
+pub fn generate<S: TransitionSystem>(
+    sys: &S,
+    opts: &GenerateOptions,
+    log: &mut dyn Write,
+) -> Result<GenerateReport, GenerateError> {
+    let format = match &opts.output {
+        Some(p) if p != Path::new("-") => Some(OutputFormat::from_path(p)?),
+        Some(_) => Some(OutputFormat::Aut),
+        None => None,
+    };
+    let mut explore = opts.explore.clone();
+    if opts.traces.is_some() {
+        explore.keep_parents = true;
+    }
+    let mut explorer = Explorer::new(sys, explore.clone());
+    if opts.verbose {
+        explorer.on_progress(|p| {
+            let rate = if p.seconds > 0.0 {
+                p.states as f64 / p.seconds
+            } else {
+                0.0
+            };
+            let mem = proc_status_kib("VmRSS")
+                .map(|k| format!(", {} MiB", k / 1024))
+                .unwrap_or_default();
+            eprintln!(
+                "lps2lts: {} states ({} explored), {} transitions, level {}, {:.0} states/s, {:.1} s{}",
+                p.states, p.explored, p.transitions, p.level, rate, p.seconds, mem
+            );
+        });
+    }
+
+    // Run, with the sink the output format needs.
+    let (summary, kept, aut_body) = match format {
+        None => {
+            let r = explorer.run(&mut ());
+            (r.map_err(|e| explore_error(&explorer, e))?, None, None)
+        }
+        Some(OutputFormat::Aut) => {
+            let dir = opts
+                .output
+                .as_deref()
+                .and_then(|p| p.parent())
+                .filter(|d| !d.as_os_str().is_empty())
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| PathBuf::from("."));
+            let file = tempfile::tempfile_in(&dir)
+                .or_else(|_| tempfile::tempfile())
+                .map_err(GenerateError::Temp)?;
+            let mut body = AutBody {
+                file,
+                buf: Vec::with_capacity(1 << 18),
+                labels: Vec::new(),
+            };
+            let r = explorer.run(&mut body);
+            let s = r.map_err(|e| explore_error(&explorer, e))?;
+            (s, None, Some(body))
+        }
+        Some(_) => {
+            let mut ts: Vec<Transition> = Vec::new();
+            let r = explorer.run(&mut ts);
+            let s = r.map_err(|e| explore_error(&explorer, e))?;
+            (s, Some(ts), None)
+        }
+    };
+
+    // Output.
+    let out_path = opts.output.as_deref();
+    let out_name = display_path(out_path, "<stdout>");
+    if let Some(mut body) = aut_body {
+        let werr = |source| {
+            GenerateError::Artifact(ArtifactError::Write {
+                path: out_name.clone(),
+                source,
+            })
+        };
+        body.file
+            .write_all(&body.buf)
+            .map_err(GenerateError::Temp)?;
+        body.buf = Vec::new();
+        body.file.flush().map_err(GenerateError::Temp)?;
+        body.file.rewind().map_err(GenerateError::Temp)?;
+        write_output(out_path, |w| {
+            aut::write_header(w, StateId(0), summary.transitions, summary.states).map_err(werr)?;
+            io::copy(&mut body.file, w).map_err(werr)?;
+            Ok::<(), GenerateError>(())
+        })?;
+    } else if let Some(transitions) = kept {
+        let lts = Lts {
+            initial: StateId(0),
+            num_states: summary.states as u32,
+            labels: explorer.labels().to_vec(),
+            transitions,
+        };
+        match out_path {
+            Some(p) if p != Path::new("-") => write_lts(&lts, p)?,
+            _ => unreachable!("standard output is written as .aut"),
+        }
+    }
+
+    // Reports and traces.
+    let mut traces = Vec::new();
+    let mut say = |line: String| {
+        if !opts.quiet {
+            let _ = writeln!(log, "{line}");
+        }
+    };
+    if summary.stopped_at_max {
+        say(format!(
+            "lps2lts: stopped at the bound of {} states (--max); the state space is incomplete: {} states found, {} explored",
+            explore.max_states.unwrap_or(0),
+            summary.states,
+            summary.explored
+        ));
+    }
+    let max_traces = opts.traces.unwrap_or(0);
+    const SHOWN: usize = 20;
+    if explore.detect_deadlocks {
+        for (i, &d) in summary.deadlocks.iter().enumerate() {
+            if i < SHOWN {
+                say(format!(
+                    "deadlock-detect: deadlock found (state index: {d})."
+                ));
+            }
+            if i < max_traces {
+                let steps = explorer
+                    .trace_to(d)
+                    .map_err(|e| explore_error(&explorer, e))?;
+                let path = trace_path(&opts.trace_prefix, &format!("_dlk_{i}"));
+                write_trace(&path, &steps)?;
+                say(format!(
+                    "deadlock-detect: trace to state {d} written to {}",
+                    path.display()
+                ));
+                traces.push(path);
+            }
+        }
+        if summary.deadlock_count as usize > SHOWN.min(summary.deadlocks.len()) {
+            say(format!(
+                "deadlock-detect: {} deadlock states in total",
+                summary.deadlock_count
+            ));
+        }
+        if summary.deadlock_count == 0 && opts.verbose {
+            say("deadlock-detect: no deadlocks found".to_string());
+        }
+    }
+    if !explore.detect_actions.is_empty() {
+        let labels = explorer.labels();
+        for (i, hit) in summary.action_hits.iter().enumerate() {
+            let t = hit.transition;
+            let label = &labels[t.label.index()];
+            if i < SHOWN {
+                say(format!(
+                    "action-detect: action {} found (transition {} -> {}).",
+                    label.text(),
+                    t.from,
+                    t.to
+                ));
+            }
+            if i < max_traces {
+                let mut steps = explorer
+                    .trace_to(t.from)
+                    .map_err(|e| explore_error(&explorer, e))?;
+                steps.push((label.clone(), t.to));
+                let name = explore
+                    .detect_actions
+                    .iter()
+                    .find(|a| label.has_action(a))
+                    .cloned()
+                    .unwrap_or_default();
+                let path = trace_path(&opts.trace_prefix, &format!("_act_{i}_{name}"));
+                write_trace(&path, &steps)?;
+                say(format!(
+                    "action-detect: trace written to {}",
+                    path.display()
+                ));
+                traces.push(path);
+            }
+        }
+        if summary.action_count as usize > SHOWN.min(summary.action_hits.len()) {
+            say(format!(
+                "action-detect: {} transitions with detected actions in total",
+                summary.action_count
+            ));
+        }
+        if summary.action_count == 0 && !opts.quiet {
+            say("action-detect: none of the actions occur".to_string());
+        }
+    }
+    let peak = proc_status_kib("VmHWM");
+    if opts.verbose {
+        say(format!(
+            "lps2lts: done with state space generation ({} levels, {} states and {} transitions) in {:.3} s, {:.0} states/s, peak memory {} MiB",
+            summary.levels,
+            summary.states,
+            summary.transitions,
+            summary.seconds,
+            summary.states as f64 / summary.seconds.max(1e-9),
+            peak.map(|k| (k / 1024).to_string()).unwrap_or_else(|| "?".into())
+        ));
+    }
+    let report = GenerateReport {
+        labels: explorer.labels().len(),
+        summary,
+        traces,
+        peak_memory_kib: peak,
+    };
+    if let Some(p) = &opts.stats_json {
+        let json = stats_json(&report, &explore);
+        let name = p.display().to_string();
+        write_output(Some(p), |w| {
+            w.write_all(json.as_bytes()).map_err(|source| {
+                GenerateError::Artifact(ArtifactError::Write { path: name, source })
+            })
+        })?;
+    }
+    Ok(report)
+}
+
+/// The error message, with the failing state's values where the system can print them.
+fn explore_error<S: TransitionSystem>(
+    ex: &Explorer<'_, S>,
+    e: super::ExploreError<S::Error>,
+) -> GenerateError {
+    match e {
+        super::ExploreError::System {
+            state: Some(s),
+            source,
+        } if s.index() < ex.num_states() => GenerateError::Explore(format!(
+            "while exploring state {s} {}: {source}",
+            ex.system().format_state(ex.state(s))
+        )),
+        e => GenerateError::Explore(e.to_string()),
+    }
+}
+
+fn trace_path(prefix: &Path, suffix: &str) -> PathBuf {
+    let mut s = prefix.as_os_str().to_os_string();
+    s.push(suffix);
+    s.push(".trc");
+    PathBuf::from(s)
+}
+
+fn write_trace(path: &Path, steps: &[(Label, StateId)]) -> Result<(), GenerateError> {
+    let name = path.display().to_string();
+    write_output(Some(path), |w| {
+        for (l, _) in steps {
+            writeln!(w, "{}", l.text()).map_err(|source| {
+                GenerateError::Artifact(ArtifactError::Write {
+                    path: name.clone(),
+                    source,
+                })
+            })?;
+        }
+        Ok(())
+    })
+}
+
+fn stats_json(r: &GenerateReport, opts: &ExploreOptions) -> String {
+    let s = &r.summary;
+    let per_state = |bytes: u64| {
+        if s.states == 0 {
+            0.0
+        } else {
+            bytes as f64 / s.states as f64
+        }
+    };
+    let peak_bytes = r.peak_memory_kib.map(|k| k * 1024);
+    format!(
+        concat!(
+            "{{\n",
+            "  \"states\": {},\n",
+            "  \"transitions\": {},\n",
+            "  \"labels\": {},\n",
+            "  \"levels\": {},\n",
+            "  \"explored\": {},\n",
+            "  \"complete\": {},\n",
+            "  \"strategy\": \"{}\",\n",
+            "  \"threads\": {},\n",
+            "  \"seconds\": {:.6},\n",
+            "  \"states_per_second\": {:.1},\n",
+            "  \"peak_memory_bytes\": {},\n",
+            "  \"peak_bytes_per_state\": {},\n",
+            "  \"table_bytes\": {},\n",
+            "  \"table_bytes_per_state\": {:.2},\n",
+            "  \"parent_bytes\": {},\n",
+            "  \"deadlocks\": {},\n",
+            "  \"action_hits\": {}\n",
+            "}}\n"
+        ),
+        s.states,
+        s.transitions,
+        r.labels,
+        s.levels,
+        s.explored,
+        !s.stopped_at_max,
+        strategy_name(opts.strategy),
+        if opts.threads == 0 {
+            rayon::current_num_threads()
+        } else {
+            opts.threads
+        },
+        s.seconds,
+        s.states as f64 / s.seconds.max(1e-9),
+        peak_bytes.map_or("null".to_string(), |b| b.to_string()),
+        peak_bytes.map_or("null".to_string(), |b| format!("{:.2}", per_state(b))),
+        s.table_bytes,
+        per_state(s.table_bytes),
+        s.parent_bytes,
+        s.deadlock_count,
+        s.action_count
+    )
+}
