@@ -8,6 +8,9 @@
 //!   and state.
 //! - [`matching`]: `sat` of action formulas on multi-actions, PBES expression builders.
 
+pub mod inst;
 pub mod ir;
 pub mod lps2pbes;
+pub mod lts2pbes;
 pub mod matching;
+pub mod solve;

@@ -1,0 +1,847 @@
+//! Instantiation of a PBES into a BES (`pbesinst`), and solving while instantiating.
+//!
+//! Starting from the initial instance, every reachable instance `X(v)` (closed data
+//! values `v`) becomes one BES variable. Its right-hand side is the equation's, with the
+//! parameters replaced by `v`, data rewritten to normal form by a
+//! [`Simplifier`] (the data engine's rewriter, or the syntactic simplifier), quantifiers
+//! eliminated — by the one-point rule (`exists x. x == t && φ` is `φ[x := t]`, dually for
+//! `forall` with `x == t => φ` or `x != t || φ`) and otherwise by enumerating the values of a
+//! finite sort — and `true`/`false` simplified on the fly. Nested right-hand sides are
+//! flattened into auxiliary variables of the same rank (their origin is `None`).
+//!
+//! Every BES variable keeps its origin (equation index and data instance), so witnesses and
+//! counterexamples can be read off a solved BES without redoing the work.
+//!
+//! *Solving while instantiating*: a variable whose right-hand side becomes a constant is
+//! decided, and decisions propagate backwards through the right-hand sides found so far
+//! (an `||` with a true operand is true, an `&&` whose operands are all false is false, …).
+//! With [`InstOptions::stop_when_decided`] instantiation stops as soon as the initial
+//! variable is decided. Constant propagation is sound for every fixpoint, so the remaining
+//! BES (when not stopped) has the same solution.
+
+use std::collections::VecDeque;
+use std::time::Instant;
+
+use miette::Diagnostic;
+use rustc_hash::FxHashMap;
+use thiserror::Error;
+
+use crate::bes::{Bes, BesBuilder, BesVarId, RhsKind};
+use crate::data::ir::{DataExpr, DataSpec, Name, Sort, SortDef, Var};
+use crate::data::ir_ops::{
+    as_app, conjuncts, default_value, free_vars, is_closed, is_false, is_true, substitute,
+    Simplifier, Subst,
+};
+use crate::pbes::ir::{Fixpoint, Pbes, PbesExpr};
+
+/// Options of [`instantiate`].
+#[derive(Clone, Debug)]
+pub struct InstOptions {
+    /// Stop with [`InstError::TooManyVariables`] after this many BES variables.
+    pub max_vars: usize,
+    /// Refuse to enumerate a quantifier domain with more values than this.
+    pub max_enumeration: usize,
+    /// Stop as soon as the initial variable is decided by constant propagation.
+    pub stop_when_decided: bool,
+}
+
+impl Default for InstOptions {
+    fn default() -> Self {
+        InstOptions {
+            max_vars: 100_000_000,
+            max_enumeration: 100_000,
+            stop_when_decided: false,
+        }
+    }
+}
+
+/// Why instantiation failed.
+#[derive(Debug, Error, Diagnostic)]
+pub enum InstError {
+    /// The bound on BES variables was reached.
+    #[error("instantiation stopped after {0} BES variables (bound of --max-vars)")]
+    #[diagnostic(
+        code(muon::pbesinst::too_many),
+        help("the PBES may have infinitely many reachable instances (e.g. an unbounded counter); raise --max-vars if it is just large")
+    )]
+    TooManyVariables(usize),
+    /// A quantifier over an infinite (or too large) sort that the one-point rule cannot
+    /// remove.
+    #[error("cannot eliminate the quantifier over `{var}: {sort}` in equation `{equation}`: {reason}")]
+    #[diagnostic(
+        code(muon::pbesinst::quantifier),
+        help("the quantified variable must be fixed by an equality (`x == e`) or range over a finite sort")
+    )]
+    Quantifier {
+        /// The equation.
+        equation: Name,
+        /// The variable.
+        var: Name,
+        /// Its sort, printed.
+        sort: String,
+        /// Why.
+        reason: String,
+    },
+    /// A Boolean data expression did not rewrite to `true` or `false`.
+    #[error("in equation `{equation}`: the condition `{expr}` does not rewrite to true or false")]
+    #[diagnostic(
+        code(muon::pbesinst::undecided),
+        help("it probably uses a mapping without equations for these arguments, or needs the data rewriter")
+    )]
+    Undecided {
+        /// The equation.
+        equation: Name,
+        /// The expression after rewriting, printed.
+        expr: String,
+    },
+    /// A propositional variable argument did not rewrite to a closed value.
+    #[error("in equation `{equation}`: argument `{expr}` of `{target}` is not a closed value after rewriting")]
+    #[diagnostic(code(muon::pbesinst::open_argument))]
+    OpenArgument {
+        /// The equation.
+        equation: Name,
+        /// The referenced variable.
+        target: Name,
+        /// The argument.
+        expr: String,
+    },
+    /// A reference to an undeclared propositional variable or with the wrong arity.
+    #[error("`{0}` is not a propositional variable of the PBES (or has the wrong number of arguments)")]
+    #[diagnostic(code(muon::pbesinst::unknown_variable))]
+    UnknownVariable(Name),
+    /// A negated propositional variable (the PBES is not in positive form).
+    #[error("in equation `{0}`: a propositional variable occurs under a negation or on the left of `=>`")]
+    #[diagnostic(
+        code(muon::pbesinst::not_positive),
+        help("pbesinst needs every propositional variable to occur positively")
+    )]
+    NotPositive(Name),
+    /// A global variable without a default value.
+    #[error("global variable `{0}` has a sort without a known value")]
+    #[diagnostic(code(muon::pbesinst::global))]
+    Global(Name),
+    /// Building the BES failed (an internal invariant).
+    #[error("internal error building the BES: {0}")]
+    #[diagnostic(code(muon::pbesinst::internal))]
+    Bes(String),
+}
+
+/// Where a BES variable came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VarOrigin {
+    /// Index of the PBES equation.
+    pub equation: u32,
+    /// The data instance (closed values of the equation's parameters).
+    pub args: Vec<DataExpr>,
+}
+
+/// Statistics of an instantiation.
+#[derive(Clone, Debug, Default)]
+pub struct InstStats {
+    /// BES variables for PBES instances.
+    pub instances: usize,
+    /// Auxiliary BES variables (flattened nested right-hand sides).
+    pub auxiliary: usize,
+    /// Variables decided by constant propagation during instantiation.
+    pub decided: usize,
+    /// Time spent, in seconds.
+    pub seconds: f64,
+}
+
+/// The result of [`instantiate`].
+#[derive(Debug)]
+pub struct Instantiation {
+    /// The BES (`None` when instantiation stopped early because the initial variable was
+    /// decided: then [`Instantiation::decided`] holds the answer).
+    pub bes: Option<Bes>,
+    /// The value of the initial variable if constant propagation decided it.
+    pub decided: Option<bool>,
+    /// Per BES variable: its origin (`None` for auxiliary variables).
+    pub origin: Vec<Option<VarOrigin>>,
+    /// Per BES variable: its value, when decided by constant propagation.
+    pub value: Vec<Option<bool>>,
+    /// Statistics.
+    pub stats: InstStats,
+}
+
+/// A right-hand side after instantiation: a positive Boolean combination of BES variables.
+#[derive(Clone, Debug)]
+enum B {
+    T,
+    F,
+    V(u32),
+    And(Vec<B>),
+    Or(Vec<B>),
+}
+
+fn b_and(a: B, b: B) -> B {
+    match (a, b) {
+        (B::F, _) | (_, B::F) => B::F,
+        (B::T, x) | (x, B::T) => x,
+        (B::And(mut x), B::And(y)) => {
+            x.extend(y);
+            B::And(x)
+        }
+        (B::And(mut x), y) | (y, B::And(mut x)) => {
+            x.push(y);
+            B::And(x)
+        }
+        (x, y) => B::And(vec![x, y]),
+    }
+}
+
+fn b_or(a: B, b: B) -> B {
+    match (a, b) {
+        (B::T, _) | (_, B::T) => B::T,
+        (B::F, x) | (x, B::F) => x,
+        (B::Or(mut x), B::Or(y)) => {
+            x.extend(y);
+            B::Or(x)
+        }
+        (B::Or(mut x), y) | (y, B::Or(mut x)) => {
+            x.push(y);
+            B::Or(x)
+        }
+        (x, y) => B::Or(vec![x, y]),
+    }
+}
+
+/// A defined right-hand side in flat form.
+#[derive(Clone, Debug)]
+struct Def {
+    kind: RhsKind,
+    ops: Vec<u32>,
+}
+
+struct Inst<'a> {
+    pbes: &'a Pbes,
+    simp: &'a dyn Simplifier,
+    opts: &'a InstOptions,
+    rank: Vec<u32>,
+    eq_index: FxHashMap<Name, u32>,
+    globals: Subst,
+    ids: FxHashMap<(u32, Vec<DataExpr>), u32>,
+    origin: Vec<Option<VarOrigin>>,
+    var_rank: Vec<u32>,
+    def: Vec<Option<Def>>,
+    value: Vec<Option<bool>>,
+    /// Reverse edges (per operand occurrence) and the number of undecided operands.
+    preds: Vec<Vec<u32>>,
+    open_ops: Vec<u32>,
+    queue: VecDeque<u32>,
+    enum_cache: FxHashMap<Sort, Result<Vec<DataExpr>, String>>,
+    decided_count: usize,
+    aux_count: usize,
+    current: Name,
+}
+
+/// mCRL2 ranks of the equations: 0 for a leading `nu` block (else 1), +1 at each change.
+pub fn equation_ranks(pbes: &Pbes) -> Vec<u32> {
+    let mut out = Vec::with_capacity(pbes.equations.len());
+    let mut rank = 0u32;
+    let mut prev: Option<Fixpoint> = None;
+    for e in &pbes.equations {
+        match prev {
+            None => rank = if e.fixpoint == Fixpoint::Nu { 0 } else { 1 },
+            Some(p) if p != e.fixpoint => rank += 1,
+            _ => {}
+        }
+        prev = Some(e.fixpoint);
+        out.push(rank);
+    }
+    out
+}
+
+/// Instantiates `pbes` from its initial instance (see the module docs).
+pub fn instantiate(
+    pbes: &Pbes,
+    simp: &dyn Simplifier,
+    opts: &InstOptions,
+) -> Result<Instantiation, InstError> {
+    let started = Instant::now();
+    let mut globals = Subst::new();
+    for g in &pbes.globals {
+        let v = default_value(&g.sort, &pbes.data).ok_or_else(|| InstError::Global(g.name.clone()))?;
+        globals.insert(g.clone(), v);
+    }
+    let mut inst = Inst {
+        pbes,
+        simp,
+        opts,
+        rank: equation_ranks(pbes),
+        eq_index: pbes
+            .equations
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.var.name.clone(), i as u32))
+            .collect(),
+        globals,
+        ids: FxHashMap::default(),
+        origin: Vec::new(),
+        var_rank: Vec::new(),
+        def: Vec::new(),
+        value: Vec::new(),
+        preds: Vec::new(),
+        open_ops: Vec::new(),
+        queue: VecDeque::new(),
+        enum_cache: FxHashMap::default(),
+        decided_count: 0,
+        aux_count: 0,
+        current: pbes.init.name.clone(),
+    };
+    let init_args: Vec<DataExpr> = pbes
+        .init
+        .args
+        .iter()
+        .map(|a| inst.simp.simplify(&substitute(a, &inst.globals)))
+        .collect();
+    let init = inst.var_of(&pbes.init.name, init_args)?;
+    while let Some(x) = inst.queue.pop_front() {
+        if opts.stop_when_decided && inst.value[init as usize].is_some() {
+            break;
+        }
+        inst.expand(x)?;
+    }
+    let decided = inst.value[init as usize];
+    let stats = InstStats {
+        instances: inst.origin.len() - inst.aux_count,
+        auxiliary: inst.aux_count,
+        decided: inst.decided_count,
+        seconds: 0.0,
+    };
+    let complete = inst.queue.is_empty() && inst.def.iter().all(|d| d.is_some());
+    let bes = if complete {
+        Some(inst.build(init)?)
+    } else {
+        None
+    };
+    let mut stats = stats;
+    stats.seconds = started.elapsed().as_secs_f64();
+    Ok(Instantiation {
+        bes,
+        decided,
+        origin: inst.origin,
+        value: inst.value,
+        stats,
+    })
+}
+
+impl Inst<'_> {
+    fn new_var(&mut self, rank: u32, origin: Option<VarOrigin>) -> Result<u32, InstError> {
+        let id = self.origin.len();
+        if id >= self.opts.max_vars {
+            return Err(InstError::TooManyVariables(id));
+        }
+        self.origin.push(origin);
+        self.var_rank.push(rank);
+        self.def.push(None);
+        self.value.push(None);
+        self.preds.push(Vec::new());
+        self.open_ops.push(0);
+        Ok(id as u32)
+    }
+
+    /// The BES variable of instance `name(args)` (closed, rewritten arguments).
+    fn var_of(&mut self, name: &Name, args: Vec<DataExpr>) -> Result<u32, InstError> {
+        let eq = *self
+            .eq_index
+            .get(name)
+            .ok_or_else(|| InstError::UnknownVariable(name.clone()))?;
+        if self.pbes.equations[eq as usize].var.params.len() != args.len() {
+            return Err(InstError::UnknownVariable(name.clone()));
+        }
+        let key = (eq, args);
+        if let Some(&id) = self.ids.get(&key) {
+            return Ok(id);
+        }
+        let id = self.new_var(
+            self.rank[eq as usize],
+            Some(VarOrigin {
+                equation: eq,
+                args: key.1.clone(),
+            }),
+        )?;
+        self.ids.insert(key, id);
+        self.queue.push_back(id);
+        Ok(id)
+    }
+
+    fn expand(&mut self, x: u32) -> Result<(), InstError> {
+        let Some(origin) = self.origin[x as usize].clone() else {
+            return Ok(());
+        };
+        let eq = &self.pbes.equations[origin.equation as usize];
+        self.current = eq.var.name.clone();
+        let mut sigma = self.globals.clone();
+        for (p, v) in eq.var.params.iter().zip(origin.args) {
+            sigma.insert(p.clone(), v);
+        }
+        let b = self.eval(&eq.rhs, &sigma, true)?;
+        self.define(x, b)
+    }
+
+    /// Gives `x` the right-hand side `b`, flattening nested parts into auxiliary variables.
+    fn define(&mut self, x: u32, b: B) -> Result<(), InstError> {
+        let rank = self.var_rank[x as usize];
+        let (kind, parts) = match b {
+            B::T => (RhsKind::True, vec![]),
+            B::F => (RhsKind::False, vec![]),
+            B::V(y) => (RhsKind::Or, vec![B::V(y)]),
+            B::And(v) => (RhsKind::And, v),
+            B::Or(v) => (RhsKind::Or, v),
+        };
+        let mut ops = Vec::with_capacity(parts.len());
+        for p in parts {
+            match p {
+                B::V(y) => ops.push(y),
+                B::T | B::F => {}
+                nested => {
+                    let aux = self.new_var(rank, None)?;
+                    self.aux_count += 1;
+                    self.define(aux, nested)?;
+                    ops.push(aux);
+                }
+            }
+        }
+        // Propagation bookkeeping.
+        let mut open = 0;
+        let mut decided = None;
+        for &y in &ops {
+            match self.value[y as usize] {
+                Some(true) if kind == RhsKind::Or => decided = Some(true),
+                Some(false) if kind == RhsKind::And => decided = Some(false),
+                Some(_) => {}
+                None => open += 1,
+            }
+        }
+        if decided.is_none() {
+            decided = match kind {
+                RhsKind::True => Some(true),
+                RhsKind::False => Some(false),
+                RhsKind::And if open == 0 => Some(true),
+                RhsKind::Or if open == 0 => Some(false),
+                _ => None,
+            };
+        }
+        if decided.is_none() {
+            for &y in &ops {
+                if self.value[y as usize].is_none() {
+                    self.preds[y as usize].push(x);
+                }
+            }
+        }
+        self.open_ops[x as usize] = open;
+        self.def[x as usize] = Some(Def { kind, ops });
+        if let Some(v) = decided {
+            self.decide(x, v);
+        }
+        Ok(())
+    }
+
+    fn decide(&mut self, x: u32, v: bool) {
+        let mut stack = vec![(x, v)];
+        while let Some((x, v)) = stack.pop() {
+            if self.value[x as usize].is_some() {
+                continue;
+            }
+            self.value[x as usize] = Some(v);
+            self.decided_count += 1;
+            let preds = std::mem::take(&mut self.preds[x as usize]);
+            for p in preds {
+                if self.value[p as usize].is_some() {
+                    continue;
+                }
+                let Some(d) = &self.def[p as usize] else {
+                    continue;
+                };
+                match (d.kind, v) {
+                    (RhsKind::Or, true) => stack.push((p, true)),
+                    (RhsKind::And, false) => stack.push((p, false)),
+                    (RhsKind::Or, false) | (RhsKind::And, true) => {
+                        self.open_ops[p as usize] -= 1;
+                        if self.open_ops[p as usize] == 0 {
+                            stack.push((p, d.kind == RhsKind::And));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn rewrite_bool(&self, d: &DataExpr, sigma: &Subst) -> Result<bool, InstError> {
+        let r = self.simp.simplify(&substitute(d, sigma));
+        if is_true(&r) {
+            Ok(true)
+        } else if is_false(&r) {
+            Ok(false)
+        } else {
+            Err(InstError::Undecided {
+                equation: self.current.clone(),
+                expr: show(&r),
+            })
+        }
+    }
+
+    /// Evaluates `e` under `sigma`; `positive` is false under a negation (where only
+    /// variable-free subexpressions are allowed).
+    fn eval(&mut self, e: &PbesExpr, sigma: &Subst, positive: bool) -> Result<B, InstError> {
+        Ok(match e {
+            PbesExpr::True => B::T,
+            PbesExpr::False => B::F,
+            PbesExpr::Data(d) => {
+                if self.rewrite_bool(d, sigma)? {
+                    B::T
+                } else {
+                    B::F
+                }
+            }
+            PbesExpr::Not(a) => match self.eval(a, sigma, false)? {
+                B::T => B::F,
+                B::F => B::T,
+                _ => return Err(InstError::NotPositive(self.current.clone())),
+            },
+            PbesExpr::And(a, b) => {
+                let x = self.eval(a, sigma, positive)?;
+                if matches!(x, B::F) {
+                    return Ok(B::F);
+                }
+                b_and(x, self.eval(b, sigma, positive)?)
+            }
+            PbesExpr::Or(a, b) => {
+                let x = self.eval(a, sigma, positive)?;
+                if matches!(x, B::T) {
+                    return Ok(B::T);
+                }
+                b_or(x, self.eval(b, sigma, positive)?)
+            }
+            PbesExpr::Imp(a, b) => match self.eval(a, sigma, false)? {
+                B::F => B::T,
+                B::T => self.eval(b, sigma, positive)?,
+                _ => return Err(InstError::NotPositive(self.current.clone())),
+            },
+            PbesExpr::Forall(vs, a) => self.quantifier(true, vs, a, sigma, positive)?,
+            PbesExpr::Exists(vs, a) => self.quantifier(false, vs, a, sigma, positive)?,
+            PbesExpr::PropVar(x) => {
+                if !positive {
+                    return Err(InstError::NotPositive(self.current.clone()));
+                }
+                let mut args = Vec::with_capacity(x.args.len());
+                for a in &x.args {
+                    let r = self.simp.simplify(&substitute(a, sigma));
+                    if !is_closed(&r) {
+                        return Err(InstError::OpenArgument {
+                            equation: self.current.clone(),
+                            target: x.name.clone(),
+                            expr: show(&r),
+                        });
+                    }
+                    args.push(r);
+                }
+                let id = self.var_of(&x.name, args)?;
+                match self.value[id as usize] {
+                    Some(true) => B::T,
+                    Some(false) => B::F,
+                    None => B::V(id),
+                }
+            }
+        })
+    }
+
+    fn quantifier(
+        &mut self,
+        forall: bool,
+        vs: &[Var],
+        body: &PbesExpr,
+        sigma: &Subst,
+        positive: bool,
+    ) -> Result<B, InstError> {
+        let Some((x, rest)) = vs.split_first() else {
+            return self.eval(body, sigma, positive);
+        };
+        // One-point rule.
+        if let Some(t) = one_point(forall, x, body) {
+            let fv = free_vars(&t);
+            if !fv.iter().any(|v| rest.contains(v) || v == x) {
+                let t = self.simp.simplify(&substitute(&t, sigma));
+                if is_closed(&t) {
+                    let mut inner = sigma.clone();
+                    inner.insert(x.clone(), t);
+                    return self.quantifier(forall, rest, body, &inner, positive);
+                }
+            }
+        }
+        let values = self.enumerate(&x.sort).map_err(|reason| InstError::Quantifier {
+            equation: self.current.clone(),
+            var: x.name.clone(),
+            sort: show_sort(&x.sort),
+            reason,
+        })?;
+        let mut acc = if forall { B::T } else { B::F };
+        for v in values {
+            let mut inner = sigma.clone();
+            inner.insert(x.clone(), v);
+            let r = self.quantifier(forall, rest, body, &inner, positive)?;
+            acc = if forall { b_and(acc, r) } else { b_or(acc, r) };
+            if matches!((&acc, forall), (B::F, true) | (B::T, false)) {
+                break;
+            }
+        }
+        Ok(acc)
+    }
+
+    /// All values of a finite sort (cached).
+    fn enumerate(&mut self, sort: &Sort) -> Result<Vec<DataExpr>, String> {
+        if let Some(r) = self.enum_cache.get(sort) {
+            return r.clone();
+        }
+        let r = enumerate_sort(sort, &self.pbes.data, self.opts.max_enumeration, 0);
+        self.enum_cache.insert(sort.clone(), r.clone());
+        r
+    }
+
+    fn build(&self, init: u32) -> Result<Bes, InstError> {
+        let mut b = BesBuilder::new();
+        for (i, o) in self.origin.iter().enumerate() {
+            let name = match o {
+                Some(o) => format!(
+                    "{}_{i}",
+                    self.pbes.equations[o.equation as usize].var.name
+                ),
+                None => format!("aux_{i}"),
+            };
+            b.add_variable(&name);
+        }
+        for (i, d) in self.def.iter().enumerate() {
+            let d = d.as_ref().ok_or_else(|| InstError::Bes(format!("variable {i} undefined")))?;
+            let ops: Vec<BesVarId> = d.ops.iter().map(|&o| BesVarId(o)).collect();
+            // Operands decided to constants were dropped from the list only when they did not
+            // decide the variable; an and/or left without operands is the neutral constant.
+            let kind = match (d.kind, ops.is_empty()) {
+                (RhsKind::And, true) => RhsKind::True,
+                (RhsKind::Or, true) => RhsKind::False,
+                (k, _) => k,
+            };
+            b.define(BesVarId(i as u32), self.var_rank[i], kind, &ops)
+                .map_err(|e| InstError::Bes(e.to_string()))?;
+        }
+        b.set_init(BesVarId(init));
+        b.freeze().map_err(|e| InstError::Bes(e.to_string()))
+    }
+}
+
+/// The values of a finite sort: `Bool`, and user sorts whose constructors have finite
+/// argument sorts (non-recursive).
+pub fn enumerate_sort(
+    sort: &Sort,
+    data: &DataSpec,
+    limit: usize,
+    depth: usize,
+) -> Result<Vec<DataExpr>, String> {
+    if depth > 16 {
+        return Err("the sort is recursive, so it has infinitely many values".into());
+    }
+    match sort {
+        Sort::Bool => Ok(vec![
+            crate::data::ir_ops::false_(),
+            crate::data::ir_ops::true_(),
+        ]),
+        Sort::Named(n) => {
+            let conss = data.constructors_of(sort);
+            if conss.is_empty() {
+                let basic = matches!(
+                    data.sort_decl(n).map(|d| &d.def),
+                    Some(SortDef::Basic) | None
+                );
+                return Err(if basic {
+                    "the sort has no constructors".into()
+                } else {
+                    "the sort has no values".into()
+                });
+            }
+            let mut out = Vec::new();
+            for c in conss {
+                let dom = c.sort.domain().to_vec();
+                if dom.is_empty() {
+                    out.push(DataExpr::Func(c));
+                    continue;
+                }
+                let mut combos: Vec<Vec<DataExpr>> = vec![Vec::new()];
+                for s in &dom {
+                    if s == sort {
+                        return Err("the sort is recursive, so it has infinitely many values".into());
+                    }
+                    let vals = enumerate_sort(s, data, limit, depth + 1)?;
+                    let mut next = Vec::new();
+                    for c in &combos {
+                        for v in &vals {
+                            let mut c = c.clone();
+                            c.push(v.clone());
+                            next.push(c);
+                            if next.len() > limit {
+                                return Err(format!("it has more than {limit} values"));
+                            }
+                        }
+                    }
+                    combos = next;
+                }
+                for args in combos {
+                    out.push(DataExpr::App {
+                        head: Box::new(DataExpr::Func(c.clone())),
+                        args,
+                    });
+                }
+                if out.len() > limit {
+                    return Err(format!("it has more than {limit} values"));
+                }
+            }
+            Ok(out)
+        }
+        Sort::Pos | Sort::Nat | Sort::Int | Sort::Real => {
+            Err("the sort has infinitely many values".into())
+        }
+        _ => Err("enumerating values of this sort is not supported".into()),
+    }
+}
+
+/// For `exists x. … && x == t && …` (or `forall x. (… && x == t) => …`, or
+/// `forall x. x != t || …`): the term `t`.
+fn one_point(forall: bool, x: &Var, body: &PbesExpr) -> Option<DataExpr> {
+    let mut found = None;
+    if forall {
+        match body {
+            PbesExpr::Imp(lhs, _) => pbes_conjuncts(lhs, &mut |d| {
+                if found.is_none() {
+                    found = equality_for(x, d);
+                }
+            }),
+            PbesExpr::Or(..) => pbes_disjuncts(body, &mut |d| {
+                if found.is_none() {
+                    found = disequality_for(x, d);
+                }
+            }),
+            _ => {}
+        }
+    } else {
+        pbes_conjuncts(body, &mut |d| {
+            if found.is_none() {
+                found = equality_for(x, d);
+            }
+        });
+    }
+    found
+}
+
+fn pbes_conjuncts(e: &PbesExpr, f: &mut dyn FnMut(&DataExpr)) {
+    match e {
+        PbesExpr::And(a, b) => {
+            pbes_conjuncts(a, f);
+            pbes_conjuncts(b, f);
+        }
+        PbesExpr::Data(d) => {
+            for c in conjuncts(d) {
+                f(&c);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn pbes_disjuncts(e: &PbesExpr, f: &mut dyn FnMut(&DataExpr)) {
+    match e {
+        PbesExpr::Or(a, b) => {
+            pbes_disjuncts(a, f);
+            pbes_disjuncts(b, f);
+        }
+        PbesExpr::Data(d) => {
+            let mut stack = vec![d.clone()];
+            while let Some(d) = stack.pop() {
+                match as_app(&d) {
+                    Some(("||", [a, b])) => {
+                        stack.push(a.clone());
+                        stack.push(b.clone());
+                    }
+                    _ => f(&d),
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `t` when `d` is `x == t` or `t == x`.
+fn equality_for(x: &Var, d: &DataExpr) -> Option<DataExpr> {
+    match as_app(d) {
+        Some(("==", [a, b])) => match (a, b) {
+            (DataExpr::Var(v), t) if v == x => Some(t.clone()),
+            (t, DataExpr::Var(v)) if v == x => Some(t.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `t` when `d` is `x != t`, `t != x` or `!(x == t)`.
+fn disequality_for(x: &Var, d: &DataExpr) -> Option<DataExpr> {
+    match as_app(d) {
+        Some(("!=", [a, b])) => match (a, b) {
+            (DataExpr::Var(v), t) if v == x => Some(t.clone()),
+            (t, DataExpr::Var(v)) if v == x => Some(t.clone()),
+            _ => None,
+        },
+        Some(("!", [inner])) => equality_for(x, inner),
+        _ => None,
+    }
+}
+
+/// A short printed form of a data expression for error messages.
+pub fn show(e: &DataExpr) -> String {
+    match e {
+        DataExpr::Var(v) => v.name.to_string(),
+        DataExpr::Func(f) => f.name.to_string(),
+        DataExpr::Number { value, .. } => value.to_string(),
+        DataExpr::App { head, args } => {
+            let h = show(head);
+            let a: Vec<String> = args.iter().map(show).collect();
+            let infix = matches!(
+                &*h,
+                "==" | "!=" | "<" | "<=" | ">" | ">=" | "+" | "-" | "*" | "&&" | "||" | "=>"
+                    | "div" | "mod" | "in" | "|>" | "<|" | "++"
+            );
+            if infix && a.len() == 2 {
+                format!("({} {h} {})", a[0], a[1])
+            } else {
+                format!("{h}({})", a.join(", "))
+            }
+        }
+        DataExpr::ListEnum { elems, .. } => {
+            format!("[{}]", elems.iter().map(show).collect::<Vec<_>>().join(", "))
+        }
+        DataExpr::SetEnum { elems, .. } => {
+            format!("{{{}}}", elems.iter().map(show).collect::<Vec<_>>().join(", "))
+        }
+        other => format!("{other:?}"),
+    }
+}
+
+/// A printed sort.
+pub fn show_sort(s: &Sort) -> String {
+    match s {
+        Sort::Bool => "Bool".into(),
+        Sort::Pos => "Pos".into(),
+        Sort::Nat => "Nat".into(),
+        Sort::Int => "Int".into(),
+        Sort::Real => "Real".into(),
+        Sort::List(x) => format!("List({})", show_sort(x)),
+        Sort::Set(x) => format!("Set({})", show_sort(x)),
+        Sort::FSet(x) => format!("FSet({})", show_sort(x)),
+        Sort::Bag(x) => format!("Bag({})", show_sort(x)),
+        Sort::FBag(x) => format!("FBag({})", show_sort(x)),
+        Sort::Arrow(d, c) => format!(
+            "{} -> {}",
+            d.iter().map(show_sort).collect::<Vec<_>>().join(" # "),
+            show_sort(c)
+        ),
+        Sort::Named(n) => n.to_string(),
+    }
+}
