@@ -1,9 +1,13 @@
-//! `muon txt2pbes`.
+//! `muon txt2pbes`: read a PBES in mCRL2's textual format, type-check it, and write the
+//! PBES artifact.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::Global;
+use crate::artifact::{display_path, read_text, write_artifact, ArtifactKind};
+use crate::pbes::typecheck::check_pbes;
+use crate::syntax::SourceFile;
 
 /// Arguments of `muon txt2pbes`.
 #[derive(clap::Args, Debug)]
@@ -15,6 +19,17 @@ pub struct Args {
 }
 
 /// Runs `muon txt2pbes`.
-pub fn run(_args: &Args, _g: Global) -> miette::Result<ExitCode> {
-    super::not_implemented("txt2pbes")
+pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
+    let name = display_path(args.infile.as_deref(), "<stdin>");
+    let src = SourceFile::new(name, read_text(args.infile.as_deref())?);
+    let pbes = check_pbes(&src).map_err(miette::Report::new)?;
+    write_artifact(ArtifactKind::Pbes, args.outfile.as_deref(), &pbes)?;
+    if g.verbose {
+        eprintln!(
+            "txt2pbes: {} equations written to {}",
+            pbes.equations.len(),
+            display_path(args.outfile.as_deref(), "<stdout>")
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -3,3 +3,4 @@
 
 pub mod ir;
 pub mod preprocess;
+pub mod typecheck;

@@ -14,3 +14,4 @@ pub mod lps2pbes;
 pub mod lts2pbes;
 pub mod matching;
 pub mod solve;
+pub mod typecheck;

@@ -1,3 +1,4 @@
 //! Process specifications: the typed process IR (actions, process equations, `init`).
 
 pub mod ir;
+pub mod typecheck;

@@ -1,0 +1,278 @@
+//! Subsorting, upcasts, overload resolution and literal typing of the data type checker.
+
+use muon::data::ir::{Binder, DataExpr, Func, Sort, Var};
+use muon::data::typecheck::check_data_expr;
+use muon::process::ir::ProcSpec;
+use muon::process::typecheck::check_specification;
+use muon::syntax::SourceFile;
+
+const SPEC: &str = "
+sort D = struct d1 | d2;
+map f: Nat -> Nat;
+    g: Pos # Nat -> Bool;
+    g: Nat # Pos -> Bool;
+    h: Int -> Bool;
+    h: Nat -> Bool;
+act a;
+init a;
+";
+
+fn spec() -> ProcSpec {
+    check_specification(&SourceFile::new("units.mcrl2", SPEC)).expect("unit spec type-checks")
+}
+
+fn var(name: &str, sort: Sort) -> Var {
+    Var {
+        name: name.into(),
+        sort,
+    }
+}
+
+fn vars() -> Vec<Var> {
+    vec![
+        var("n", Sort::Nat),
+        var("p", Sort::Pos),
+        var("i", Sort::Int),
+        var("r", Sort::Real),
+        var("b", Sort::Bool),
+        var("l", Sort::List(Box::new(Sort::Nat))),
+        var("s", Sort::Set(Box::new(Sort::Nat))),
+        var("fs", Sort::FSet(Box::new(Sort::Nat))),
+        var("bg", Sort::Bag(Box::new(Sort::Nat))),
+        var("fn_", Sort::Arrow(vec![Sort::Nat], Box::new(Sort::Bool))),
+    ]
+}
+
+fn check(text: &str) -> DataExpr {
+    let spec = spec();
+    check_data_expr(&SourceFile::new("<expr>", text), &spec.data, &vars())
+        .unwrap_or_else(|d| panic!("`{text}` should type-check: {:?}", d.messages()))
+}
+
+fn check_err(text: &str) -> String {
+    let spec = spec();
+    match check_data_expr(&SourceFile::new("<expr>", text), &spec.data, &vars()) {
+        Ok(e) => panic!("`{text}` should not type-check, got {e:?}"),
+        Err(d) => d
+            .messages()
+            .into_iter()
+            .map(|(_, _, m)| m)
+            .collect::<Vec<_>>()
+            .join("; "),
+    }
+}
+
+/// The head function of an application.
+fn head(e: &DataExpr) -> &Func {
+    match e {
+        DataExpr::App { head, .. } => match &**head {
+            DataExpr::Func(f) => f,
+            h => panic!("head is not a function: {h:?}"),
+        },
+        e => panic!("not an application: {e:?}"),
+    }
+}
+
+fn args(e: &DataExpr) -> &[DataExpr] {
+    match e {
+        DataExpr::App { args, .. } => args,
+        e => panic!("not an application: {e:?}"),
+    }
+}
+
+fn arrow(d: &[Sort], c: Sort) -> Sort {
+    Sort::Arrow(d.to_vec(), Box::new(c))
+}
+
+#[test]
+fn nat_plus_one_is_the_most_specific_plus() {
+    // mCRL2 picks `+: Nat # Pos -> Pos`: the sum of a Nat and a positive literal is positive.
+    let e = check("n + 1");
+    assert_eq!(head(&e).sort, arrow(&[Sort::Nat, Sort::Pos], Sort::Pos));
+    assert_eq!(e.sort(), Sort::Pos);
+}
+
+#[test]
+fn nat_minus_one_is_an_int() {
+    let e = check("n - 1");
+    assert_eq!(head(&e).sort, arrow(&[Sort::Nat, Sort::Nat], Sort::Int));
+    // The literal gets the sort the signature needs, without a Pos2Nat.
+    assert!(matches!(
+        &args(&e)[1],
+        DataExpr::Number {
+            sort: Sort::Nat,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn negative_literal_is_an_int() {
+    let e = check("-1");
+    assert_eq!(head(&e).sort, arrow(&[Sort::Pos], Sort::Int));
+    assert_eq!(e.sort(), Sort::Int);
+}
+
+#[test]
+fn mixed_arithmetic_upcasts_explicitly() {
+    let e = check("p + i");
+    assert_eq!(head(&e).sort, arrow(&[Sort::Int, Sort::Int], Sort::Int));
+    assert_eq!(head(&args(&e)[0]).name.as_ref(), "Pos2Int");
+    let e = check("n * r");
+    assert_eq!(head(&e).sort, arrow(&[Sort::Real, Sort::Real], Sort::Real));
+    assert_eq!(head(&args(&e)[0]).name.as_ref(), "Nat2Real");
+}
+
+#[test]
+fn equality_joins_the_argument_sorts() {
+    let e = check("p == 0");
+    assert_eq!(head(&e).sort, arrow(&[Sort::Nat, Sort::Nat], Sort::Bool));
+    assert_eq!(head(&args(&e)[0]).name.as_ref(), "Pos2Nat");
+    let e = check("n == -1");
+    assert_eq!(head(&e).sort, arrow(&[Sort::Int, Sort::Int], Sort::Bool));
+}
+
+#[test]
+fn division_signatures_follow_mcrl2() {
+    let e = check("1 / 2");
+    assert_eq!(head(&e).sort, arrow(&[Sort::Pos, Sort::Pos], Sort::Real));
+    let e = check("i div 2");
+    assert_eq!(head(&e).sort, arrow(&[Sort::Int, Sort::Pos], Sort::Int));
+    let e = check("i mod 2");
+    assert_eq!(e.sort(), Sort::Nat);
+    let e = check("max(p, n)");
+    assert_eq!(head(&e).sort, arrow(&[Sort::Pos, Sort::Nat], Sort::Pos));
+}
+
+#[test]
+fn literal_takes_the_parameter_sort() {
+    let e = check("f(3)");
+    assert!(matches!(
+        &args(&e)[0],
+        DataExpr::Number {
+            sort: Sort::Nat,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn user_overloads_pick_the_most_specific() {
+    let e = check("h(3)");
+    assert_eq!(head(&e).sort, arrow(&[Sort::Nat], Sort::Bool));
+    let e = check("h(-3)");
+    assert_eq!(head(&e).sort, arrow(&[Sort::Int], Sort::Bool));
+    let e = check("g(p, n)");
+    assert_eq!(head(&e).sort, arrow(&[Sort::Pos, Sort::Nat], Sort::Bool));
+}
+
+#[test]
+fn incomparable_overloads_are_ambiguous() {
+    let m = check_err("g(1, 1)");
+    assert!(m.contains("ambiguous"), "{m}");
+}
+
+#[test]
+fn empty_list_takes_its_sort_from_the_other_argument() {
+    let e = check("l ++ []");
+    let nat_list = Sort::List(Box::new(Sort::Nat));
+    assert_eq!(
+        args(&e)[1],
+        DataExpr::Func(Func {
+            name: "[]".into(),
+            sort: nat_list.clone()
+        })
+    );
+    assert_eq!(e.sort(), nat_list);
+    let e = check("[] ++ l");
+    assert_eq!(e.sort(), Sort::List(Box::new(Sort::Nat)));
+}
+
+#[test]
+fn list_enumeration_elements_take_the_needed_sort() {
+    let e = check("n in [1, 2]");
+    assert_eq!(
+        head(&e).sort,
+        arrow(&[Sort::Nat, Sort::List(Box::new(Sort::Nat))], Sort::Bool)
+    );
+    match &args(&e)[1] {
+        DataExpr::ListEnum { elems, .. } => {
+            assert!(elems.iter().all(|x| matches!(
+                x,
+                DataExpr::Number {
+                    sort: Sort::Nat,
+                    ..
+                }
+            )))
+        }
+        x => panic!("{x:?}"),
+    }
+    assert_eq!(check("[1, 2]").sort(), Sort::List(Box::new(Sort::Pos)));
+    assert_eq!(check("[1, -2]").sort(), Sort::List(Box::new(Sort::Int)));
+}
+
+#[test]
+fn empty_set_and_bag_from_context() {
+    let e = check("s + {}");
+    assert_eq!(args(&e)[1].sort(), Sort::Set(Box::new(Sort::Nat)));
+    let e = check("fs + {}");
+    assert_eq!(args(&e)[1].sort(), Sort::FSet(Box::new(Sort::Nat)));
+    let e = check("bg + {:}");
+    assert_eq!(args(&e)[1].sort(), Sort::Bag(Box::new(Sort::Nat)));
+    // `{}` for an empty bag, as older mCRL2 versions wrote it.
+    let e = check("bg + {}");
+    assert_eq!(args(&e)[1].sort(), Sort::Bag(Box::new(Sort::Nat)));
+    let e = check("s + {3}");
+    assert_eq!(args(&e)[1].sort(), Sort::Set(Box::new(Sort::Nat)));
+    assert_eq!(check("{1, 2}").sort(), Sort::FSet(Box::new(Sort::Pos)));
+}
+
+#[test]
+fn comprehensions_binders_and_where() {
+    let e = check("{ x: Nat | x < 3 }");
+    assert!(matches!(
+        e,
+        DataExpr::Binder {
+            kind: Binder::SetComprehension,
+            ..
+        }
+    ));
+    let e = check("{ x: D | 2 }");
+    assert_eq!(e.sort(), Sort::Bag(Box::new(Sort::Named("D".into()))));
+    let e = check("forall x: Nat . x + 1 > 0");
+    assert_eq!(e.sort(), Sort::Bool);
+    let e = check("lambda x: Nat . x + 1");
+    assert_eq!(e.sort(), arrow(&[Sort::Nat], Sort::Pos));
+    let e = check("y + 1 whr y = n end");
+    assert_eq!(e.sort(), Sort::Pos);
+    let m = check_err("exists x: Nat . x + 1");
+    assert!(m.contains("Bool"), "{m}");
+}
+
+#[test]
+fn function_update_and_application_of_variables() {
+    let e = check("fn_[3 -> true]");
+    assert_eq!(head(&e).name.as_ref(), "@func_update");
+    assert_eq!(e.sort(), arrow(&[Sort::Nat], Sort::Bool));
+    let e = check("fn_(2)");
+    assert_eq!(e.sort(), Sort::Bool);
+    let e = check("fn_[3 -> true](2)");
+    assert_eq!(e.sort(), Sort::Bool);
+}
+
+#[test]
+fn conditionals_and_struct_functions() {
+    assert_eq!(check("if(b, 1, -1)").sort(), Sort::Int);
+    assert_eq!(check("if(b, d1, d2)").sort(), Sort::Named("D".into()));
+    assert_eq!(check("head(l) + 1").sort(), Sort::Pos);
+    assert_eq!(check("#l").sort(), Sort::Nat);
+    assert_eq!(check("l . 0").sort(), Sort::Nat);
+}
+
+#[test]
+fn errors_name_the_problem() {
+    assert!(check_err("n + true").contains("no `+` takes arguments of sorts Nat # Bool"));
+    assert!(check_err("nn + 1").contains("unknown name `nn`"));
+    assert!(check_err("f(1, 2)").contains("not a function of 2 arguments"));
+    assert!(check_err("[] == []").contains("cannot determine"));
+}
