@@ -1,20 +1,29 @@
-//! `muon lpspp`.
+//! `muon lpspp`: print a linear process as an mCRL2 specification.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+use crate::artifact::{write_output, ArtifactError};
 
 use super::Global;
 
 /// Arguments of `muon lpspp`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Input file (standard input when omitted or `-`).
+    /// Input LPS (standard input when omitted or `-`).
     pub infile: Option<PathBuf>,
     /// Output file (standard output when omitted or `-`).
     pub outfile: Option<PathBuf>,
 }
 
 /// Runs `muon lpspp`.
-pub fn run(_args: &Args, _g: Global) -> miette::Result<ExitCode> {
-    super::not_implemented("lpspp")
+pub fn run(args: &Args, _g: Global) -> miette::Result<ExitCode> {
+    let lps = crate::lps::read_lps(args.infile.as_deref())?;
+    let text = crate::lps::print::lps_to_string(&lps);
+    let name = crate::artifact::display_path(args.outfile.as_deref(), "<stdout>");
+    write_output(args.outfile.as_deref(), |w| {
+        w.write_all(text.as_bytes())
+            .map_err(|source| ArtifactError::Write { path: name, source })
+    })?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -3,6 +3,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::data::ir_ops::SyntacticSimplifier;
+use crate::lps::simplify;
+
 use super::Global;
 
 /// Arguments shared by the LPS simplification subcommands.
@@ -14,7 +17,35 @@ pub struct Args {
     pub outfile: Option<PathBuf>,
 }
 
-/// Runs the simplification named `name`.
-pub fn run(name: &str, _args: &Args, _g: Global) -> miette::Result<ExitCode> {
-    super::not_implemented(name)
+/// Runs the simplification named `name` (`lpssumelm`, `lpsconstelm` or `lpsparelm`).
+pub fn run(name: &str, args: &Args, g: Global) -> miette::Result<ExitCode> {
+    let mut lps = crate::lps::read_lps(args.infile.as_deref())?;
+    let simp = SyntacticSimplifier::new(&lps.data);
+    let before = (lps.params.len(), lps.summands.len());
+    let what = match name {
+        "lpssumelm" => format!(
+            "eliminated {} sum variables",
+            simplify::sumelm(&mut lps, &simp)
+        ),
+        "lpsconstelm" => {
+            let r = simplify::constelm(&mut lps, &simp);
+            format!("removed {} constant parameters", r.len())
+        }
+        "lpsparelm" => {
+            let r = simplify::parelm(&mut lps);
+            format!("removed {} parameters", r.len())
+        }
+        other => unreachable!("unknown simplification {other}"),
+    };
+    if g.verbose {
+        eprintln!(
+            "{name}: {what}; parameters {} -> {}, summands {} -> {}",
+            before.0,
+            lps.params.len(),
+            before.1,
+            lps.summands.len()
+        );
+    }
+    crate::lps::write_lps(args.outfile.as_deref(), &lps)?;
+    Ok(ExitCode::SUCCESS)
 }

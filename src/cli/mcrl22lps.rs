@@ -1,20 +1,69 @@
-//! `muon mcrl22lps`.
+//! `muon mcrl22lps`: linearise a specification into an LPS artifact.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+
+use miette::{Diagnostic, NamedSource, SourceSpan};
+use thiserror::Error;
 
 use super::Global;
+use crate::artifact::{display_path, read_text};
+use crate::lps::{linearise, LinError, LineariseOptions};
+use crate::process::typecheck::check_specification;
+use crate::syntax::SourceFile;
 
 /// Arguments of `muon mcrl22lps`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Input file (standard input when omitted or `-`).
+    /// Input specification (standard input when omitted or `-`).
     pub infile: Option<PathBuf>,
-    /// Output file (standard output when omitted or `-`).
+    /// Output LPS (standard output when omitted or `-`).
     pub outfile: Option<PathBuf>,
+    /// Skip sumelm, constelm and parelm on the result.
+    #[arg(long = "no-simplify")]
+    pub no_simplify: bool,
+}
+
+/// A linearisation error located in its source file.
+#[derive(Debug, Error, Diagnostic)]
+#[error("{file}: {error}")]
+struct Located {
+    file: String,
+    #[diagnostic_source]
+    error: LinError,
+    #[source_code]
+    src: NamedSource<Arc<str>>,
+    #[label("here")]
+    at: SourceSpan,
 }
 
 /// Runs `muon mcrl22lps`.
-pub fn run(_args: &Args, _g: Global) -> miette::Result<ExitCode> {
-    super::not_implemented("mcrl22lps")
+pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
+    let name = display_path(args.infile.as_deref(), "<stdin>");
+    let src = SourceFile::new(name.clone(), read_text(args.infile.as_deref())?);
+    let spec = check_specification(&src).map_err(miette::Report::new)?;
+    let t = std::time::Instant::now();
+    let opts = LineariseOptions {
+        simplify: !args.no_simplify,
+    };
+    let lps = linearise(&spec, opts).map_err(|error| {
+        let at = error.span().into();
+        Located {
+            file: name.clone(),
+            error,
+            src: src.named_source(),
+            at,
+        }
+    })?;
+    if g.verbose {
+        eprintln!(
+            "mcrl22lps: {} summands, {} parameters, {:.2?}",
+            lps.summands.len(),
+            lps.params.len(),
+            t.elapsed()
+        );
+    }
+    crate::lps::write_lps(args.outfile.as_deref(), &lps)?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,435 @@
+//! Linearisation of small specifications whose LTS is known by hand, built as typed IR.
+
+mod lps_common;
+
+use lps_common::*;
+use muon::data::ir::{DataSpec, Sort};
+use muon::lps::{linearise, LinError, LineariseOptions, SummandAction};
+
+fn lin(spec: &muon::process::ir::ProcSpec) -> muon::lps::Lps {
+    linearise(spec, LineariseOptions::default()).expect("linearises")
+}
+
+fn lin_raw(spec: &muon::process::ir::ProcSpec) -> muon::lps::Lps {
+    linearise(spec, LineariseOptions { simplify: false }).expect("linearises")
+}
+
+fn both(spec: &muon::process::ir::ProcSpec) -> (usize, usize) {
+    let a = explore(&lin(spec));
+    let b = explore(&lin_raw(spec));
+    assert_eq!(a, b, "simplification changed the state space");
+    a
+}
+
+#[test]
+fn sequence_terminates_in_its_own_state() {
+    // init a . b;  -> s0 -a-> s1 -b-> s2
+    let s = spec(
+        DataSpec::default(),
+        &plain(&["a", "b"]),
+        vec![],
+        seq(act("a", vec![]), act("b", vec![])),
+    );
+    assert_eq!(both(&s), (3, 2));
+}
+
+#[test]
+fn interleaving_and_synchronisation() {
+    // init a || b;  -> 4 states; a, b, a|b from the start, then b resp. a
+    let s = spec(
+        DataSpec::default(),
+        &plain(&["a", "b"]),
+        vec![],
+        par(act("a", vec![]), act("b", vec![])),
+    );
+    assert_eq!(both(&s), (4, 5));
+}
+
+#[test]
+fn recursion_and_choice_with_data() {
+    // P(n: Nat) = (n < 3) -> up . P(n + 1) + (n > 0) -> down . P(n - 1)... with Int2Nat avoided:
+    // P(n) = (n < 3) -> up . P(n+1) + (n == 3) -> reset . P(0)
+    let n = var("n", Sort::Nat);
+    let body = alt(
+        cond(
+            app("<", vec![v("n", Sort::Nat), nat(3)], Sort::Bool),
+            seq(
+                act("up", vec![]),
+                call(0, vec![app("+", vec![v("n", Sort::Nat), nat(1)], Sort::Nat)]),
+            ),
+        ),
+        cond(
+            app("==", vec![v("n", Sort::Nat), nat(3)], Sort::Bool),
+            seq(act("reset", vec![]), call(0, vec![nat(0)])),
+        ),
+    );
+    let s = spec(
+        DataSpec::default(),
+        &plain(&["up", "reset"]),
+        vec![("P", vec![n], body)],
+        call(0, vec![nat(0)]),
+    );
+    assert_eq!(both(&s), (4, 4));
+}
+
+#[test]
+fn two_party_comm_with_allow() {
+    // allow({c}, comm({a|b -> c}, a || b)) -> one c step
+    let s = spec(
+        DataSpec::default(),
+        &plain(&["a", "b", "c"]),
+        vec![],
+        allow(
+            &[&["c"]],
+            comm(&[(&["a", "b"], Some("c"))], par(act("a", vec![]), act("b", vec![]))),
+        ),
+    );
+    let l = lin(&s);
+    assert_eq!(l.summands.len(), 1);
+    assert_eq!(explore(&l), (2, 1));
+}
+
+#[test]
+fn comm_with_data_eliminates_sums_over_nat() {
+    // P = s(1) . s(2) . delta;  Q = sum m: Nat . r(m) . out(m) . Q;
+    // allow({c, out}, comm({s|r -> c}, P || Q))
+    let m = var("m", Sort::Nat);
+    let nat1 = vec![Sort::Nat];
+    let s = spec(
+        DataSpec::default(),
+        &[
+            ("s", nat1.clone()),
+            ("r", nat1.clone()),
+            ("c", nat1.clone()),
+            ("out", nat1.clone()),
+        ],
+        vec![
+            (
+                "P",
+                vec![],
+                seq(
+                    act("s", vec![nat(1)]),
+                    seq(act("s", vec![nat(2)]), muon::process::ir::ProcExpr::Delta),
+                ),
+            ),
+            (
+                "Q",
+                vec![],
+                sum(
+                    vec![m.clone()],
+                    seq(
+                        act("r", vec![v("m", Sort::Nat)]),
+                        seq(act("out", vec![v("m", Sort::Nat)]), call(1, vec![])),
+                    ),
+                ),
+            ),
+        ],
+        allow(
+            &[&["c"], &["out"]],
+            comm(&[(&["r", "s"], Some("c"))], par(call(0, vec![]), call(1, vec![]))),
+        ),
+    );
+    let l = lin(&s);
+    for sm in &l.summands {
+        assert!(
+            sm.sum_vars.iter().all(|x| x.sort != Sort::Nat),
+            "sum over Nat left: {sm:?}"
+        );
+    }
+    // (P0,Q) -c(1)-> (P1,Q'1) -out(1)-> (P1,Q) -c(2)-> (P2,Q'2) -out(2)-> (P2,Q)
+    assert_eq!(explore(&l), (5, 4));
+}
+
+#[test]
+fn n_party_comm_with_repeated_names() {
+    // A = a . A; B = b . B;  allow({c}, comm({a|a|b -> c}, A || A || B)) -> one c loop
+    let s = spec(
+        DataSpec::default(),
+        &plain(&["a", "b", "c"]),
+        vec![
+            ("A", vec![], seq(act("a", vec![]), call(0, vec![]))),
+            ("B", vec![], seq(act("b", vec![]), call(1, vec![]))),
+        ],
+        allow(
+            &[&["c"]],
+            comm(
+                &[(&["a", "a", "b"], Some("c"))],
+                par_all(vec![call(0, vec![]), call(0, vec![]), call(1, vec![])]),
+            ),
+        ),
+    );
+    let l = lin(&s);
+    assert_eq!(explore(&l), (1, 1));
+    // With a third A: a|a|a|b communicates to c|a, which is not allowed; a|a|b (any two
+    // of the three A's) gives c.
+    let s3 = spec(
+        s.data.clone(),
+        &plain(&["a", "b", "c"]),
+        s.procs.iter().map(|p| (&*Box::leak(p.name.to_string().into_boxed_str()), p.params.clone(), p.body.clone())).collect(),
+        allow(
+            &[&["c"], &["a", "c"]],
+            comm(
+                &[(&["a", "a", "b"], Some("c"))],
+                par_all(vec![call(0, vec![]), call(0, vec![]), call(0, vec![]), call(1, vec![])]),
+            ),
+        ),
+    );
+    let l3 = lin(&s3);
+    let labels: std::collections::BTreeSet<String> = l3
+        .summands
+        .iter()
+        .map(|s| match &s.action {
+            SummandAction::Multi(a) => a.iter().map(|x| x.name.to_string()).collect::<Vec<_>>().join("|"),
+            SummandAction::Delta => "delta".into(),
+        })
+        .collect();
+    assert_eq!(
+        labels,
+        ["a|c", "c"].iter().map(|s| s.to_string()).collect()
+    );
+    assert_eq!(explore(&l3), (1, 2));
+}
+
+#[test]
+fn comm_with_data_mismatch_keeps_parties_apart() {
+    // a(1) || b(2) under comm a|b -> c: data differ, no communication; allow {a|b} sees it
+    let nat1 = vec![Sort::Nat];
+    let s = spec(
+        DataSpec::default(),
+        &[("a", nat1.clone()), ("b", nat1.clone()), ("c", nat1.clone())],
+        vec![],
+        allow(
+            &[&["c"], &["a", "b"]],
+            comm(&[(&["a", "b"], Some("c"))], par(act("a", vec![nat(1)]), act("b", vec![nat(2)]))),
+        ),
+    );
+    assert_eq!(both(&s), (2, 1));
+    let s2 = spec(
+        DataSpec::default(),
+        &[("a", nat1.clone()), ("b", nat1.clone()), ("c", nat1.clone())],
+        vec![],
+        allow(
+            &[&["c"], &["a", "b"]],
+            comm(&[(&["a", "b"], Some("c"))], par(act("a", vec![nat(1)]), act("b", vec![nat(1)]))),
+        ),
+    );
+    let l = lin(&s2);
+    assert!(l.summands.iter().all(|s| matches!(&s.action, SummandAction::Multi(a) if a.len() == 1 && &*a[0].name == "c")));
+    assert_eq!(explore(&l), (2, 1));
+}
+
+#[test]
+fn hide_block_rename() {
+    // hide({a}, a . b) -> tau then b
+    let s = spec(
+        DataSpec::default(),
+        &plain(&["a", "b", "c"]),
+        vec![],
+        hide(&["a"], par(seq(act("a", vec![]), act("b", vec![])), act("c", vec![]))),
+    );
+    let l = lin(&s);
+    assert!(l.summands.iter().any(|s| s.is_tau()));
+    // a.b || c: 3*2 states; transitions: a,b alone (3 states of c? ) computed: 6 states,
+    // steps: 2 (c) * ... left: a.b has 3 states, c has 2: product 6 states; interleavings
+    // 2*2 (a-part moves per c-state) + 3 (c moves per ab-state) + 2 (sync) = 9.
+    assert_eq!(explore(&l), (6, 9));
+    // block({c}, …) removes c and every multi-action containing it.
+    let s = spec(
+        DataSpec::default(),
+        &plain(&["a", "b", "c"]),
+        vec![],
+        block(&["c"], par(seq(act("a", vec![]), act("b", vec![])), act("c", vec![]))),
+    );
+    assert_eq!(both(&s), (3, 2));
+    // rename({a -> c}, a . b) then allow({c, b})
+    let s = spec(
+        DataSpec::default(),
+        &plain(&["a", "b", "c"]),
+        vec![],
+        allow(&[&["c"], &["b"]], rename(&[("a", "c")], seq(act("a", vec![]), act("b", vec![])))),
+    );
+    let l = lin(&s);
+    assert!(l.summands.iter().any(|s| matches!(&s.action, SummandAction::Multi(a) if a.len() == 1 && &*a[0].name == "c")));
+    assert_eq!(explore(&l), (3, 2));
+}
+
+#[test]
+fn unguarded_calls_and_phases() {
+    // Phase1 = a . Phase2; Phase2 = Phase3; Phase3 = b . Phase1 + c . Phase3
+    let s = spec(
+        DataSpec::default(),
+        &plain(&["a", "b", "c"]),
+        vec![
+            ("Phase1", vec![], seq(act("a", vec![]), call(1, vec![]))),
+            ("Phase2", vec![], call(2, vec![])),
+            (
+                "Phase3",
+                vec![],
+                alt(seq(act("b", vec![]), call(0, vec![])), seq(act("c", vec![]), call(2, vec![]))),
+            ),
+        ],
+        call(0, vec![]),
+    );
+    // Phase2 is its own control state (with Phase3's behaviour), as in mCRL2:
+    // Phase1 -a-> Phase2 -b-> Phase1, Phase2 -c-> Phase3 -b-> Phase1, Phase3 -c-> Phase3.
+    assert_eq!(both(&s), (3, 5));
+}
+
+#[test]
+fn sequential_composition_of_calls() {
+    // P = a . Q . P; Q = b . c;  -> a b c loop: 3 states, 3 transitions
+    let s = spec(
+        DataSpec::default(),
+        &plain(&["a", "b", "c"]),
+        vec![
+            ("P", vec![], seq(act("a", vec![]), seq(call(1, vec![]), call(0, vec![])))),
+            ("Q", vec![], seq(act("b", vec![]), act("c", vec![]))),
+        ],
+        call(0, vec![]),
+    );
+    assert_eq!(both(&s), (3, 3));
+}
+
+#[test]
+fn unguarded_recursion_is_an_error_naming_the_process() {
+    // P = P + a
+    let s = spec(
+        DataSpec::default(),
+        &plain(&["a"]),
+        vec![("P", vec![], alt(call(0, vec![]), act("a", vec![])))],
+        call(0, vec![]),
+    );
+    match linearise(&s, LineariseOptions::default()) {
+        Err(e @ LinError::UnguardedRecursion { .. }) => {
+            assert!(e.to_string().contains("process P"), "{e}")
+        }
+        other => panic!("expected unguarded recursion, got {other:?}"),
+    }
+}
+
+#[test]
+fn non_regular_recursion_is_an_error_naming_the_process() {
+    // P = a . P . b + c
+    let s = spec(
+        DataSpec::default(),
+        &plain(&["a", "b", "c"]),
+        vec![(
+            "P",
+            vec![],
+            alt(seq(act("a", vec![]), seq(call(0, vec![]), act("b", vec![]))), act("c", vec![])),
+        )],
+        call(0, vec![]),
+    );
+    match linearise(&s, LineariseOptions::default()) {
+        Err(e @ LinError::NonRegular { .. }) => assert!(e.to_string().contains("P"), "{e}"),
+        other => panic!("expected non-regular error, got {other:?}"),
+    }
+}
+
+#[test]
+fn fourteen_party_tick_stays_small() {
+    // T_i = tick_i . T_i + x_i . T_i, 14 of them, all ticks synchronise into tick.
+    let k = 14;
+    let names: Vec<String> = (0..k).map(|i| format!("tick_{i}")).collect();
+    let xs: Vec<String> = (0..k).map(|i| format!("x_{i}")).collect();
+    let mut acts: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+    acts.extend(xs.iter().map(|s| s.as_str()));
+    acts.push("tick");
+    let procs: Vec<(&str, Vec<muon::data::ir::Var>, muon::process::ir::ProcExpr)> = (0..k)
+        .map(|i| {
+            (
+                &*Box::leak(format!("T{i}").into_boxed_str()),
+                vec![],
+                alt(
+                    seq(act(&names[i], vec![]), call(i as u32, vec![])),
+                    seq(act(&xs[i], vec![]), call(i as u32, vec![])),
+                ),
+            )
+        })
+        .collect();
+    let lhs: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+    let mut allowed: Vec<Vec<&str>> = xs.iter().map(|s| vec![s.as_str()]).collect();
+    allowed.push(vec!["tick"]);
+    let allowed_refs: Vec<&[&str]> = allowed.iter().map(|v| v.as_slice()).collect();
+    let s = spec(
+        DataSpec::default(),
+        &plain(&acts),
+        procs,
+        allow(
+            &allowed_refs,
+            comm(&[(&lhs, Some("tick"))], par_all((0..k).map(|i| call(i as u32, vec![])).collect())),
+        ),
+    );
+    let t = std::time::Instant::now();
+    let l = lin(&s);
+    assert!(t.elapsed().as_secs() < 5);
+    assert_eq!(l.summands.len(), k + 1);
+    assert_eq!(explore(&l), (1, k + 1));
+}
+
+#[test]
+fn constant_and_unused_parameters_are_removed() {
+    // P(n: Nat, k: Nat) = a(k) . P(n + 1, k): k is constant (5), n is unobservable.
+    let n = var("n", Sort::Nat);
+    let k = var("k", Sort::Nat);
+    let s = spec(
+        DataSpec::default(),
+        &[("a", vec![Sort::Nat])],
+        vec![(
+            "P",
+            vec![n, k],
+            seq(
+                act("a", vec![v("k", Sort::Nat)]),
+                call(0, vec![app("+", vec![v("n", Sort::Nat), nat(1)], Sort::Nat), v("k", Sort::Nat)]),
+            ),
+        )],
+        call(0, vec![nat(0), nat(5)]),
+    );
+    let l = lin(&s);
+    assert!(l.params.is_empty(), "{:?}", l.params);
+    assert_eq!(explore(&l), (1, 1));
+    let raw = lin_raw(&s);
+    assert_eq!(raw.params.len(), 2);
+}
+
+#[test]
+fn printer_writes_a_linear_process() {
+    let s = spec(
+        DataSpec::default(),
+        &plain(&["a", "b"]),
+        vec![],
+        par(act("a", vec![]), act("b", vec![])),
+    );
+    let text = muon::lps::print::lps_to_string(&lin(&s));
+    assert!(text.contains("act\n  a;\n  b;"), "{text}");
+    assert!(text.contains("proc P("), "{text}");
+    assert!(text.contains("a | b . P("), "{text}");
+    assert!(text.contains("init P("), "{text}");
+}
+
+#[test]
+fn lps_artifact_round_trip_and_errors() {
+    let s = spec(
+        DataSpec::default(),
+        &plain(&["a", "b"]),
+        vec![],
+        par(act("a", vec![]), act("b", vec![])),
+    );
+    let l = lin(&s);
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("x.lps");
+    muon::lps::write_lps(Some(&p), &l).unwrap();
+    let back = muon::lps::read_lps(Some(&p)).unwrap();
+    assert_eq!(back, l);
+    let bytes = std::fs::read(&p).unwrap();
+    std::fs::write(&p, &bytes[..bytes.len() - 3]).unwrap();
+    let e = muon::lps::read_lps(Some(&p)).unwrap_err();
+    assert!(e.to_string().contains("corrupt or truncated"), "{e}");
+    let lts = muon::artifact::encode(muon::artifact::ArtifactKind::Lts, &vec![1u32]).unwrap();
+    std::fs::write(&p, lts).unwrap();
+    let e = muon::lps::read_lps(Some(&p)).unwrap_err();
+    assert!(e.to_string().contains("LTS artifact"), "{e}");
+    std::fs::write(&p, "proc P = a . P;").unwrap();
+    let e = muon::lps::read_lps(Some(&p)).unwrap_err();
+    assert!(e.to_string().contains("not a muon artifact"), "{e}");
+}
