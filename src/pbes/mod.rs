@@ -8,6 +8,7 @@
 //!   and state.
 //! - [`matching`]: `sat` of action formulas on multi-actions, PBES expression builders.
 
+pub mod front;
 pub mod inst;
 pub mod ir;
 pub mod lps2pbes;
