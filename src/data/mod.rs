@@ -1,6 +1,109 @@
 //! Data: sorts, the typed data IR, hash-consed terms, the rewriter and the enumerator.
+//!
+//! # Public API
+//! - [`TermStore`]: the shared store of hash-consed terms ([`TermId`]), interned function
+//!   symbols ([`FuncId`]) and variables ([`VarId`]); [`Term`] is a term's shape.
+//! - [`Rewriter::new`]`(&DataSpec)` compiles a specification's equations;
+//!   [`Rewriter::rewrite`]`(TermId) -> Result<TermId, RewriteError>` gives normal forms,
+//!   [`Rewriter::rewrite_with`] / [`Rewriter::rewrite_subst`] rewrite under a substitution,
+//!   [`substitute`] applies one without rewriting.
+//! - [`Enumerator::enumerate`]`(vars, condition, &mut callback)` (via
+//!   [`Rewriter::enumerator`]) lists the values of sum/quantifier variables that make a
+//!   condition true, or fails with a clear [`EnumError`].
+//! - [`expr_to_term`] / [`term_to_expr`] (also [`Rewriter::term`], [`Rewriter::expr`]) convert
+//!   between the typed IR and terms; normal forms come back in the form mCRL2 prints them.
+//! - [`rewrite_expr`]: one-shot normal form of an IR expression, for `muon rewrite`.
+//!
+//! # Terms: ownership, lifetime and concurrency
+//! Terms live in a [`TermStore`], an **append-only arena without garbage collection**: a
+//! [`TermId`] is valid for the store's whole life and never reused, so ids can be copied
+//! freely into state vectors, hash tables and artifacts with no reference counting or
+//! protection sets (which cost mCRL2 and MERC a lot of bookkeeping on every term copy).
+//! Memory is reclaimed by dropping the store at the end of a tool run. This is affordable
+//! because the rewriter interns only normal forms and the terms it must return: right-hand
+//! sides are evaluated directly under the match substitution, so intermediate redexes are
+//! never stored. (A collector can be added later as a store-level "compact and remap" pass
+//! between exploration phases, if ever needed.)
+//!
+//! The store is `Send + Sync` and every operation takes `&self`, so rayon workers share one
+//! `Arc<TermStore>` and exchange [`TermId`]s (state vectors) directly:
+//! - reads ([`TermStore::get`]) are lock-free: nodes sit in geometrically growing chunks of
+//!   `OnceLock` slots that never move once published;
+//! - interning hashes the term and locks one of 32 shards of the hash table (chosen by the
+//!   hash), so threads contend only when they intern terms in the same shard at once.
+//!
+//! Rewriting state (the substitution environment, per-symbol caches, depth counter) lives in
+//! a [`Rewriter`] *context*; the compiled rewrite system inside it is shared (`Arc`) and
+//! immutable. Each worker thread clones the rewriter (cheap) and rewrites without any
+//! synchronisation besides the store's shard locks. We chose a shared `Sync` store over
+//! per-thread stores because states must be compared and hashed across threads by id: with
+//! one store, equal states have equal ids no matter which thread built them.
+//!
+//! # Built-in data
+//! `Pos`, `Nat` and `Int` values are machine words ([`Term::Num`]) and switch to big integers
+//! ([`Term::BigNum`]) instead of ever wrapping; `Real` values are exact rationals. Lists,
+//! sets and bags have compact canonical forms (see [`convert`]). Partial functions
+//! (`head([])`, `Nat2Pos(0)`, `x div 0`) stay unevaluated, as in mCRL2.
 
 pub mod builtins;
+pub mod convert;
+pub mod enumerate;
 pub mod ir;
 pub mod ir_ops;
+pub mod numbers;
+pub mod rewrite;
+pub mod store;
 pub mod typecheck;
+
+pub use convert::{expr_to_term, term_to_expr, ConvertError};
+pub use enumerate::{EnumError, Enumerator};
+pub use rewrite::{substitute, RewriteError, Rewriter, Substitution, DEFAULT_STACK_LIMIT};
+pub use store::{FuncId, NumSort, Term, TermId, TermStore, VarId};
+
+use ir::{DataExpr, DataSpec, Sort};
+
+/// Errors of [`rewrite_expr`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    /// Conversion into terms failed.
+    #[error(transparent)]
+    Convert(#[from] ConvertError),
+    /// Rewriting failed.
+    #[error(transparent)]
+    Rewrite(#[from] RewriteError),
+}
+
+/// The normal form of `e` with respect to `spec`, converted back to the IR.
+pub fn rewrite_expr(spec: &DataSpec, e: &DataExpr) -> Result<DataExpr, EngineError> {
+    let mut rw = Rewriter::new(spec)?;
+    let t = rw.term(e)?;
+    let n = rw.rewrite(t)?;
+    Ok(rw.expr(n))
+}
+
+/// A sort in mCRL2 syntax (for messages).
+pub fn sort_to_string(s: &Sort) -> String {
+    match s {
+        Sort::Bool => "Bool".into(),
+        Sort::Pos => "Pos".into(),
+        Sort::Nat => "Nat".into(),
+        Sort::Int => "Int".into(),
+        Sort::Real => "Real".into(),
+        Sort::List(e) => format!("List({})", sort_to_string(e)),
+        Sort::Set(e) => format!("Set({})", sort_to_string(e)),
+        Sort::FSet(e) => format!("FSet({})", sort_to_string(e)),
+        Sort::Bag(e) => format!("Bag({})", sort_to_string(e)),
+        Sort::FBag(e) => format!("FBag({})", sort_to_string(e)),
+        Sort::Arrow(d, c) => {
+            let dom: Vec<String> = d
+                .iter()
+                .map(|x| match x {
+                    Sort::Arrow(..) => format!("({})", sort_to_string(x)),
+                    _ => sort_to_string(x),
+                })
+                .collect();
+            format!("{} -> {}", dom.join(" # "), sort_to_string(c))
+        }
+        Sort::Named(n) => n.to_string(),
+    }
+}

@@ -1,0 +1,331 @@
+//! The enumerator: all values of a list of variables that make a condition true.
+//!
+//! Strategy (per variable, on the condition rewritten under the partial solution):
+//! 1. one-point rule: a conjunct `x == e` (or `e == x`) with `x` not in `e` fixes `x := e`;
+//! 2. bounds: conjuncts `x < K`, `x <= K`, `K < x`, `x > K`, …, `x in L` with closed `K`, `L`
+//!    give a finite candidate list for numbers / the elements of a closed list or set;
+//! 3. constructor expansion: `Bool`, structs and `cons` sorts are expanded constructor by
+//!    constructor with fresh variables for the fields (recursive sorts stop at the budget);
+//! 4. otherwise the set of solutions is not known to be finite: [`EnumError::Unbounded`].
+//!
+//! Partial solutions whose condition rewrites to `false` are pruned as early as possible.
+//! Every enumeration has a budget of candidate values ([`Rewriter::set_enum_budget`]), so it
+//! never loops: exceeding it is [`EnumError::Budget`].
+
+use num_bigint::BigInt;
+use num_traits::{One, ToPrimitive};
+
+use super::ir::{Func, Sort};
+use super::rewrite::{Ctor, Kind, Op, RewriteError, Rewriter};
+use super::sort_to_string;
+use super::store::{NumSort, Term, TermId, VarId};
+
+/// Errors of enumeration.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EnumError {
+    /// The variable ranges over an infinite sort and the condition does not bound it.
+    #[error("cannot enumerate the values of `{var}: {sort}`: the sort is infinite and the condition `{cond}` does not bound it (add a bound such as `{var} < N`, `{var} in [...]` or `{var} == e`)")]
+    Unbounded {
+        /// The variable's name.
+        var: String,
+        /// Its sort.
+        sort: String,
+        /// The condition at that point.
+        cond: String,
+    },
+    /// More candidate values than the budget allows.
+    #[error("enumerating `{var}: {sort}` exceeded the budget of {budget} candidate values; the set of solutions may be infinite")]
+    Budget {
+        /// The variable's name.
+        var: String,
+        /// Its sort.
+        sort: String,
+        /// The budget.
+        budget: usize,
+    },
+    /// Rewriting failed while enumerating.
+    #[error("{0}")]
+    Rewrite(Box<RewriteError>),
+}
+
+impl From<RewriteError> for EnumError {
+    fn from(e: RewriteError) -> Self {
+        match e {
+            RewriteError::Enumeration(inner) => inner,
+            other => EnumError::Rewrite(Box::new(other)),
+        }
+    }
+}
+
+/// Enumerates solutions of conditions; see the module documentation.
+pub struct Enumerator<'r> {
+    rw: &'r mut Rewriter,
+}
+
+struct Partial {
+    /// Values of the requested variables (may contain pending fresh variables).
+    values: Vec<TermId>,
+    /// Variables still to be given a value (requested or fresh).
+    pending: Vec<VarId>,
+}
+
+impl<'r> Enumerator<'r> {
+    /// An enumerator over `rw` (which also supplies the budget).
+    pub fn new(rw: &'r mut Rewriter) -> Enumerator<'r> {
+        Enumerator { rw }
+    }
+
+    /// Calls `found(values, residual)` for every assignment of normal-form `values` to `vars`
+    /// under which `cond` does not rewrite to `false`; `residual` is the normal form of `cond`
+    /// under the assignment (`true` when `cond` has no other free variables). `found` returns
+    /// `false` to stop early. Errors when the solutions cannot be enumerated finitely.
+    pub fn enumerate(
+        &mut self,
+        vars: &[VarId],
+        cond: TermId,
+        found: &mut dyn FnMut(&[TermId], TermId) -> bool,
+    ) -> Result<(), EnumError> {
+        let store = self.rw.store();
+        let ff = store.false_term();
+        let budget = self.rw.enum_budget;
+        let mut used = 0usize;
+        let mut stack = vec![Partial {
+            values: vars.iter().map(|v| store.var(*v)).collect(),
+            pending: vars.to_vec(),
+        }];
+        while let Some(p) = stack.pop() {
+            let sigma: Vec<(VarId, TermId)> =
+                vars.iter().copied().zip(p.values.iter().copied()).collect();
+            let c = self.rw.rewrite_with(cond, &sigma)?;
+            if c == ff {
+                continue;
+            }
+            let Some((&x, rest)) = p.pending.split_first() else {
+                let mut vals = Vec::with_capacity(p.values.len());
+                for v in &p.values {
+                    vals.push(self.rw.rewrite(*v)?);
+                }
+                if !found(&vals, c) {
+                    return Ok(());
+                }
+                continue;
+            };
+            // If x no longer matters, give it no value (keep it as is) — unless it is one of
+            // the requested variables, which must get values.
+            let requested = vars.contains(&x);
+            if !requested
+                && !store.occurs_free(x, c)
+                && !p.values.iter().any(|v| store.occurs_free(x, *v))
+            {
+                stack.push(Partial {
+                    values: p.values,
+                    pending: rest.to_vec(),
+                });
+                continue;
+            }
+            let candidates = self.candidates(x, c)?;
+            let sort = store.var_of(x).sort.clone();
+            used += candidates.len();
+            if used > budget {
+                return Err(EnumError::Budget {
+                    var: display_var(&store.var_of(x).name),
+                    sort: sort_to_string(&sort),
+                    budget,
+                });
+            }
+            for (value, fresh) in candidates.into_iter().rev() {
+                let sub = [(x, value)];
+                let values = p
+                    .values
+                    .iter()
+                    .map(|t| super::rewrite::substitute(&store, *t, &sub.iter().copied().collect()))
+                    .collect();
+                let mut pending = fresh;
+                pending.extend_from_slice(rest);
+                stack.push(Partial { values, pending });
+            }
+        }
+        Ok(())
+    }
+
+    /// Candidate values for `x` under condition `c`, each with the fresh variables it uses.
+    fn candidates(&mut self, x: VarId, c: TermId) -> Result<Vec<(TermId, Vec<VarId>)>, EnumError> {
+        let store = self.rw.store();
+        let sort = store.var_of(x).sort.clone();
+        let xt = store.var(x);
+        let mut conj = Vec::new();
+        self.conjuncts(c, &mut conj);
+        // 1. one-point rule.
+        for &a in &conj {
+            if let Some((f, [l, r])) = store.as_func_app(a) {
+                if self.rw.kind(f) == Kind::Op(Op::Eq) {
+                    for (p, q) in [(*l, *r), (*r, *l)] {
+                        if p == xt && !store.occurs_free(x, q) {
+                            return Ok(vec![(q, vec![])]);
+                        }
+                    }
+                }
+            }
+        }
+        // 2. bounds.
+        let mut lo: Option<BigInt> = match sort {
+            Sort::Pos => Some(BigInt::one()),
+            Sort::Nat => Some(BigInt::from(0)),
+            _ => None,
+        };
+        let mut hi: Option<BigInt> = None;
+        let mut members: Option<Vec<TermId>> = None;
+        for &a in &conj {
+            let Some((f, [l, r])) = store.as_func_app(a) else {
+                continue;
+            };
+            let (l, r) = (self.strip_conv(*l), self.strip_conv(*r));
+            let k = self.rw.kind(f);
+            match k {
+                Kind::Op(Op::In) if l == xt && store.is_closed(r) => {
+                    if let Some(e) = self.elements(r) {
+                        members = Some(match members {
+                            Some(m) => m.into_iter().filter(|t| e.contains(t)).collect(),
+                            None => e,
+                        });
+                    }
+                }
+                Kind::Op(op @ (Op::Lt | Op::Le | Op::Gt | Op::Ge)) => {
+                    // Normalise to `small (<|<=) big`.
+                    let (small, big) = if matches!(op, Op::Lt | Op::Le) {
+                        (l, r)
+                    } else {
+                        (r, l)
+                    };
+                    let strict = matches!(op, Op::Lt | Op::Gt);
+                    if small == xt {
+                        if let Some(v) = self.int_value(big) {
+                            let v = if strict { v - 1 } else { v };
+                            hi = Some(hi.map_or(v.clone(), |h: BigInt| h.min(v)));
+                        }
+                    } else if big == xt {
+                        if let Some(v) = self.int_value(small) {
+                            let v = if strict { v + 1 } else { v };
+                            lo = Some(lo.map_or(v.clone(), |h: BigInt| h.max(v)));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Some(m) = members {
+            return Ok(m.into_iter().map(|t| (t, vec![])).collect());
+        }
+        if let (Some(ns), Some(lo), Some(hi)) = (NumSort::of(&sort), &lo, &hi) {
+            let n = (hi - lo + 1i32).to_i64().unwrap_or(i64::MAX);
+            if n > self.rw.enum_budget as i64 {
+                return Err(EnumError::Budget {
+                    var: display_var(&store.var_of(x).name),
+                    sort: sort_to_string(&sort),
+                    budget: self.rw.enum_budget,
+                });
+            }
+            let mut out = Vec::new();
+            let mut v = lo.clone();
+            while &v <= hi {
+                out.push((store.big_num(ns, &v), vec![]));
+                v += 1;
+            }
+            return Ok(out);
+        }
+        // 3. constructors.
+        if sort == Sort::Bool {
+            return Ok(vec![
+                (store.false_term(), vec![]),
+                (store.true_term(), vec![]),
+            ]);
+        }
+        if let Sort::Named(_) = sort {
+            let ctors = self.rw.spec().constructors_of(&sort);
+            if !ctors.is_empty() {
+                let mut out = Vec::new();
+                for c in ctors {
+                    let fid = store.intern_func(&c);
+                    let dom: Vec<Sort> = c.sort.domain().to_vec();
+                    let fresh: Vec<VarId> = dom.iter().map(|s| self.rw.fresh_var(s)).collect();
+                    let args: Vec<TermId> = fresh.iter().map(|v| store.var(*v)).collect();
+                    out.push((store.app_func(fid, &args), fresh));
+                }
+                return Ok(out);
+            }
+        }
+        Err(EnumError::Unbounded {
+            var: display_var(&store.var_of(x).name),
+            sort: sort_to_string(&sort),
+            cond: self.rw.show(c),
+        })
+    }
+
+    fn conjuncts(&mut self, c: TermId, out: &mut Vec<TermId>) {
+        let store = self.rw.store();
+        if let Some((f, [a, b])) = store.as_func_app(c) {
+            if self.rw.kind(f) == Kind::Op(Op::And) {
+                self.conjuncts(*a, out);
+                self.conjuncts(*b, out);
+                return;
+            }
+        }
+        out.push(c);
+    }
+
+    /// Strips numeric upcasts (`Pos2Nat(x)` → `x`) so bounds on casts bound the variable.
+    fn strip_conv(&mut self, t: TermId) -> TermId {
+        let store = self.rw.store();
+        match store.as_func_app(t) {
+            Some((f, [a])) if self.rw.kind(f) == Kind::Op(Op::Conv) => {
+                let name = &store.func_of(f).name;
+                if matches!(&**name, "Pos2Nat" | "Pos2Int" | "Nat2Int") {
+                    return *a;
+                }
+                t
+            }
+            _ => t,
+        }
+    }
+
+    fn int_value(&self, t: TermId) -> Option<BigInt> {
+        match self.rw.store().get(t) {
+            Term::Num(_, v) => Some(BigInt::from(*v)),
+            Term::BigNum(_, v) => Some((**v).clone()),
+            Term::Real(r) if r.is_integer() => Some(r.to_integer()),
+            _ => None,
+        }
+    }
+
+    /// Elements of a closed list, finite set or finite-set-based set.
+    fn elements(&mut self, t: TermId) -> Option<Vec<TermId>> {
+        let store = self.rw.store();
+        let (f, args) = store.as_func_app(t)?;
+        match self.rw.kind(f) {
+            Kind::Ctor(Ctor::Nil) => Some(vec![]),
+            Kind::Ctor(Ctor::ListCons) => {
+                let mut rest = self.elements(args[1])?;
+                rest.insert(0, args[0]);
+                Some(rest)
+            }
+            Kind::Ctor(Ctor::FSet) => Some(args.to_vec()),
+            Kind::Ctor(Ctor::FBag) => Some(args.chunks(2).map(|c| c[0]).collect()),
+            Kind::Ctor(Ctor::Set | Ctor::Bag) => {
+                let (g, _) = store.as_func_app(args[0])?;
+                if matches!(self.rw.kind(g), Kind::Op(Op::FalseFn | Op::ZeroFn)) {
+                    self.elements(args[1])
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
+}
+
+fn display_var(name: &str) -> String {
+    name.to_string()
+}
+
+#[allow(dead_code)]
+fn _f(_: Func) {}
