@@ -1,11 +1,13 @@
 //! The user-facing glue of the PBES tools: type-checking formulas against an LPS, typing
 //! LTS labels, the data simplifier used for instantiation, and evidence traces.
 
+use std::cell::RefCell;
 use std::path::Path;
 
 use crate::artifact::{display_path, read_text, write_artifact, ArtifactError, ArtifactKind};
 use crate::data::ir::{DataExpr, DataSpec, Sort};
 use crate::data::ir_ops::{Simplifier, SyntacticSimplifier};
+use crate::data::Rewriter;
 use crate::lps::Lps;
 use crate::modal::ir::FormulaSpec;
 use crate::pbes::ir::Pbes;
@@ -37,10 +39,38 @@ pub fn write_pbes(path: Option<&Path>, pbes: &Pbes) -> Result<(), ArtifactError>
     write_artifact(ArtifactKind::Pbes, path, pbes)
 }
 
-/// The data simplifier instantiation uses for `data`: rewriting to normal form decides
-/// conditions and computes the data of instances.
-pub fn simplifier(data: &DataSpec) -> Box<dyn Simplifier + Send + Sync> {
-    Box::new(SyntacticSimplifier::new(data))
+/// The data simplifier instantiation uses for `data`: the data engine's rewriter (normal
+/// forms with respect to the specification's equations), falling back to syntactic
+/// simplification when the rewriter cannot handle the specification or an expression.
+pub fn simplifier(data: &DataSpec) -> Box<dyn Simplifier> {
+    match Rewriter::new(data) {
+        Ok(rw) => Box::new(RewriterSimplifier {
+            rw: RefCell::new(rw),
+            fallback: SyntacticSimplifier::new(data),
+        }),
+        Err(_) => Box::new(SyntacticSimplifier::new(data)),
+    }
+}
+
+/// The data engine's rewriter as a [`Simplifier`] on the typed IR.
+pub struct RewriterSimplifier {
+    rw: RefCell<Rewriter>,
+    fallback: SyntacticSimplifier,
+}
+
+impl Simplifier for RewriterSimplifier {
+    fn simplify(&self, e: &DataExpr) -> DataExpr {
+        let mut rw = self.rw.borrow_mut();
+        let r = rw
+            .term(e)
+            .ok()
+            .and_then(|t| rw.rewrite(t).ok())
+            .map(|n| rw.expr(n));
+        match r {
+            Some(x) => x,
+            None => self.fallback.simplify(e),
+        }
+    }
 }
 
 /// Parses a printed label argument as a closed data expression of sort `sort` (with the
