@@ -7,7 +7,9 @@ use std::path::Path;
 use crate::artifact::{display_path, read_text, write_artifact, ArtifactError, ArtifactKind};
 use crate::data::ir::{DataExpr, DataSpec, Sort};
 use crate::data::ir_ops::{Simplifier, SyntacticSimplifier};
-use crate::data::Rewriter;
+use crate::data::ir::Var;
+use crate::data::{Rewriter, TermId, VarId};
+use crate::pbes::inst::InstData;
 use crate::lps::Lps;
 use crate::modal::ir::FormulaSpec;
 use crate::pbes::ir::Pbes;
@@ -42,7 +44,7 @@ pub fn write_pbes(path: Option<&Path>, pbes: &Pbes) -> Result<(), ArtifactError>
 /// The data simplifier instantiation uses for `data`: the data engine's rewriter (normal
 /// forms with respect to the specification's equations), falling back to syntactic
 /// simplification when the rewriter cannot handle the specification or an expression.
-pub fn simplifier(data: &DataSpec) -> Box<dyn Simplifier> {
+pub fn simplifier(data: &DataSpec) -> Box<dyn InstData> {
     match Rewriter::new(data) {
         Ok(rw) => Box::new(RewriterSimplifier {
             rw: RefCell::new(rw),
@@ -56,6 +58,42 @@ pub fn simplifier(data: &DataSpec) -> Box<dyn Simplifier> {
 pub struct RewriterSimplifier {
     rw: RefCell<Rewriter>,
     fallback: SyntacticSimplifier,
+}
+
+impl InstData for RewriterSimplifier {
+    fn solutions(
+        &self,
+        vars: &[Var],
+        cond: &DataExpr,
+        limit: usize,
+    ) -> Option<Result<Vec<(Vec<DataExpr>, DataExpr)>, String>> {
+        let mut rw = self.rw.borrow_mut();
+        let c = match rw.term(cond) {
+            Ok(c) => c,
+            Err(e) => return Some(Err(e.to_string())),
+        };
+        let ids: Vec<VarId> = vars.iter().map(|v| rw.store().intern_var(v)).collect();
+        let mut found: Vec<(Vec<TermId>, TermId)> = Vec::new();
+        let mut too_many = false;
+        let r = rw.enumerator().enumerate(&ids, c, &mut |vals, residual| {
+            found.push((vals.to_vec(), residual));
+            if found.len() > limit {
+                too_many = true;
+                return false;
+            }
+            true
+        });
+        if let Err(e) = r {
+            return Some(Err(e.to_string()));
+        }
+        if too_many {
+            return Some(Err(format!("more than {limit} values satisfy the condition")));
+        }
+        Some(Ok(found
+            .into_iter()
+            .map(|(vals, res)| (vals.into_iter().map(|t| rw.expr(t)).collect(), rw.expr(res)))
+            .collect()))
+    }
 }
 
 impl Simplifier for RewriterSimplifier {

@@ -33,6 +33,26 @@ use crate::data::ir_ops::{
     Simplifier, Subst,
 };
 use crate::pbes::ir::{Fixpoint, Pbes, PbesExpr};
+use crate::pbes::matching::pbes_free_vars_into;
+
+/// The data operations instantiation needs: normal forms, and (optionally) the values of
+/// variables that satisfy a condition, for quantifiers over infinite sorts.
+pub trait InstData: Simplifier {
+    /// The assignments to `vars` (with the residual condition under each) for which `cond`
+    /// does not rewrite to `false`, at most `limit` of them; `None` without an enumerator,
+    /// `Some(Err(reason))` when they cannot be enumerated finitely.
+    #[allow(clippy::type_complexity)]
+    fn solutions(
+        &self,
+        _vars: &[Var],
+        _cond: &DataExpr,
+        _limit: usize,
+    ) -> Option<Result<Vec<(Vec<DataExpr>, DataExpr)>, String>> {
+        None
+    }
+}
+
+impl InstData for crate::data::ir_ops::SyntacticSimplifier {}
 
 /// Options of [`instantiate`].
 #[derive(Clone, Debug)]
@@ -215,7 +235,7 @@ struct Def {
 
 struct Inst<'a> {
     pbes: &'a Pbes,
-    simp: &'a dyn Simplifier,
+    data: &'a dyn InstData,
     opts: &'a InstOptions,
     rank: Vec<u32>,
     eq_index: FxHashMap<Name, u32>,
@@ -255,7 +275,7 @@ pub fn equation_ranks(pbes: &Pbes) -> Vec<u32> {
 /// Instantiates `pbes` from its initial instance (see the module docs).
 pub fn instantiate(
     pbes: &Pbes,
-    simp: &dyn Simplifier,
+    data: &dyn InstData,
     opts: &InstOptions,
 ) -> Result<Instantiation, InstError> {
     let started = Instant::now();
@@ -266,7 +286,7 @@ pub fn instantiate(
     }
     let mut inst = Inst {
         pbes,
-        simp,
+        data,
         opts,
         rank: equation_ranks(pbes),
         eq_index: pbes
@@ -293,7 +313,7 @@ pub fn instantiate(
         .init
         .args
         .iter()
-        .map(|a| inst.simp.simplify(&substitute(a, &inst.globals)))
+        .map(|a| inst.data.simplify(&substitute(a, &inst.globals)))
         .collect();
     let init = inst.var_of(&pbes.init.name, init_args)?;
     while let Some(x) = inst.queue.pop_front() {
@@ -470,7 +490,7 @@ impl Inst<'_> {
     }
 
     fn rewrite_bool(&self, d: &DataExpr, sigma: &Subst) -> Result<bool, InstError> {
-        let r = self.simp.simplify(&substitute(d, sigma));
+        let r = self.data.simplify(&substitute(d, sigma));
         if is_true(&r) {
             Ok(true)
         } else if is_false(&r) {
@@ -528,7 +548,7 @@ impl Inst<'_> {
                 }
                 let mut args = Vec::with_capacity(x.args.len());
                 for a in &x.args {
-                    let r = self.simp.simplify(&substitute(a, sigma));
+                    let r = self.data.simplify(&substitute(a, sigma));
                     if !is_closed(&r) {
                         return Err(InstError::OpenArgument {
                             equation: self.current.clone(),
@@ -556,38 +576,182 @@ impl Inst<'_> {
         sigma: &Subst,
         positive: bool,
     ) -> Result<B, InstError> {
-        let Some((x, rest)) = vs.split_first() else {
+        // Only variables that occur matter (sorts are non-empty).
+        let mut fv = Vec::new();
+        pbes_free_vars_into(body, &mut Vec::new(), &mut fv);
+        let vs: Vec<Var> = vs.iter().filter(|v| fv.contains(v)).cloned().collect();
+        if vs.is_empty() {
             return self.eval(body, sigma, positive);
+        }
+        let mentions = |e: &PbesExpr| {
+            let mut f = Vec::new();
+            pbes_free_vars_into(e, &mut Vec::new(), &mut f);
+            f.iter().any(|v| vs.contains(v))
         };
-        // One-point rule.
-        if let Some(t) = one_point(forall, x, body) {
-            let fv = free_vars(&t);
-            if !fv.iter().any(|v| rest.contains(v) || v == x) {
-                let t = self.simp.simplify(&substitute(&t, sigma));
-                if is_closed(&t) {
-                    let mut inner = sigma.clone();
-                    inner.insert(x.clone(), t);
-                    return self.quantifier(forall, rest, body, &inner, positive);
+        // Miniscoping: merge nested quantifiers of the same kind, distribute over the
+        // matching connective, and move subformulas without the variables out.
+        match (body, forall) {
+            (PbesExpr::Forall(inner, b), true) | (PbesExpr::Exists(inner, b), false) => {
+                let mut all = vs.clone();
+                all.extend(inner.iter().filter(|v| !vs.contains(v)).cloned());
+                return self.quantifier(forall, &all, b, sigma, positive);
+            }
+            (PbesExpr::And(a, b), true) => {
+                let x = self.quantifier(true, &vs, a, sigma, positive)?;
+                if matches!(x, B::F) {
+                    return Ok(B::F);
+                }
+                return Ok(b_and(x, self.quantifier(true, &vs, b, sigma, positive)?));
+            }
+            (PbesExpr::Or(a, b), false) => {
+                let x = self.quantifier(false, &vs, a, sigma, positive)?;
+                if matches!(x, B::T) {
+                    return Ok(B::T);
+                }
+                return Ok(b_or(x, self.quantifier(false, &vs, b, sigma, positive)?));
+            }
+            (PbesExpr::Or(a, b), true) | (PbesExpr::And(a, b), false)
+                if !mentions(a) || !mentions(b) =>
+            {
+                let (outside, inside) = if !mentions(a) { (a, b) } else { (b, a) };
+                let x = self.eval(outside, sigma, positive)?;
+                return Ok(match (forall, x) {
+                    (true, B::T) => B::T,
+                    (false, B::F) => B::F,
+                    (true, x) => b_or(x, self.quantifier(true, &vs, inside, sigma, positive)?),
+                    (false, x) => {
+                        b_and(x, self.quantifier(false, &vs, inside, sigma, positive)?)
+                    }
+                });
+            }
+            (PbesExpr::Imp(a, b), true) if !mentions(a) => {
+                return match self.eval(a, sigma, false)? {
+                    B::F => Ok(B::T),
+                    B::T => self.quantifier(true, &vs, b, sigma, positive),
+                    _ => Err(InstError::NotPositive(self.current.clone())),
+                };
+            }
+            _ => {}
+        }
+        // One-point rule, symbolically: the term may mention the other bound variables.
+        for (i, x) in vs.iter().enumerate() {
+            if let Some(t) = one_point(forall, x, body) {
+                if !free_vars(&t).contains(x) {
+                    let mut one = Subst::new();
+                    one.insert(x.clone(), t);
+                    let body = crate::pbes::lps2pbes::substitute_pbes(body, &one);
+                    let mut rest = vs.clone();
+                    rest.remove(i);
+                    return self.quantifier(forall, &rest, &body, sigma, positive);
                 }
             }
         }
-        let values = self.enumerate(&x.sort).map_err(|reason| InstError::Quantifier {
+        // A finite sort: enumerate its values.
+        let mut first_err = None;
+        for (i, x) in vs.iter().enumerate() {
+            match self.enumerate(&x.sort) {
+                Ok(values) => {
+                    let mut rest = vs.clone();
+                    rest.remove(i);
+                    let mut acc = if forall { B::T } else { B::F };
+                    for v in values {
+                        let mut inner = sigma.clone();
+                        inner.insert(x.clone(), v);
+                        let r = self.quantifier(forall, &rest, body, &inner, positive)?;
+                        acc = if forall { b_and(acc, r) } else { b_or(acc, r) };
+                        if matches!((&acc, forall), (B::F, true) | (B::T, false)) {
+                            break;
+                        }
+                    }
+                    return Ok(acc);
+                }
+                Err(reason) => {
+                    if first_err.is_none() {
+                        first_err = Some((x.clone(), reason));
+                    }
+                }
+            }
+        }
+        // Infinite sorts: let the data engine's enumerator find the values that satisfy the
+        // data guard (`forall x. g => φ`, `exists x. g && φ`, or a data-only body).
+        if let Some(r) = self.guarded(forall, &vs, body, sigma, positive) {
+            return r;
+        }
+        let (x, reason) = first_err.expect("some variable");
+        Err(InstError::Quantifier {
             equation: self.current.clone(),
             var: x.name.clone(),
             sort: show_sort(&x.sort),
             reason,
-        })?;
+        })
+    }
+
+    /// Guarded enumeration with the data engine (see [`Inst::quantifier`]); `None` when the
+    /// body has no usable guard or no enumerator is available.
+    fn guarded(
+        &mut self,
+        forall: bool,
+        vs: &[Var],
+        body: &PbesExpr,
+        sigma: &Subst,
+        positive: bool,
+    ) -> Option<Result<B, InstError>> {
+        // guard: the values to enumerate; rest: what must hold (forall) / be found (exists).
+        let (guard, rest): (DataExpr, PbesExpr) = match (body, forall) {
+            (PbesExpr::Imp(a, b), true) => (to_data(a)?, (**b).clone()),
+            (PbesExpr::Or(a, b), true) => match (to_data(a), to_data(b)) {
+                (Some(g), _) => (crate::data::ir_ops::not(g), (**b).clone()),
+                (None, Some(g)) => (crate::data::ir_ops::not(g), (**a).clone()),
+                _ => return None,
+            },
+            (PbesExpr::And(a, b), false) => match (to_data(a), to_data(b)) {
+                (Some(g), _) => (g, (**b).clone()),
+                (None, Some(g)) => (g, (**a).clone()),
+                _ => return None,
+            },
+            (other, true) => (crate::data::ir_ops::not(to_data(other)?), PbesExpr::False),
+            (other, false) => (to_data(other)?, PbesExpr::True),
+        };
+        let guard = substitute(&guard, sigma);
+        let gv = free_vars(&guard);
+        let evars: Vec<Var> = vs.iter().filter(|v| gv.contains(v)).cloned().collect();
+        if evars.is_empty() {
+            return None;
+        }
+        let sols = match self.data.solutions(&evars, &guard, self.opts.max_enumeration)? {
+            Ok(s) => s,
+            Err(reason) => {
+                return Some(Err(InstError::Quantifier {
+                    equation: self.current.clone(),
+                    var: evars[0].name.clone(),
+                    sort: show_sort(&evars[0].sort),
+                    reason,
+                }))
+            }
+        };
+        let remaining: Vec<Var> = vs.iter().filter(|v| !evars.contains(v)).cloned().collect();
         let mut acc = if forall { B::T } else { B::F };
-        for v in values {
+        for (values, residual) in sols {
+            if !is_true(&residual) {
+                return Some(Err(InstError::Undecided {
+                    equation: self.current.clone(),
+                    expr: show(&residual),
+                }));
+            }
             let mut inner = sigma.clone();
-            inner.insert(x.clone(), v);
-            let r = self.quantifier(forall, rest, body, &inner, positive)?;
+            for (v, val) in evars.iter().zip(values) {
+                inner.insert(v.clone(), val);
+            }
+            let r = match self.quantifier(forall, &remaining, &rest, &inner, positive) {
+                Ok(r) => r,
+                Err(e) => return Some(Err(e)),
+            };
             acc = if forall { b_and(acc, r) } else { b_or(acc, r) };
             if matches!((&acc, forall), (B::F, true) | (B::T, false)) {
                 break;
             }
         }
-        Ok(acc)
+        Some(Ok(acc))
     }
 
     /// All values of a finite sort (cached).
@@ -704,6 +868,30 @@ pub fn enumerate_sort(
     }
 }
 
+/// A PBES expression without propositional variables as a Boolean data expression.
+fn to_data(e: &PbesExpr) -> Option<DataExpr> {
+    use crate::data::ir_ops as d;
+    Some(match e {
+        PbesExpr::True => d::true_(),
+        PbesExpr::False => d::false_(),
+        PbesExpr::Data(x) => x.clone(),
+        PbesExpr::Not(a) => d::not(to_data(a)?),
+        PbesExpr::And(a, b) => d::and(to_data(a)?, to_data(b)?),
+        PbesExpr::Or(a, b) => d::or(to_data(a)?, to_data(b)?),
+        PbesExpr::Imp(a, b) => d::or(d::not(to_data(a)?), to_data(b)?),
+        PbesExpr::Forall(vs, a) | PbesExpr::Exists(vs, a) => DataExpr::Binder {
+            kind: if matches!(e, PbesExpr::Forall(..)) {
+                crate::data::ir::Binder::Forall
+            } else {
+                crate::data::ir::Binder::Exists
+            },
+            vars: vs.clone(),
+            body: Box::new(to_data(a)?),
+        },
+        PbesExpr::PropVar(_) => return None,
+    })
+}
+
 /// For `exists x. … && x == t && …` (or `forall x. (… && x == t) => …`, or
 /// `forall x. x != t || …`): the term `t`.
 fn one_point(forall: bool, x: &Var, body: &PbesExpr) -> Option<DataExpr> {
@@ -715,7 +903,7 @@ fn one_point(forall: bool, x: &Var, body: &PbesExpr) -> Option<DataExpr> {
                     found = equality_for(x, d);
                 }
             }),
-            PbesExpr::Or(..) => pbes_disjuncts(body, &mut |d| {
+            PbesExpr::Or(..) | PbesExpr::Data(_) => pbes_disjuncts(body, &mut |d| {
                 if found.is_none() {
                     found = disequality_for(x, d);
                 }

@@ -284,7 +284,7 @@ impl Translator<'_> {
 
 /// Applies a data substitution to every data expression in `e`. Binders of `e` shadow;
 /// capture cannot happen because the formula's binders were renamed apart from every LPS
-/// name (and data binders inside expressions are handled by [`substitute`]).
+/// name; binders that would still capture a variable of `sigma`'s terms are renamed.
 pub fn substitute_pbes(e: &PbesExpr, sigma: &Subst) -> PbesExpr {
     if sigma.is_empty() {
         return e.clone();
@@ -310,11 +310,36 @@ pub fn substitute_pbes(e: &PbesExpr, sigma: &Subst) -> PbesExpr {
             for v in vs {
                 inner.remove(v);
             }
+            // Rename binders that would capture a variable of the substituted terms.
+            let mut danger: HashSet<Name> = HashSet::new();
+            for val in inner.values() {
+                for v in crate::data::ir_ops::free_vars(val) {
+                    danger.insert(v.name.clone());
+                }
+            }
+            let mut vs = vs.clone();
+            if vs.iter().any(|v| danger.contains(&v.name)) {
+                let mut used = danger.clone();
+                let mut fv = Vec::new();
+                crate::pbes::matching::pbes_free_vars_into(a, &mut Vec::new(), &mut fv);
+                used.extend(fv.into_iter().map(|v| v.name));
+                used.extend(vs.iter().map(|v| v.name.clone()));
+                for v in vs.iter_mut() {
+                    if danger.contains(&v.name) {
+                        let nv = Var {
+                            name: crate::data::ir_ops::fresh_name(&v.name, &mut used),
+                            sort: v.sort.clone(),
+                        };
+                        inner.insert(v.clone(), DataExpr::Var(nv.clone()));
+                        *v = nv;
+                    }
+                }
+            }
             let body = Box::new(substitute_pbes(a, &inner));
             if matches!(e, PbesExpr::Forall(..)) {
-                PbesExpr::Forall(vs.clone(), body)
+                PbesExpr::Forall(vs, body)
             } else {
-                PbesExpr::Exists(vs.clone(), body)
+                PbesExpr::Exists(vs, body)
             }
         }
         PbesExpr::PropVar(x) => PbesExpr::PropVar(PropVarInst {

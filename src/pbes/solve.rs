@@ -8,8 +8,7 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 use crate::bes::{bes_to_game, solve_gauss, solve_zielonka, Game, Player, Solution};
-use crate::data::ir_ops::Simplifier;
-use crate::pbes::inst::{instantiate, InstError, InstOptions, Instantiation};
+use crate::pbes::inst::{instantiate, InstData, InstError, InstOptions, Instantiation};
 use crate::pbes::ir::Pbes;
 
 /// The BES solver to use.
@@ -54,7 +53,7 @@ pub struct SolveOutcome {
 /// variable is decided (then no game is built).
 pub fn solve_pbes(
     pbes: &Pbes,
-    simp: &dyn Simplifier,
+    simp: &dyn InstData,
     opts: &InstOptions,
     solver: SolverKind,
     early: bool,
