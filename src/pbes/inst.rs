@@ -26,7 +26,8 @@ use miette::Diagnostic;
 use rustc_hash::FxHashMap;
 use thiserror::Error;
 
-use crate::bes::{Bes, BesBuilder, BesVarId, RhsKind};
+use crate::bes::Bes;
+use crate::pbes::graph::{b_and, b_or, Graph, B};
 use crate::data::ir::{DataExpr, DataSpec, Name, Sort, SortDef, Var};
 use crate::data::ir_ops::{
     as_app, conjuncts, default_value, free_vars, is_closed, is_false, is_true, substitute,
@@ -184,55 +185,6 @@ pub struct Instantiation {
     pub stats: InstStats,
 }
 
-/// A right-hand side after instantiation: a positive Boolean combination of BES variables.
-#[derive(Clone, Debug)]
-enum B {
-    T,
-    F,
-    V(u32),
-    And(Vec<B>),
-    Or(Vec<B>),
-}
-
-fn b_and(a: B, b: B) -> B {
-    match (a, b) {
-        (B::F, _) | (_, B::F) => B::F,
-        (B::T, x) | (x, B::T) => x,
-        (B::And(mut x), B::And(y)) => {
-            x.extend(y);
-            B::And(x)
-        }
-        (B::And(mut x), y) | (y, B::And(mut x)) => {
-            x.push(y);
-            B::And(x)
-        }
-        (x, y) => B::And(vec![x, y]),
-    }
-}
-
-fn b_or(a: B, b: B) -> B {
-    match (a, b) {
-        (B::T, _) | (_, B::T) => B::T,
-        (B::F, x) | (x, B::F) => x,
-        (B::Or(mut x), B::Or(y)) => {
-            x.extend(y);
-            B::Or(x)
-        }
-        (B::Or(mut x), y) | (y, B::Or(mut x)) => {
-            x.push(y);
-            B::Or(x)
-        }
-        (x, y) => B::Or(vec![x, y]),
-    }
-}
-
-/// A defined right-hand side in flat form.
-#[derive(Clone, Debug)]
-struct Def {
-    kind: RhsKind,
-    ops: Vec<u32>,
-}
-
 struct Inst<'a> {
     pbes: &'a Pbes,
     data: &'a dyn InstData,
@@ -242,16 +194,9 @@ struct Inst<'a> {
     globals: Subst,
     ids: FxHashMap<(u32, Vec<DataExpr>), u32>,
     origin: Vec<Option<VarOrigin>>,
-    var_rank: Vec<u32>,
-    def: Vec<Option<Def>>,
-    value: Vec<Option<bool>>,
-    /// Reverse edges (per operand occurrence) and the number of undecided operands.
-    preds: Vec<Vec<u32>>,
-    open_ops: Vec<u32>,
+    g: Graph,
     queue: VecDeque<u32>,
     enum_cache: FxHashMap<Sort, Result<Vec<DataExpr>, String>>,
-    decided_count: usize,
-    aux_count: usize,
     current: Name,
 }
 
@@ -298,15 +243,9 @@ pub fn instantiate(
         globals,
         ids: FxHashMap::default(),
         origin: Vec::new(),
-        var_rank: Vec::new(),
-        def: Vec::new(),
-        value: Vec::new(),
-        preds: Vec::new(),
-        open_ops: Vec::new(),
+        g: Graph::new(opts.max_vars),
         queue: VecDeque::new(),
         enum_cache: FxHashMap::default(),
-        decided_count: 0,
-        aux_count: 0,
         current: pbes.init.name.clone(),
     };
     let init_args: Vec<DataExpr> = pbes
@@ -317,19 +256,19 @@ pub fn instantiate(
         .collect();
     let init = inst.var_of(&pbes.init.name, init_args)?;
     while let Some(x) = inst.queue.pop_front() {
-        if opts.stop_when_decided && inst.value[init as usize].is_some() {
+        if opts.stop_when_decided && inst.g.value[init as usize].is_some() {
             break;
         }
         inst.expand(x)?;
     }
-    let decided = inst.value[init as usize];
+    let decided = inst.g.value[init as usize];
     let stats = InstStats {
-        instances: inst.origin.len() - inst.aux_count,
-        auxiliary: inst.aux_count,
-        decided: inst.decided_count,
+        instances: inst.origin.len() - inst.g.aux_count,
+        auxiliary: inst.g.aux_count,
+        decided: inst.g.decided_count,
         seconds: 0.0,
     };
-    let complete = inst.queue.is_empty() && inst.def.iter().all(|d| d.is_some());
+    let complete = inst.queue.is_empty() && inst.g.is_complete();
     let bes = if complete {
         Some(inst.build(init)?)
     } else {
@@ -341,24 +280,16 @@ pub fn instantiate(
         bes,
         decided,
         origin: inst.origin,
-        value: inst.value,
+        value: inst.g.value,
         stats,
     })
 }
 
 impl Inst<'_> {
     fn new_var(&mut self, rank: u32, origin: Option<VarOrigin>) -> Result<u32, InstError> {
-        let id = self.origin.len();
-        if id >= self.opts.max_vars {
-            return Err(InstError::TooManyVariables(id));
-        }
+        let id = self.g.new_var(rank)?;
         self.origin.push(origin);
-        self.var_rank.push(rank);
-        self.def.push(None);
-        self.value.push(None);
-        self.preds.push(Vec::new());
-        self.open_ops.push(0);
-        Ok(id as u32)
+        Ok(id)
     }
 
     /// The BES variable of instance `name(args)` (closed, rewritten arguments).
@@ -400,93 +331,9 @@ impl Inst<'_> {
         self.define(x, b)
     }
 
-    /// Gives `x` the right-hand side `b`, flattening nested parts into auxiliary variables.
     fn define(&mut self, x: u32, b: B) -> Result<(), InstError> {
-        let rank = self.var_rank[x as usize];
-        let (kind, parts) = match b {
-            B::T => (RhsKind::True, vec![]),
-            B::F => (RhsKind::False, vec![]),
-            B::V(y) => (RhsKind::Or, vec![B::V(y)]),
-            B::And(v) => (RhsKind::And, v),
-            B::Or(v) => (RhsKind::Or, v),
-        };
-        let mut ops = Vec::with_capacity(parts.len());
-        for p in parts {
-            match p {
-                B::V(y) => ops.push(y),
-                B::T | B::F => {}
-                nested => {
-                    let aux = self.new_var(rank, None)?;
-                    self.aux_count += 1;
-                    self.define(aux, nested)?;
-                    ops.push(aux);
-                }
-            }
-        }
-        // Propagation bookkeeping.
-        let mut open = 0;
-        let mut decided = None;
-        for &y in &ops {
-            match self.value[y as usize] {
-                Some(true) if kind == RhsKind::Or => decided = Some(true),
-                Some(false) if kind == RhsKind::And => decided = Some(false),
-                Some(_) => {}
-                None => open += 1,
-            }
-        }
-        if decided.is_none() {
-            decided = match kind {
-                RhsKind::True => Some(true),
-                RhsKind::False => Some(false),
-                RhsKind::And if open == 0 => Some(true),
-                RhsKind::Or if open == 0 => Some(false),
-                _ => None,
-            };
-        }
-        if decided.is_none() {
-            for &y in &ops {
-                if self.value[y as usize].is_none() {
-                    self.preds[y as usize].push(x);
-                }
-            }
-        }
-        self.open_ops[x as usize] = open;
-        self.def[x as usize] = Some(Def { kind, ops });
-        if let Some(v) = decided {
-            self.decide(x, v);
-        }
-        Ok(())
-    }
-
-    fn decide(&mut self, x: u32, v: bool) {
-        let mut stack = vec![(x, v)];
-        while let Some((x, v)) = stack.pop() {
-            if self.value[x as usize].is_some() {
-                continue;
-            }
-            self.value[x as usize] = Some(v);
-            self.decided_count += 1;
-            let preds = std::mem::take(&mut self.preds[x as usize]);
-            for p in preds {
-                if self.value[p as usize].is_some() {
-                    continue;
-                }
-                let Some(d) = &self.def[p as usize] else {
-                    continue;
-                };
-                match (d.kind, v) {
-                    (RhsKind::Or, true) => stack.push((p, true)),
-                    (RhsKind::And, false) => stack.push((p, false)),
-                    (RhsKind::Or, false) | (RhsKind::And, true) => {
-                        self.open_ops[p as usize] -= 1;
-                        if self.open_ops[p as usize] == 0 {
-                            stack.push((p, d.kind == RhsKind::And));
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
+        let origin = &mut self.origin;
+        self.g.define(x, b, &mut |_| origin.push(None))
     }
 
     fn rewrite_bool(&self, d: &DataExpr, sigma: &Subst) -> Result<bool, InstError> {
@@ -559,7 +406,7 @@ impl Inst<'_> {
                     args.push(r);
                 }
                 let id = self.var_of(&x.name, args)?;
-                match self.value[id as usize] {
+                match self.g.value[id as usize] {
                     Some(true) => B::T,
                     Some(false) => B::F,
                     None => B::V(id),
@@ -765,32 +612,11 @@ impl Inst<'_> {
     }
 
     fn build(&self, init: u32) -> Result<Bes, InstError> {
-        let mut b = BesBuilder::new();
-        for (i, o) in self.origin.iter().enumerate() {
-            let name = match o {
-                Some(o) => format!(
-                    "{}_{i}",
-                    self.pbes.equations[o.equation as usize].var.name
-                ),
-                None => format!("aux_{i}"),
-            };
-            b.add_variable(&name);
-        }
-        for (i, d) in self.def.iter().enumerate() {
-            let d = d.as_ref().ok_or_else(|| InstError::Bes(format!("variable {i} undefined")))?;
-            let ops: Vec<BesVarId> = d.ops.iter().map(|&o| BesVarId(o)).collect();
-            // Operands decided to constants were dropped from the list only when they did not
-            // decide the variable; an and/or left without operands is the neutral constant.
-            let kind = match (d.kind, ops.is_empty()) {
-                (RhsKind::And, true) => RhsKind::True,
-                (RhsKind::Or, true) => RhsKind::False,
-                (k, _) => k,
-            };
-            b.define(BesVarId(i as u32), self.var_rank[i], kind, &ops)
-                .map_err(|e| InstError::Bes(e.to_string()))?;
-        }
-        b.set_init(BesVarId(init));
-        b.freeze().map_err(|e| InstError::Bes(e.to_string()))
+        let name = |i: usize| match &self.origin[i] {
+            Some(o) => format!("{}_{i}", self.pbes.equations[o.equation as usize].var.name),
+            None => format!("aux_{i}"),
+        };
+        self.g.build(init, &name)
     }
 }
 

@@ -9,6 +9,7 @@
 //! - [`matching`]: `sat` of action formulas on multi-actions, PBES expression builders.
 
 pub mod front;
+mod graph;
 pub mod inst;
 pub mod ir;
 pub mod lps2pbes;
