@@ -10,7 +10,7 @@ use muon::modal::ir::{ActionFormula, FixpointVar, FormulaSpec, RegFormula, State
 use muon::pbes::inst::InstOptions;
 use muon::pbes::lps2pbes::lps2pbes;
 use muon::pbes::lts2pbes::lts2pbes;
-use muon::pbes::solve::{solve_pbes, SolverKind};
+use muon::pbes::solve::{solve_pbes, Engine, SolverKind};
 use muon::process::ir::Action;
 
 type F = StateFormula;
@@ -162,9 +162,13 @@ fn check(n: u32, trans: &[(u32, Vec<Action>, u32)], f: &F, expected: bool) {
     let p1 = lts2pbes(&l, &labels, &DataSpec::default(), &spec).expect("lts2pbes");
     let p2 = lps2pbes(&lps_of(trans), &spec).expect("lps2pbes");
     for (route, p) in [("lts2pbes", &p1), ("lps2pbes", &p2)] {
-        for solver in [SolverKind::Zielonka, SolverKind::Gauss] {
+        for (solver, engine) in [
+            (SolverKind::Zielonka, Engine::Terms),
+            (SolverKind::Gauss, Engine::Terms),
+            (SolverKind::Zielonka, Engine::Ir(&simp)),
+        ] {
             for early in [false, true] {
-                let out = solve_pbes(p, &simp, &InstOptions::default(), solver, early)
+                let out = solve_pbes(p, engine, &InstOptions::default(), solver, early)
                     .unwrap_or_else(|e| panic!("{route}: {e}"));
                 assert_eq!(
                     out.value, expected,
@@ -431,6 +435,8 @@ fn unbounded_instantiation_hits_the_bound() {
         ..InstOptions::default()
     };
     let simp = SyntacticSimplifier::new(&DataSpec::default());
-    let err = solve_pbes(&p, &simp, &opts, SolverKind::Zielonka, false).unwrap_err();
+    let err = solve_pbes(&p, Engine::Ir(&simp), &opts, SolverKind::Zielonka, false).unwrap_err();
+    assert!(err.to_string().contains("1000"), "{err}");
+    let err = solve_pbes(&p, Engine::Terms, &opts, SolverKind::Zielonka, false).unwrap_err();
     assert!(err.to_string().contains("1000"), "{err}");
 }

@@ -8,10 +8,10 @@ use std::time::Instant;
 use super::Global;
 use crate::artifact::{display_path, read_text};
 use crate::lps::{linearise, LineariseOptions};
-use crate::pbes::front::{read_formula, simplifier};
+use crate::pbes::front::read_formula;
 use crate::pbes::inst::InstOptions;
 use crate::pbes::lps2pbes::lps2pbes;
-use crate::pbes::solve::{solve_pbes, SolverKind};
+use crate::pbes::solve::{solve_pbes, Engine, SolverKind};
 use crate::process::typecheck::check_specification;
 use crate::syntax::SourceFile;
 
@@ -55,8 +55,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         let t = Instant::now();
         let formula = read_formula(f, &spec)?;
         let pbes = lps2pbes(&lps, &formula)?;
-        let simp = simplifier(&pbes.data);
-        let out = solve_pbes(&pbes, simp.as_ref(), &opts, args.solver, true)?;
+        let out = solve_pbes(&pbes, Engine::Terms, &opts, args.solver, true)?;
         if args.formulas.len() == 1 && g.quiet {
             println!("{}", out.value);
         } else {

@@ -8,8 +8,8 @@ use miette::miette;
 use super::Global;
 use crate::artifact::{display_path, write_artifact, write_output, ArtifactError, ArtifactKind};
 use crate::bes::{bes_to_game, write_bes_text, write_pg};
-use crate::pbes::front::simplifier;
-use crate::pbes::inst::{instantiate, InstOptions};
+use crate::pbes::inst::InstOptions;
+use crate::pbes::tinst::instantiate_terms;
 
 /// Arguments of `muon pbesinst`.
 #[derive(clap::Args, Debug)]
@@ -48,8 +48,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         max_vars: args.max_vars,
         ..InstOptions::default()
     };
-    let simp = simplifier(&pbes.data);
-    let inst = instantiate(&pbes, simp.as_ref(), &opts)?;
+    let inst = instantiate_terms(&pbes, &opts)?;
     let bes = inst
         .bes
         .ok_or_else(|| miette!("internal error: instantiation incomplete"))?;

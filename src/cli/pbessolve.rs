@@ -8,9 +8,8 @@ use super::Global;
 use crate::data::ir::DataExpr;
 use crate::lps::print::data_expr_to_string;
 use crate::lps::read_lps;
-use crate::pbes::front::simplifier;
 use crate::pbes::inst::InstOptions;
-use crate::pbes::solve::{solve_pbes, SolverKind};
+use crate::pbes::solve::{solve_pbes, Engine, SolverKind};
 
 /// Arguments of `muon pbessolve`.
 #[derive(clap::Args, Debug)]
@@ -41,11 +40,11 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     };
     let opts = InstOptions {
         max_vars: args.max_vars,
+        keep_origins: lps.is_some(),
         ..InstOptions::default()
     };
-    let simp = simplifier(&pbes.data);
     // Evidence needs the whole game with strategies: no early stop then.
-    let out = solve_pbes(&pbes, simp.as_ref(), &opts, args.solver, lps.is_none())?;
+    let out = solve_pbes(&pbes, Engine::Terms, &opts, args.solver, lps.is_none())?;
     println!("{}", out.value);
     if let (Some(lps), Some((game, sol))) = (&lps, &out.game) {
         let t = crate::evidence::trace(lps, &out.inst, game, sol, out.value);

@@ -64,6 +64,9 @@ pub struct InstOptions {
     pub max_enumeration: usize,
     /// Stop as soon as the initial variable is decided by constant propagation.
     pub stop_when_decided: bool,
+    /// Keep the data instance of every BES variable as IR ([`Instantiation::origin`]), for
+    /// evidence (the IR engine always keeps them).
+    pub keep_origins: bool,
 }
 
 impl Default for InstOptions {
@@ -72,6 +75,7 @@ impl Default for InstOptions {
             max_vars: 100_000_000,
             max_enumeration: 100_000,
             stop_when_decided: false,
+            keep_origins: false,
         }
     }
 }
@@ -141,6 +145,10 @@ pub enum InstError {
     #[error("global variable `{0}` has a sort without a known value")]
     #[diagnostic(code(muon::pbesinst::global))]
     Global(Name),
+    /// The data engine rejected the data specification or an expression.
+    #[error("data engine: {0}")]
+    #[diagnostic(code(muon::pbesinst::data))]
+    Data(String),
     /// Building the BES failed (an internal invariant).
     #[error("internal error building the BES: {0}")]
     #[diagnostic(code(muon::pbesinst::internal))]
@@ -177,7 +185,8 @@ pub struct Instantiation {
     pub bes: Option<Bes>,
     /// The value of the initial variable if constant propagation decided it.
     pub decided: Option<bool>,
-    /// Per BES variable: its origin (`None` for auxiliary variables).
+    /// Per BES variable: its origin (`None` for auxiliary variables); empty unless kept
+    /// ([`InstOptions::keep_origins`]).
     pub origin: Vec<Option<VarOrigin>>,
     /// Per BES variable: its value, when decided by constant propagation.
     pub value: Vec<Option<bool>>,

@@ -16,4 +16,5 @@ pub mod lps2pbes;
 pub mod lts2pbes;
 pub mod matching;
 pub mod solve;
+pub mod tinst;
 pub mod typecheck;
