@@ -8,7 +8,8 @@ use thiserror::Error;
 
 use crate::data::ir::{DataExpr, Name, Sort, Var};
 use crate::data::ir_ops::{
-    self, and, and_all, default_value, eq, fresh_name, not, number, substitute, true_, Subst,
+    self, and, and_all, default_value, eq, fresh_name, is_closed, is_false, not, number,
+    substitute, true_, Simplifier, Subst,
 };
 use crate::process::ir::{Action, ActionDecl, CommRule, MultiActionName, ProcExpr, ProcId, ProcSpec};
 use crate::syntax::Span;
@@ -109,10 +110,13 @@ pub fn linearise(spec: &ProcSpec, opts: LineariseOptions) -> Result<Lps, LinErro
     let mut l = Lin::new(spec);
     let tree = l.expand(&spec.init, spec.init_span, &mut Vec::new())?;
     let sums = l.lin_node(&tree, &Constraint::any())?;
+    let simp = std::mem::replace(
+        &mut l.simp,
+        Box::new(crate::data::ir_ops::SyntacticSimplifier::default()),
+    );
     let mut lps = l.finish(sums);
     if opts.simplify {
-        let s = crate::data::ir_ops::SyntacticSimplifier::new(&lps.data);
-        super::simplify::simplify_all(&mut lps, &s);
+        super::simplify::simplify_all(&mut lps, &*simp);
     }
     Ok(lps)
 }
@@ -430,6 +434,8 @@ struct Lin<'a> {
     globals: Vec<Var>,
     used_names: HashSet<Name>,
     actions: Vec<ActionDecl>,
+    /// Decides data equalities (the data engine's rewriter when available).
+    simp: Box<dyn Simplifier>,
 }
 
 fn proc_has_parallel(e: &ProcExpr) -> bool {
@@ -743,6 +749,27 @@ impl<'a> Lin<'a> {
         for g in &spec.globals {
             used_names.insert(g.name.clone());
         }
+        // Generated names must not look like data symbols, sorts or actions when printed.
+        let d = &spec.data;
+        used_names.extend(d.constructors.iter().map(|f| f.func.name.clone()));
+        used_names.extend(d.mappings.iter().map(|f| f.func.name.clone()));
+        used_names.extend(d.aliases.iter().map(|a| a.0.clone()));
+        for s in &d.sorts {
+            used_names.insert(s.name.clone());
+            if let crate::data::ir::SortDef::Struct(cs) = &s.def {
+                for c in cs {
+                    used_names.insert(c.name.clone());
+                    used_names.extend(c.recogniser.iter().cloned());
+                    used_names.extend(c.fields.iter().filter_map(|f| f.projection.clone()));
+                }
+            }
+        }
+        used_names.extend(spec.actions.iter().map(|a| a.name.clone()));
+        used_names.extend(spec.procs.iter().map(|p| p.name.clone()));
+        used_names.insert(super::print::PROC_NAME.into());
+        for kw in ["true", "false", "if", "min", "max", "succ", "pred", "abs", "div", "mod", "in", "head", "tail", "rhead", "rtail", "count"] {
+            used_names.insert(kw.into());
+        }
         Lin {
             spec,
             mcrl,
@@ -758,6 +785,7 @@ impl<'a> Lin<'a> {
             globals: spec.globals.clone(),
             used_names,
             actions: spec.actions.clone(),
+            simp: super::simplify::best_simplifier(&spec.data),
         }
     }
 
@@ -985,6 +1013,12 @@ impl<'a> Lin<'a> {
                     }
                 }
                 out
+            }
+            ProcExpr::Seq(p, q) if matches!(**p, ProcExpr::Seq(..)) => {
+                // `(p1 . p2) . q` = `p1 . (p2 . q)`: keeps tails single processes.
+                let ProcExpr::Seq(p1, p2) = &**p else { unreachable!() };
+                let e = ProcExpr::Seq(p1.clone(), Box::new(ProcExpr::Seq(p2.clone(), q.clone())));
+                self.gnf(&e, scope, owner, span)?
             }
             ProcExpr::Seq(p, q) => {
                 let mut alts = self.gnf(p, scope, owner, span)?;
@@ -1297,7 +1331,15 @@ impl<'a> Lin<'a> {
                 .zip(maps[ci].iter().map(|k| DataExpr::Var(gvars[*k].clone())))
                 .collect();
             for (a, target) in &alts_of[ci] {
-                let a = subst_alt(a, &sigma);
+                // Sum variables must not share a name with any parameter: an argument that
+                // is a sum variable would otherwise look like an unchanged parameter.
+                let mut a = a.clone();
+                let (sv, ren) = rename_sum_vars(&a.sum_vars, &self.used_names);
+                a.sum_vars = vec![];
+                let mut a = subst_alt(&a, &ren);
+                a.sum_vars = sv;
+                let a = subst_alt(&a, &sigma);
+                let arg = |d: &DataExpr| substitute(&substitute(d, &ren), &sigma);
                 let mut cond = a.cond.clone();
                 if let Some(cv) = &ctrl_var {
                     cond = and(eq(DataExpr::Var(cv.clone()), number(ci as u32 + 1, Sort::Pos)), cond);
@@ -1309,7 +1351,7 @@ impl<'a> Lin<'a> {
                     Some(t) => {
                         let ti = index[&t.ctrl];
                         for (pos, k) in maps[ti].iter().enumerate() {
-                            vals[*k] = Some(substitute(&t.args[pos], &sigma));
+                            vals[*k] = Some(arg(&t.args[pos]));
                         }
                         ti as u32 + 1
                     }
@@ -1340,25 +1382,97 @@ impl<'a> Lin<'a> {
         Ok(out)
     }
 
+    /// Constant elimination within one component (parameters `first..`): a parameter
+    /// that keeps its initial value in every summand of the component keeps it in the
+    /// composition too. Constants are substituted, summands with a `false` condition
+    /// dropped, and all data simplified, so that communication conditions between
+    /// components are decided early (mCRL2 does the same between linearisation steps).
+    fn component_constelm(&mut self, sums: Vec<CSum>, first: usize) -> Vec<CSum> {
+        let end = self.params.len();
+        let simp = &*self.simp;
+        let mut constant: Vec<Option<DataExpr>> = (first..end)
+            .map(|i| {
+                let e = simp.simplify(&self.init[i]);
+                is_closed(&e).then_some(e)
+            })
+            .collect();
+        loop {
+            let sigma: Subst = (first..end)
+                .filter_map(|i| constant[i - first].clone().map(|c| (self.params[i].clone(), c)))
+                .collect();
+            let mut changed = false;
+            for s in &sums {
+                if is_false(&simp.simplify(&substitute(&s.cond, &sigma))) {
+                    continue;
+                }
+                for (i, val) in &s.assign {
+                    let k = *i as usize - first;
+                    if let Some(c) = &constant[k] {
+                        if simp.simplify(&substitute(val, &sigma)) != *c {
+                            constant[k] = None;
+                            changed = true;
+                        }
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let sigma: Subst = (first..end)
+            .filter_map(|i| constant[i - first].clone().map(|c| (self.params[i].clone(), c)))
+            .collect();
+        for (k, c) in constant.iter().enumerate() {
+            if let Some(c) = c {
+                self.init[first + k] = c.clone();
+            }
+        }
+        sums.into_iter()
+            .filter_map(|s| {
+                let cond = simp.simplify(&substitute(&s.cond, &sigma));
+                if is_false(&cond) {
+                    return None;
+                }
+                Some(CSum {
+                    cond,
+                    acts: s
+                        .acts
+                        .iter()
+                        .map(|a| {
+                            let mut a = subst_action(a, &sigma);
+                            a.args = a.args.iter().map(|d| simp.simplify(d)).collect();
+                            a
+                        })
+                        .collect(),
+                    assign: s
+                        .assign
+                        .iter()
+                        .filter(|(i, _)| constant[*i as usize - first].is_none())
+                        .map(|(i, d)| (*i, simp.simplify(&substitute(d, &sigma))))
+                        .collect(),
+                    ..s
+                })
+            })
+            .collect()
+    }
+
     // ----- composition ---------------------------------------------------------------
 
     fn lin_node(&mut self, n: &PNode, k: &Constraint) -> Result<Vec<CSum>, LinError> {
         let r = match n {
             PNode::Leaf(e, span) => {
-                let mut s = self.component(e, *span)?;
+                let first = self.params.len();
+                let s = self.component(e, *span)?;
+                let mut s = self.component_constelm(s, first);
                 s.retain(|x| k.possible(&x.names()));
                 s
             }
             PNode::Par(kids) => {
-                let mut acc: Option<Vec<CSum>> = None;
+                let mut results = Vec::new();
                 for kid in kids {
-                    let r = self.lin_node(kid, k)?;
-                    acc = Some(match acc {
-                        None => r,
-                        Some(a) => self.compose(a, r, k, true)?,
-                    });
+                    results.push(self.lin_node(kid, k)?);
                 }
-                acc.unwrap_or_default()
+                self.fold_par(results, k)?
             }
             PNode::Sync(a, b) => {
                 let x = self.lin_node(a, k)?;
@@ -1406,7 +1520,12 @@ impl<'a> Lin<'a> {
                 r
             }
             PNode::Comm(rules, body) => {
-                let r = self.lin_node(body, &k.comm(rules))?;
+                let r = match (&**body, k) {
+                    (PNode::Par(kids), Constraint::Any { blocked }) if !blocked.is_empty() => {
+                        self.lin_par_alphabet(kids, rules, k)?
+                    }
+                    _ => self.lin_node(body, &k.comm(rules))?,
+                };
                 let mut out = Vec::new();
                 for s in r {
                     out.extend(self.apply_comm(s, rules)?);
@@ -1419,6 +1538,19 @@ impl<'a> Lin<'a> {
                 out
             }
         };
+        if std::env::var_os("MUON_LIN_TRACE").is_some() {
+            let kind = match n {
+                PNode::Leaf(..) => "leaf",
+                PNode::Par(_) => "par",
+                PNode::Sync(..) => "sync",
+                PNode::Allow(..) => "allow",
+                PNode::Block(..) => "block",
+                PNode::Hide(..) => "hide",
+                PNode::Rename(..) => "rename",
+                PNode::Comm(..) => "comm",
+            };
+            eprintln!("lin: {kind}: {} summands", r.len());
+        }
         if r.len() > MAX_SUMMANDS {
             return Err(LinError::TooLarge {
                 what: format!("more than {MAX_SUMMANDS} summands"),
@@ -1426,6 +1558,73 @@ impl<'a> Lin<'a> {
             });
         }
         Ok(r)
+    }
+
+    /// The interleaving fold over the components' summands.
+    fn fold_par(&mut self, results: Vec<Vec<CSum>>, k: &Constraint) -> Result<Vec<CSum>, LinError> {
+        let mut acc: Option<Vec<CSum>> = None;
+        for r in results {
+            acc = Some(match acc {
+                None => r,
+                Some(a) => self.compose(a, r, k, true)?,
+            });
+        }
+        Ok(acc.unwrap_or_default())
+    }
+
+    /// `comm(rules, kids…)` under a block-style constraint `outer`: computes the alphabet of
+    /// the composition (name multisets, at most one summand per component) and keeps only
+    /// those whose communication can satisfy `outer` as the constraint for composing, the
+    /// way mCRL2 turns `block` into an allow set by alphabet reasoning.
+    fn lin_par_alphabet(
+        &mut self,
+        kids: &[PNode],
+        rules: &[CommRule],
+        outer: &Constraint,
+    ) -> Result<Vec<CSum>, LinError> {
+        let kc = outer.comm(rules);
+        let mut results = Vec::new();
+        for kid in kids {
+            results.push(self.lin_node(kid, &kc)?);
+        }
+        let mut u: BTreeSet<Vec<Name>> = BTreeSet::new();
+        let mut overflow = false;
+        for r in &results {
+            let alph: BTreeSet<Vec<Name>> = r.iter().map(|s| s.names()).filter(|n| !n.is_empty()).collect();
+            let mut next = u.clone();
+            for m in &alph {
+                next.insert(m.clone());
+                for x in &u {
+                    let mut y = x.clone();
+                    y.extend(m.iter().cloned());
+                    y.sort();
+                    next.insert(y);
+                }
+            }
+            u = next;
+            if u.len() > MAX_CONSTRAINT_SETS {
+                overflow = true;
+                break;
+            }
+        }
+        if overflow {
+            return self.fold_par(results, &kc);
+        }
+        let useful: Vec<Vec<Name>> = u
+            .into_iter()
+            .filter(|m| {
+                let mut budget = 10_000usize;
+                comm_can_satisfy(m, &[], rules, outer, &mut budget)
+            })
+            .collect();
+        let k2 = Constraint::Finite {
+            sets: useful,
+            free: BTreeSet::new(),
+        };
+        for r in results.iter_mut() {
+            r.retain(|s| k2.possible(&s.names()));
+        }
+        self.fold_par(results, &k2)
     }
 
     /// Declares action `b` with the sorts of the actions in `from` if it is not declared
@@ -1553,7 +1752,8 @@ impl<'a> Lin<'a> {
                     .collect::<Vec<_>>()
             }))
         };
-        let eqs: Vec<DataExpr> = groups.iter().map(|(_, g)| data_eq(g)).collect();
+        let syn = &*self.simp;
+        let eqs: Vec<DataExpr> = groups.iter().map(|(_, g)| syn.simplify(&data_eq(g))).collect();
         let mut out = Vec::new();
         let mut sel: Vec<usize> = Vec::new();
         let mut count = 0usize;
@@ -1603,6 +1803,9 @@ impl<'a> Lin<'a> {
             let mut cond = s.cond.clone();
             for c in conds {
                 cond = and(cond, c);
+            }
+            if is_false(&syn.simplify(&cond)) {
+                return true;
             }
             out.push(CSum {
                 sum_vars: s.sum_vars.clone(),
@@ -1664,6 +1867,42 @@ impl<'a> Lin<'a> {
             summands,
         }
     }
+}
+
+/// Whether some choice of communications (names only, data ignored) turns the multiset
+/// `rem` (+ already produced names) into a multi-action `outer` accepts. Over-approximates
+/// (answers `true`) when the search budget runs out.
+fn comm_can_satisfy(
+    rem: &[Name],
+    produced: &[Name],
+    rules: &[CommRule],
+    outer: &Constraint,
+    budget: &mut usize,
+) -> bool {
+    if *budget == 0 {
+        return true;
+    }
+    *budget -= 1;
+    let mut all: Vec<Name> = rem.iter().chain(produced).cloned().collect();
+    all.sort();
+    if outer.possible(&all) {
+        return true;
+    }
+    for r in rules {
+        if sub_multiset(&r.lhs.0, rem) {
+            let mut left = rem.to_vec();
+            for n in &r.lhs.0 {
+                let i = left.iter().position(|x| x == n).expect("sub-multiset");
+                left.remove(i);
+            }
+            let mut prod = produced.to_vec();
+            prod.extend(r.rhs.iter().cloned());
+            if comm_can_satisfy(&left, &prod, rules, outer, budget) {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// Calls `found` with every increasing index tuple of `acts` whose names are `lhs` (sorted)

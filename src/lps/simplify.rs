@@ -226,3 +226,47 @@ pub fn simplify_all(lps: &mut Lps, simp: &dyn Simplifier) {
     sumelm(lps, simp);
     dedup_summands(lps);
 }
+
+/// A [`Simplifier`] that rewrites with the data engine ([`crate::data::Rewriter`]) and then
+/// applies the syntactic folds; falls back to syntactic simplification alone for
+/// expressions the engine cannot convert or rewrite.
+pub struct RewriterSimplifier {
+    rw: std::cell::RefCell<crate::data::Rewriter>,
+    syn: crate::data::ir_ops::SyntacticSimplifier,
+}
+
+impl RewriterSimplifier {
+    /// A simplifier for `data`; `None` when the engine rejects the data specification.
+    pub fn new(data: &crate::data::ir::DataSpec) -> Option<RewriterSimplifier> {
+        let rw = crate::data::Rewriter::new(data).ok()?;
+        Some(RewriterSimplifier {
+            rw: std::cell::RefCell::new(rw),
+            syn: crate::data::ir_ops::SyntacticSimplifier::new(data),
+        })
+    }
+}
+
+impl Simplifier for RewriterSimplifier {
+    fn simplify(&self, e: &DataExpr) -> DataExpr {
+        let e1 = self.syn.simplify(e);
+        let mut rw = self.rw.borrow_mut();
+        let Ok(t) = rw.term(&e1) else { return e1 };
+        match rw.rewrite(t) {
+            Ok(n) => {
+                let back = rw.expr(n);
+                drop(rw);
+                self.syn.simplify(&back)
+            }
+            Err(_) => e1,
+        }
+    }
+}
+
+/// The best available simplifier for `data`: the data engine's rewriter, or the syntactic
+/// simplifier when the engine cannot take the specification.
+pub fn best_simplifier(data: &crate::data::ir::DataSpec) -> Box<dyn Simplifier> {
+    match RewriterSimplifier::new(data) {
+        Some(r) => Box::new(r),
+        None => Box::new(crate::data::ir_ops::SyntacticSimplifier::new(data)),
+    }
+}

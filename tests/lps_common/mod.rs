@@ -164,6 +164,7 @@ pub enum Val {
     B(bool),
     I(i64),
     C(String),
+    A(String, Vec<Val>),
 }
 
 fn eval(e: &DataExpr, env: &HashMap<String, Val>) -> Val {
@@ -212,7 +213,9 @@ fn eval(e: &DataExpr, env: &HashMap<String, Val>) -> Val {
                         a[2].clone()
                     }
                 }
-                n => panic!("unsupported function {n}"),
+                // Anything else is taken as a free constructor (callers only explore
+                // specifications without user mappings).
+                n => Val::A(n.to_string(), a),
             }
         }
         other => panic!("unsupported expression {other:?}"),
@@ -222,11 +225,33 @@ fn eval(e: &DataExpr, env: &HashMap<String, Val>) -> Val {
 fn domain(s: &Sort, data: &DataSpec) -> Vec<Val> {
     match s {
         Sort::Bool => vec![Val::B(false), Val::B(true)],
-        Sort::Named(_) => data
-            .constructors_of(s)
-            .iter()
-            .map(|f| Val::C(f.name.to_string()))
-            .collect(),
+        Sort::Named(_) => {
+            let mut out = Vec::new();
+            for f in data.constructors_of(s) {
+                let mut partial: Vec<Vec<Val>> = vec![vec![]];
+                for d in f.sort.domain() {
+                    let dom = domain(d, data);
+                    partial = partial
+                        .into_iter()
+                        .flat_map(|p| {
+                            dom.iter().map(move |x| {
+                                let mut q = p.clone();
+                                q.push(x.clone());
+                                q
+                            })
+                        })
+                        .collect();
+                }
+                for args in partial {
+                    out.push(if args.is_empty() {
+                        Val::C(f.name.to_string())
+                    } else {
+                        Val::A(f.name.to_string(), args)
+                    });
+                }
+            }
+            out
+        }
         // Small finite stand-in: tests only sum over Nat where the values stay below 4.
         Sort::Nat => (0..4).map(Val::I).collect(),
         other => panic!("cannot enumerate {other:?}"),

@@ -1,0 +1,77 @@
+//! Every model of the conformance corpus linearises; for models whose data needs no
+//! rewriting (structs, Bool, numbers) the reference explorer checks mCRL2's state and
+//! transition counts from `oracle.tsv`.
+
+mod lps_common;
+
+use std::path::PathBuf;
+
+use muon::lps::{linearise, LineariseOptions};
+use muon::process::typecheck::check_specification;
+use muon::syntax::SourceFile;
+
+fn corpus() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
+}
+
+/// (model path, states, transitions) of the model rows of oracle.tsv.
+fn oracle() -> Vec<(String, usize, usize)> {
+    let text = std::fs::read_to_string(corpus().join("oracle.tsv")).expect("oracle.tsv");
+    text.lines()
+        .skip(1)
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            if f.len() > 3 && f[1].is_empty() {
+                Some((f[0].to_string(), f[2].parse().ok()?, f[3].parse().ok()?))
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+fn load(path: &str) -> muon::process::ir::ProcSpec {
+    let p = corpus().join(path);
+    let text = std::fs::read_to_string(&p).unwrap();
+    let src = SourceFile::new(path, text);
+    match check_specification(&src) {
+        Ok(s) => s,
+        Err(d) => panic!("{path}: {:?}", miette::Report::new(d)),
+    }
+}
+
+#[test]
+fn every_corpus_model_linearises() {
+    let rows = oracle();
+    assert!(rows.len() >= 12);
+    let mut failures = Vec::new();
+    for (path, _, _) in &rows {
+        let spec = load(path);
+        for simplify in [true, false] {
+            match linearise(&spec, LineariseOptions { simplify }) {
+                Ok(lps) => lps.check_invariants().unwrap(),
+                Err(e) => failures.push(format!("{path} (simplify {simplify}): {e}")),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn abp_state_space_matches_mcrl2() {
+    let rows = oracle();
+    let (path, states, transitions) = rows
+        .iter()
+        .find(|r| r.0.ends_with("abp/abp.mcrl2"))
+        .unwrap()
+        .clone();
+    let spec = load(&path);
+    for simplify in [true, false] {
+        let lps = linearise(&spec, LineariseOptions { simplify }).unwrap();
+        assert_eq!(
+            lps_common::explore(&lps),
+            (states, transitions),
+            "simplify {simplify}"
+        );
+    }
+}
