@@ -254,7 +254,8 @@ struct System {
     spec: DataSpec,
     kinds: FxHashMap<FuncId, Kind>,
     structs: Vec<StructInfo>,
-    rules: FxHashMap<FuncId, Vec<Rule>>,
+    /// Equations per head symbol, indexed by [`FuncId`].
+    rules: Vec<Vec<Rule>>,
 }
 
 /// A substitution from variables to terms.
@@ -275,6 +276,10 @@ pub struct Rewriter {
     /// Per variable: (frame, value); a binding counts only in the current frame.
     env: Vec<(u32, TermId)>,
     saved: Vec<(VarId, (u32, TermId))>,
+    /// Index in `saved` where the current frame's bindings start.
+    frame_start: usize,
+    /// Match substitutions under construction (a stack shared by nested matches).
+    subs: Vec<(VarId, TermId)>,
     frame: u32,
     next_frame: u32,
     /// Address of a local of the outermost rewrite call: the stack in use is measured from it.
@@ -293,6 +298,8 @@ impl Clone for Rewriter {
             kinds: self.kinds.clone(),
             env: Vec::new(),
             saved: Vec::new(),
+            subs: Vec::new(),
+            frame_start: 0,
             frame: 0,
             next_frame: 1,
             stack_base: 0,
@@ -379,7 +386,7 @@ impl Rewriter {
             spec: spec.clone(),
             kinds,
             structs,
-            rules: FxHashMap::default(),
+            rules: Vec::new(),
         };
         let mut rw = Rewriter {
             store,
@@ -387,6 +394,8 @@ impl Rewriter {
             kinds: Vec::new(),
             env: Vec::new(),
             saved: Vec::new(),
+            subs: Vec::new(),
+            frame_start: 0,
             frame: 0,
             next_frame: 1,
             stack_base: 0,
@@ -409,7 +418,15 @@ impl Rewriter {
             };
             rules.entry(root).or_default().push(rule);
         }
-        Arc::get_mut(&mut rw.sys).expect("fresh system").rules = rules;
+        let mut by_id: Vec<Vec<Rule>> = Vec::new();
+        for (f, rs) in rules {
+            let i = f.0 as usize;
+            if i >= by_id.len() {
+                by_id.resize_with(i + 1, Vec::new);
+            }
+            by_id[i] = rs;
+        }
+        Arc::get_mut(&mut rw.sys).expect("fresh system").rules = by_id;
         Ok(rw)
     }
 
@@ -591,14 +608,16 @@ impl Rewriter {
 
     // ----- environment -------------------------------------------------------------------
 
-    fn enter(&mut self) -> (u32, usize) {
-        let m = (self.frame, self.saved.len());
+    fn enter(&mut self) -> (u32, usize, usize) {
+        let m = (self.frame, self.saved.len(), self.frame_start);
+        self.frame_start = self.saved.len();
         self.frame = self.next_frame;
         self.next_frame = self.next_frame.wrapping_add(1).max(1);
         m
     }
 
-    fn leave(&mut self, (frame, len): (u32, usize)) {
+    fn leave(&mut self, (frame, len, start): (u32, usize, usize)) {
+        self.frame_start = start;
         while self.saved.len() > len {
             let (v, old) = self.saved.pop().expect("saved binding");
             self.env[v.0 as usize] = old;
@@ -698,25 +717,43 @@ impl Rewriter {
 
     fn eval_app(&mut self, h: TermId, args: &[TermId]) -> Result<TermId, RewriteError> {
         let store = self.store;
+        // Normal-form arguments go to a stack buffer: no allocation for the usual arities.
+        let mut buf = [TermId(0); 6];
+        let mut heap = Vec::new();
+        let n = args.len();
         if let Term::Func(f) = store.get(h) {
             let k = self.kind(*f);
             if let Kind::Op(op @ (Op::If | Op::And | Op::Or | Op::Imp)) = k {
-                if args.len() == if op == Op::If { 3 } else { 2 } {
+                if n == if op == Op::If { 3 } else { 2 } {
                     return self.eval_lazy(op, h, args);
                 }
             }
-            let mut nargs = Vec::with_capacity(args.len());
-            for a in args {
-                nargs.push(self.eval(*a)?);
-            }
-            return self.apply_func(*f, h, &nargs);
+            let nargs = self.eval_args(args, &mut buf, &mut heap)?;
+            return self.apply_func(*f, h, nargs);
         }
         let hn = self.eval(h)?;
-        let mut nargs = Vec::with_capacity(args.len());
-        for a in args {
-            nargs.push(self.eval(*a)?);
+        let nargs = self.eval_args(args, &mut buf, &mut heap)?;
+        self.apply(hn, nargs)
+    }
+
+    fn eval_args<'b>(
+        &mut self,
+        args: &[TermId],
+        buf: &'b mut [TermId; 6],
+        heap: &'b mut Vec<TermId>,
+    ) -> Result<&'b [TermId], RewriteError> {
+        if args.len() <= buf.len() {
+            for (i, a) in args.iter().enumerate() {
+                buf[i] = self.eval(*a)?;
+            }
+            Ok(&buf[..args.len()])
+        } else {
+            for a in args {
+                let v = self.eval(*a)?;
+                heap.push(v);
+            }
+            Ok(heap)
         }
-        self.apply(hn, &nargs)
     }
 
     fn eval_lazy(&mut self, op: Op, h: TermId, args: &[TermId]) -> Result<TermId, RewriteError> {
@@ -876,10 +913,10 @@ impl Rewriter {
         let mut vars: Vec<VarId> = vs.to_vec();
         let mark = self.saved.len();
         let mut renamed: Vec<(VarId, TermId)> = Vec::new();
-        if self.saved.iter().any(|_| true) && self.frame_has_open_values(0) {
+        let start = self.frame_start;
+        if self.frame_has_open_values(start) {
             for v in vars.iter_mut() {
-                let clash = self
-                    .saved
+                let clash = self.saved[start..]
                     .iter()
                     .any(|(w, _)| matches!(self.lookup(*w), Some(t) if store.occurs_free(*v, t)));
                 if clash {
@@ -1108,29 +1145,38 @@ impl Rewriter {
         args: &[TermId],
         curried: bool,
     ) -> Result<Option<TermId>, RewriteError> {
-        let sys = self.sys.clone();
-        let Some(rules) = sys.rules.get(&f) else {
-            return Ok(None);
+        let fi = f.0 as usize;
+        let n = match self.sys.rules.get(fi) {
+            Some(r) if !r.is_empty() => r.len(),
+            _ => return Ok(None),
         };
-        let mut sub: Vec<(VarId, TermId)> = Vec::new();
-        for rule in rules {
-            if rule.curried != curried || rule.pats.len() != args.len() {
-                continue;
-            }
-            sub.clear();
-            if !rule
-                .pats
-                .iter()
-                .zip(args)
-                .all(|(p, a)| self.match_pat(p, *a, &mut sub))
-            {
-                continue;
-            }
+        let base = self.subs.len();
+        for i in 0..n {
+            self.subs.truncate(base);
+            let (cond, rhs) = {
+                let rule = &self.sys.rules[fi][i];
+                if rule.curried != curried || rule.pats.len() != args.len() {
+                    continue;
+                }
+                let store = self.store;
+                let subs = &mut self.subs;
+                if !rule
+                    .pats
+                    .iter()
+                    .zip(args)
+                    .all(|(p, a)| match_pat(store, p, *a, subs, base))
+                {
+                    continue;
+                }
+                (rule.cond, rule.rhs)
+            };
             let mark = self.enter();
-            for (v, t) in &sub {
-                self.bind(*v, *t);
+            for k in base..self.subs.len() {
+                let (v, t) = self.subs[k];
+                self.bind(v, t);
             }
-            if let Some(c) = rule.cond {
+            self.subs.truncate(base);
+            if let Some(c) = cond {
                 let cv = match self.eval(c) {
                     Ok(cv) => cv,
                     Err(e) => {
@@ -1143,32 +1189,12 @@ impl Rewriter {
                     continue;
                 }
             }
-            let r = self.eval(rule.rhs);
+            let r = self.eval(rhs);
             self.leave(mark);
             return r.map(Some);
         }
+        self.subs.truncate(base);
         Ok(None)
-    }
-
-    fn match_pat(&self, p: &Pat, t: TermId, sub: &mut Vec<(VarId, TermId)>) -> bool {
-        match p {
-            Pat::Term(x) => *x == t,
-            Pat::Var(v) => {
-                if let Some((_, b)) = sub.iter().find(|(w, _)| w == v) {
-                    *b == t
-                } else {
-                    sub.push((*v, t));
-                    true
-                }
-            }
-            Pat::App(h, ps) => match self.store.get(t) {
-                Term::App(th, targs) if th == h && targs.len() == ps.len() => ps
-                    .iter()
-                    .zip(targs.iter())
-                    .all(|(p, a)| self.match_pat(p, *a, sub)),
-                _ => false,
-            },
-        }
     }
 
     fn project(&mut self, s: u32, f: FuncId, arg: TermId) -> Option<TermId> {
@@ -1418,6 +1444,34 @@ impl Rewriter {
     }
 }
 
+/// Matches pattern `p` against normal form `t`, extending `sub` (entries from `base` on).
+fn match_pat(
+    store: &TermStore,
+    p: &Pat,
+    t: TermId,
+    sub: &mut Vec<(VarId, TermId)>,
+    base: usize,
+) -> bool {
+    match p {
+        Pat::Term(x) => *x == t,
+        Pat::Var(v) => {
+            if let Some((_, b)) = sub[base..].iter().find(|(w, _)| w == v) {
+                *b == t
+            } else {
+                sub.push((*v, t));
+                true
+            }
+        }
+        Pat::App(h, ps) => match store.get(t) {
+            Term::App(th, targs) if th == h && targs.len() == ps.len() => ps
+                .iter()
+                .zip(targs.iter())
+                .all(|(p, a)| match_pat(store, p, *a, sub, base)),
+            _ => false,
+        },
+    }
+}
+
 /// Applies a substitution without rewriting; bound variables shadow the substitution.
 pub fn substitute(store: &TermStore, t: TermId, sigma: &Substitution) -> TermId {
     if store.is_closed(t) || sigma.is_empty() {
@@ -1596,15 +1650,14 @@ impl Rewriter {
         args: &[TermId],
     ) -> Result<Option<TermId>, RewriteError> {
         let store = self.store;
-        let fsort = store.func_of(f).sort.clone();
-        let cod = fsort.codomain().clone();
+        let cod: &'static Sort = store.func_of(f).sort.codomain();
         let (tt, ff) = (store.true_term(), store.false_term());
         let a0 = args.first().copied();
         let a1 = args.get(1).copied();
         Ok(match (op, args.len()) {
             (Op::Not, 1) => {
                 let a = args[0];
-                if cod == Sort::Bool {
+                if *cod == Sort::Bool {
                     let r = self.not(a);
                     if r == store.app(h, &[a]) {
                         return Ok(None);
@@ -1685,9 +1738,9 @@ impl Rewriter {
                         c.is_le()
                     })));
                 }
-                let s = store.sort_of(a);
+                let s = store.sort_ref(a);
                 if matches!(
-                    s,
+                    &*s,
                     Sort::Set(_) | Sort::FSet(_) | Sort::Bag(_) | Sort::FBag(_)
                 ) {
                     return self.subset(a, b, strict);
@@ -1865,8 +1918,8 @@ impl Rewriter {
                 }
             }
             (Op::Len, 1) => {
-                let s = store.sort_of(args[0]);
-                match s {
+                let s = store.sort_ref(args[0]);
+                match &*s {
                     Sort::List(_) => self
                         .list_spine(args[0])
                         .map(|(e, _, _)| store.num(NumSort::Nat, e.len() as i64)),
@@ -2125,8 +2178,8 @@ impl Rewriter {
     /// `x in c` for lists, finite sets/bags and sets/bags.
     fn member(&mut self, x: TermId, c: TermId) -> Result<Option<TermId>, RewriteError> {
         let store = self.store;
-        let s = store.sort_of(c);
-        match s {
+        let s = store.sort_ref(c);
+        match &*s {
             Sort::List(_) => {
                 let mut l = c;
                 let mut unknown = false;
@@ -2230,7 +2283,7 @@ impl Rewriter {
 
     fn count(&mut self, x: TermId, c: TermId) -> Result<Option<TermId>, RewriteError> {
         let store = self.store;
-        match store.sort_of(c) {
+        match &*store.sort_ref(c) {
             Sort::FBag(_) => {
                 let Some(p) = self.fbag_pairs(c) else {
                     return Ok(None);

@@ -102,7 +102,14 @@ impl TermRef<'_> {
             TermRef::Real(r) => (5u8, *r).hash(&mut h),
             TermRef::Binder(b, vs, body) => (6u8, b, *vs, body).hash(&mut h),
         }
-        h.finish()
+        // FxHash is weak on short integer sequences: finish with a full avalanche
+        // (murmur3's fmix64) so both the shard index and the table probe are well spread.
+        let mut x = h.finish();
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        x ^ (x >> 33)
     }
 
     fn matches(&self, t: &Term) -> bool {
@@ -198,40 +205,32 @@ impl<T> Table<T> {
 
 const SHARDS: usize = 32;
 
-/// Candidate ids for one 64-bit hash (collisions are rare, so mostly one).
-#[derive(Default)]
-struct Bucket(smallvec_lite::Ids);
+/// Hasher for keys that are already well-mixed 64-bit hashes.
+#[derive(Default, Clone, Copy)]
+struct IdHasher(u64);
 
-mod smallvec_lite {
-    use super::TermId;
-    /// One id inline, more on the heap.
-    #[derive(Default)]
-    pub(super) enum Ids {
-        #[default]
-        Empty,
-        One(TermId),
-        Many(Vec<TermId>),
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
     }
-    impl Ids {
-        pub(super) fn iter(&self) -> impl Iterator<Item = TermId> + '_ {
-            let (a, b): (&[TermId], &[TermId]) = match self {
-                Ids::Empty => (&[], &[]),
-                Ids::One(x) => (std::slice::from_ref(x), &[]),
-                Ids::Many(v) => (v, &[]),
-            };
-            a.iter().chain(b.iter()).copied()
-        }
-        pub(super) fn push(&mut self, id: TermId) {
-            *self = match std::mem::take(self) {
-                Ids::Empty => Ids::One(id),
-                Ids::One(x) => Ids::Many(vec![x, id]),
-                Ids::Many(mut v) => {
-                    v.push(id);
-                    Ids::Many(v)
-                }
-            }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 << 8) | u64::from(*b);
         }
     }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
+type IdMap<V> = std::collections::HashMap<u64, V, std::hash::BuildHasherDefault<IdHasher>>;
+
+/// One shard of the interning table: hash → id (compact entries, so probing stays in
+/// cache); the rare second term with the same 64-bit hash goes to `overflow`.
+#[derive(Default)]
+struct Shard {
+    map: IdMap<TermId>,
+    overflow: IdMap<Vec<TermId>>,
 }
 
 /// Errors of the term store.
@@ -249,7 +248,7 @@ pub enum StoreError {
 /// freed while the store lives (see the module documentation of [`crate::data`]).
 pub struct TermStore {
     nodes: Table<Node>,
-    shards: Box<[Mutex<FxHashMap<u64, Bucket>>]>,
+    shards: Box<[Mutex<Shard>]>,
     funcs: Table<Func>,
     func_ids: Mutex<FxHashMap<Func, FuncId>>,
     vars: Table<Var>,
@@ -275,9 +274,7 @@ impl TermStore {
     pub fn new() -> TermStore {
         let mut s = TermStore {
             nodes: Table::new(),
-            shards: (0..SHARDS)
-                .map(|_| Mutex::new(FxHashMap::default()))
-                .collect(),
+            shards: (0..SHARDS).map(|_| Mutex::new(Shard::default())).collect(),
             funcs: Table::new(),
             func_ids: Mutex::new(FxHashMap::default()),
             vars: Table::new(),
@@ -393,13 +390,24 @@ impl TermStore {
     fn intern(&self, key: TermRef<'_>) -> TermId {
         let h = key.hash64();
         let shard = &self.shards[(h >> 59) as usize % SHARDS];
-        let mut map = shard.lock().unwrap_or_else(|e| e.into_inner());
-        let bucket = map.entry(h).or_default();
-        for id in bucket.0.iter() {
-            if key.matches(&self.nodes.get(id.0).term) {
-                return id;
+        let mut guard = shard.lock().unwrap_or_else(|e| e.into_inner());
+        let sh = &mut *guard;
+        let collision = match sh.map.get(&h) {
+            None => false,
+            Some(&id) => {
+                if key.matches(&self.nodes.get(id.0).term) {
+                    return id;
+                }
+                if let Some(ids) = sh.overflow.get(&h) {
+                    for &id in ids {
+                        if key.matches(&self.nodes.get(id.0).term) {
+                            return id;
+                        }
+                    }
+                }
+                true
             }
-        }
+        };
         let closed = match &key {
             TermRef::Var(_) => false,
             TermRef::Func(_) | TermRef::Num(..) | TermRef::BigNum(..) | TermRef::Real(_) => true,
@@ -421,7 +429,11 @@ impl TermStore {
                 .push(node)
                 .expect("the term store is full (2^32 terms)"),
         );
-        bucket.0.push(id);
+        if collision {
+            sh.overflow.entry(h).or_default().push(id);
+        } else {
+            sh.map.insert(h, id);
+        }
         id
     }
 
@@ -530,6 +542,30 @@ impl TermStore {
                 _ => None,
             },
             _ => None,
+        }
+    }
+
+    /// The sort of `t`, borrowed from the interned symbol where possible (no allocation).
+    pub fn sort_ref(&self, t: TermId) -> std::borrow::Cow<'_, Sort> {
+        use std::borrow::Cow;
+        static POS: Sort = Sort::Pos;
+        static NAT: Sort = Sort::Nat;
+        static INT: Sort = Sort::Int;
+        static REAL: Sort = Sort::Real;
+        match self.get(t) {
+            Term::Var(v) => Cow::Borrowed(&self.var_of(*v).sort),
+            Term::Func(f) => Cow::Borrowed(&self.func_of(*f).sort),
+            Term::App(h, _) => match self.sort_ref(*h) {
+                Cow::Borrowed(s) => Cow::Borrowed(s.codomain()),
+                Cow::Owned(s) => Cow::Owned(s.codomain().clone()),
+            },
+            Term::Num(s, _) | Term::BigNum(s, _) => Cow::Borrowed(match s {
+                NumSort::Pos => &POS,
+                NumSort::Nat => &NAT,
+                NumSort::Int => &INT,
+            }),
+            Term::Real(_) => Cow::Borrowed(&REAL),
+            Term::Binder(..) => Cow::Owned(self.sort_of(t)),
         }
     }
 
