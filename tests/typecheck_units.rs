@@ -276,3 +276,28 @@ fn errors_name_the_problem() {
     assert!(check_err("f(1, 2)").contains("not a function of 2 arguments"));
     assert!(check_err("[] == []").contains("cannot determine"));
 }
+
+#[test]
+fn finite_containers_are_converted_where_sets_and_bags_are_needed() {
+    let set = Sort::Set(Box::new(Sort::Nat));
+    let e = check("s + fs");
+    assert_eq!(
+        head(&e).sort,
+        arrow(&[set.clone(), set.clone()], set.clone())
+    );
+    assert_eq!(head(&args(&e)[1]).name.as_ref(), "@setfset");
+    let e = check("fs + fs");
+    assert_eq!(e.sort(), Sort::FSet(Box::new(Sort::Nat)));
+    let e = check("Set2Bag(fs)");
+    assert_eq!(e.sort(), Sort::Bag(Box::new(Sort::Nat)));
+}
+
+#[test]
+fn redeclaring_a_builtin_sort_is_not_ambiguous() {
+    let spec = check_specification(&SourceFile::new(
+        "redecl.mcrl2",
+        "map max: Nat # Nat -> Nat; head: List(Bool) -> Bool;\nact a: Nat;\ninit a(max(1, 2) + head([1, 2]));",
+    ))
+    .unwrap_or_else(|d| panic!("{:?}", d.messages()));
+    assert_eq!(spec.data.mappings.len(), 2);
+}

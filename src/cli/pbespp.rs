@@ -1,9 +1,12 @@
-//! `muon pbespp`.
+//! `muon pbespp`: print a PBES (artifact or textual) in mCRL2's textual format.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use super::pbesinfo::read_pbes;
 use super::Global;
+use crate::artifact::{display_path, write_output, ArtifactError};
+use crate::syntax::print::pbes_to_string;
 
 /// Arguments of `muon pbespp`.
 #[derive(clap::Args, Debug)]
@@ -15,6 +18,13 @@ pub struct Args {
 }
 
 /// Runs `muon pbespp`.
-pub fn run(_args: &Args, _g: Global) -> miette::Result<ExitCode> {
-    super::not_implemented("pbespp")
+pub fn run(args: &Args, _g: Global) -> miette::Result<ExitCode> {
+    let pbes = read_pbes(args.infile.as_deref())?;
+    let text = pbes_to_string(&pbes);
+    let name = display_path(args.outfile.as_deref(), "<stdout>");
+    write_output(args.outfile.as_deref(), |w| {
+        w.write_all(text.as_bytes())
+            .map_err(|source| ArtifactError::Write { path: name, source })
+    })?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -385,6 +385,9 @@ const TABLE: &[(Family, &[(&str, &str)])] = &[
             ("+", "Set(S) # Set(S) -> Set(S)"),
             ("*", "Set(S) # Set(S) -> Set(S)"),
             ("-", "Set(S) # Set(S) -> Set(S)"),
+            // The implicit conversion of a finite set where a set is needed (mCRL2 inserts it
+            // as its `@set(@false_, s)`); not writable by users.
+            ("@setfset", "FSet(S) -> Set(S)"),
         ],
     ),
     (
@@ -409,6 +412,8 @@ const TABLE: &[(Family, &[(&str, &str)])] = &[
             ("-", "Bag(S) # Bag(S) -> Bag(S)"),
             ("Bag2Set", "Bag(S) -> Set(S)"),
             ("Set2Bag", "Set(S) -> Bag(S)"),
+            // The implicit conversion of a finite bag where a bag is needed.
+            ("@bagfbag", "FBag(S) -> Bag(S)"),
         ],
     ),
     (
@@ -584,10 +589,16 @@ pub fn upcast_name(from: &Sort, to: &Sort) -> Option<&'static str> {
     })
 }
 
-/// The function symbol of the upcast from `from` to `to`, if any.
+/// The function symbol of the implicit upcast from `from` to `to`, if any: numeric
+/// (`Pos2Nat`, …) or finite container to container (`@setfset`, `@bagfbag`).
 pub fn upcast_func(from: &Sort, to: &Sort) -> Option<Func> {
-    upcast_name(from, to).map(|n| Func {
-        name: Arc::from(n),
+    let name = match (from, to) {
+        (Sort::FSet(a), Sort::Set(b)) if a == b => "@setfset",
+        (Sort::FBag(a), Sort::Bag(b)) if a == b => "@bagfbag",
+        _ => upcast_name(from, to)?,
+    };
+    Some(Func {
+        name: Arc::from(name),
         sort: Sort::Arrow(vec![from.clone()], Box::new(to.clone())),
     })
 }
@@ -606,7 +617,10 @@ mod tests {
     fn no_duplicate_signatures() {
         let mut seen = std::collections::HashSet::new();
         for s in all() {
-            assert!(seen.insert((s.name, s.params.clone())), "duplicate {s}");
+            assert!(
+                seen.insert((s.name, s.params.clone(), s.result.clone())),
+                "duplicate {s}"
+            );
         }
     }
 

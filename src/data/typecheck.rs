@@ -380,6 +380,8 @@ fn fits(a: &Ty, b: &Ty, compat: bool) -> bool {
         (Ty::SetLit(x, _), Ty::Set(y) | Ty::FSet(y) | Ty::SetLit(y, _)) => fits(x, y, compat),
         (Ty::SetLit(_, true), Ty::Bag(_) | Ty::FBag(_) | Ty::BagLit(_)) => compat,
         (Ty::BagLit(x), Ty::Bag(y) | Ty::FBag(y) | Ty::BagLit(y)) => fits(x, y, compat),
+        // mCRL2 converts finite sets and bags where sets and bags are needed.
+        (Ty::FSet(x), Ty::Set(y)) | (Ty::FBag(x), Ty::Bag(y)) => unify(x, y).is_some(),
         _ => unify(a, b).is_some(),
     }
 }
@@ -492,10 +494,14 @@ fn gather(pat: &SortPat, ty: &Ty, rigid: bool, cs: &mut Vec<ParamConstraint>) ->
         (_, Ty::Hole) => true,
         (SortPat::List(p), Ty::List(t)) => gather(p, t, true, cs),
         (SortPat::List(p), Ty::ListLit(t)) => gather(p, t, false, cs),
-        (SortPat::Set(p), Ty::Set(t)) | (SortPat::FSet(p), Ty::FSet(t)) => gather(p, t, true, cs),
+        (SortPat::Set(p), Ty::Set(t) | Ty::FSet(t)) | (SortPat::FSet(p), Ty::FSet(t)) => {
+            gather(p, t, true, cs)
+        }
         (SortPat::Set(p) | SortPat::FSet(p), Ty::SetLit(t, _)) => gather(p, t, false, cs),
         (SortPat::Bag(_) | SortPat::FBag(_), Ty::SetLit(_, true)) => true,
-        (SortPat::Bag(p), Ty::Bag(t)) | (SortPat::FBag(p), Ty::FBag(t)) => gather(p, t, true, cs),
+        (SortPat::Bag(p), Ty::Bag(t) | Ty::FBag(t)) | (SortPat::FBag(p), Ty::FBag(t)) => {
+            gather(p, t, true, cs)
+        }
         (SortPat::Bag(p) | SortPat::FBag(p), Ty::BagLit(t)) => gather(p, t, false, cs),
         (SortPat::Arrow(pd, pc), Ty::Arrow(td, tc)) => {
             pd.len() == td.len()
@@ -589,6 +595,8 @@ pub struct Checker<'s> {
     /// The data specification being built.
     pub(crate) data: DataSpec,
     anon_structs: usize,
+    /// Names whose declaration had an error already reported: their uses stay silent.
+    pub(crate) broken: HashSet<Name>,
 }
 
 impl<'s> Checker<'s> {
@@ -602,6 +610,7 @@ impl<'s> Checker<'s> {
             scope: Vec::new(),
             data: DataSpec::default(),
             anon_structs: 0,
+            broken: HashSet::new(),
         }
     }
 
@@ -979,6 +988,7 @@ impl<'s> Checker<'s> {
                 _ => continue,
             };
             let Ok(sort) = self.resolve_sort(&f.sort) else {
+                self.broken.insert(f.name.name.clone());
                 continue;
             };
             let func = Func {
@@ -1117,7 +1127,16 @@ impl<'s> Checker<'s> {
     /// All candidates for name `name` applied to `arity` arguments (`None`: not applied).
     fn candidates(&self, name: &str, arity: Option<usize>) -> Vec<Cand> {
         if let Some(v) = self.lookup_var(name) {
-            return vec![Cand::Var(v.clone())];
+            // A variable hides functions of the same name, except where it cannot be meant:
+            // applied to arguments it does not take (mCRL2 then falls back to the functions,
+            // e.g. a projection `fset(p)` next to a variable `fset: Set(D)`).
+            let applicable = match arity {
+                Some(n) => v.sort.domain().len() == n,
+                None => true,
+            };
+            if applicable || !self.funcs.contains_key(name) && !builtins::is_builtin(name) {
+                return vec![Cand::Var(v.clone())];
+            }
         }
         let mut out = Vec::new();
         if let Some(fs) = self.funcs.get(name) {
@@ -1132,16 +1151,7 @@ impl<'s> Checker<'s> {
             match arity {
                 Some(n) if s.params.len() != n => {}
                 None if s.name == "[]" || s.name == "{}" || s.name == "{:}" => {}
-                _ => {
-                    // A user function with exactly this sort hides the built-in.
-                    let dup = out.iter().any(|c| match c {
-                        Cand::User(f) => s.match_func(f).is_some(),
-                        _ => false,
-                    });
-                    if !dup {
-                        out.push(Cand::Builtin(s));
-                    }
-                }
+                _ => out.push(Cand::Builtin(s)),
             }
         }
         out
@@ -1237,7 +1247,17 @@ impl<'s> Checker<'s> {
             .cloned()
             .collect();
         if !best.is_empty() {
-            return best;
+            // A user declaration of exactly a built-in's sort is the same function symbol.
+            let mut uniq: Vec<Inst> = Vec::new();
+            for i in best {
+                if !uniq
+                    .iter()
+                    .any(|u| u.params == i.params && u.result == i.result && !i.result.has_hole())
+                {
+                    uniq.push(i);
+                }
+            }
+            return uniq;
         }
         // No single most specific one: keep those not strictly dominated.
         viable
@@ -1594,6 +1614,9 @@ impl<'s> Checker<'s> {
     }
 
     fn unknown_name(&mut self, name: &str, span: Span) -> Reported {
+        if self.broken.contains(name) {
+            return Reported;
+        }
         let help = did_you_mean(name, self.data_names());
         self.error(
             span,

@@ -125,7 +125,9 @@ impl PbesChecker<'_, '_> {
             K::False => PbesExpr::False,
             K::Val(d) => PbesExpr::Data(self.c.check(d, Some(&Sort::Bool))?),
             K::PropVar(inst) => {
-                if self.vars.contains_key(&inst.name.name) {
+                // A bound data variable is closer than the equations' propositional variables.
+                let local = inst.args.is_empty() && self.c.lookup_var(&inst.name.name).is_some();
+                if self.vars.contains_key(&inst.name.name) && !local {
                     PbesExpr::PropVar(self.inst(&inst.name, &inst.args, inst.span, false)?)
                 } else if self.c.is_data_name(&inst.name.name) {
                     let d = data_app(&inst.name, &inst.args, inst.span);

@@ -54,6 +54,7 @@ pub fn check_spec_ast(src: &SourceFile, spec: &ast::Spec) -> Result<ProcSpec, Di
             continue;
         }
         let Ok(params) = c.resolve_vars(&p.params) else {
+            c.broken.insert(name.clone());
             continue;
         };
         let mut seen = HashSet::new();
@@ -173,6 +174,9 @@ impl Actions {
         span: Span,
     ) -> Res<Action> {
         let Some(sigs) = self.names.get(&name.name) else {
+            if c.broken.contains(&name.name) {
+                return Err(Reported);
+            }
             let help = did_you_mean(&name.name, self.names.keys().map(|k| &**k));
             return Err(c.error(
                 name.span,
@@ -193,6 +197,9 @@ impl Actions {
     pub(crate) fn known(&self, c: &mut Checker<'_>, id: &ast::Ident) -> Res<()> {
         if self.names.contains_key(&id.name) {
             return Ok(());
+        }
+        if c.broken.contains(&id.name) {
+            return Err(Reported);
         }
         let help = did_you_mean(&id.name, self.names.keys().map(|k| &**k));
         Err(c.error(
@@ -221,6 +228,7 @@ pub(crate) fn declare_actions(c: &mut Checker<'_>, decls: &[ast::Decl]) -> Actio
             }
         }
         if bad {
+            c.broken.insert(act.name.name.clone());
             continue;
         }
         let decl = ActionDecl {
@@ -257,6 +265,8 @@ impl ProcChecker<'_, '_> {
                     ProcExpr::Action(self.actions.resolve(self.c, name, args, e.span)?)
                 } else if self.procs.iter().any(|(n, _)| *n == name.name) {
                     self.call(name, args, e.span)?
+                } else if self.c.broken.contains(&name.name) {
+                    return Err(Reported);
                 } else {
                     let names = self
                         .actions
@@ -551,6 +561,9 @@ impl ProcChecker<'_, '_> {
             .filter(|&i| self.procs[i].0 == name.name)
             .collect();
         if ids.is_empty() {
+            if self.c.broken.contains(&name.name) {
+                return Err(Reported);
+            }
             let help = did_you_mean(&name.name, self.procs.iter().map(|(n, _)| &**n));
             return Err(self.c.error(
                 name.span,

@@ -418,23 +418,13 @@ fn describe(rule: Rule) -> Option<&'static str> {
         kw_init => "`init`",
         kw_glob => "`glob`",
         kw_struct => "`struct`",
-        kw_forall => "`forall`",
-        kw_exists => "`exists`",
-        kw_lambda => "`lambda`",
-        kw_whr => "`whr`",
         kw_end => "`end`",
-        kw_sum => "`sum`",
-        kw_block => "`block`",
-        kw_allow => "`allow`",
-        kw_hide => "`hide`",
-        kw_rename => "`rename`",
-        kw_comm => "`comm`",
-        kw_tau => "`tau`",
-        kw_val => "`val`",
+        kw_sum | kw_block | kw_allow | kw_hide | kw_rename | kw_comm | kw_tau | kw_dist => {
+            "a process expression"
+        }
+        kw_mu | kw_nu | kw_delay | kw_yaled | kw_inf | kw_sup => "a state formula",
         kw_form => "`form`",
         kw_pbes => "`pbes`",
-        kw_mu => "`mu`",
-        kw_nu => "`nu`",
         _ => return None,
     })
 }
@@ -450,8 +440,11 @@ fn describe_literal(tok: &str) -> Option<String> {
 /// The token at byte `pos`, for "unexpected …".
 fn token_at(text: &str, pos: usize) -> (String, Span) {
     let rest = &text[pos.min(text.len())..];
+    let rest = if rest.trim().is_empty() { "" } else { rest };
     let Some(c) = rest.chars().next() else {
-        return ("end of input".to_string(), Span::new(text.len(), text.len()));
+        // Point just after the last text rather than at trailing blank lines.
+        let end = text.trim_end().len();
+        return ("end of input".to_string(), Span::new(end, end));
     };
     let len = if c.is_ascii_alphanumeric() || c == '_' {
         rest.find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_' || ch == '\''))
@@ -469,15 +462,54 @@ fn token_at(text: &str, pos: usize) -> (String, Span) {
 }
 
 fn pest_error(src: &SourceFile, e: pest::error::Error<Rule>) -> SyntaxError {
-    let pos = match e.location {
+    let loc = match e.location {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
     };
     if let ErrorVariant::CustomError { message } = &e.variant {
         if message.contains("limit") {
-            return too_deep(src, Span::new(pos, pos));
+            return too_deep(src, Span::new(loc, loc));
         }
-        return SyntaxError::new(SyntaxErrorKind::Syntax, src, Span::new(pos, pos), message, "here");
+        return SyntaxError::new(SyntaxErrorKind::Syntax, src, Span::new(loc, loc), message, "here");
+    }
+    let positives: &[Rule] = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => positives,
+        _ => &[],
+    };
+    // The furthest attempts (with error detail on) also name literal tokens such as `;` and
+    // `)`. A furthest position without expected tokens comes from a keyword's word-boundary
+    // check (`in` inside `init`) and is not where the error is.
+    let mut pos = loc;
+    let mut tokens: Vec<String> = Vec::new();
+    let mut rules: Vec<Rule> = Vec::new();
+    if let Some(att) = e.parse_attempts() {
+        let toks = att.expected_tokens();
+        if att.max_position >= loc && !toks.is_empty() {
+            pos = att.max_position;
+            tokens = toks.iter().map(|t| t.to_string()).collect();
+            for cs in att.call_stacks() {
+                if let Some(r) = cs.deepest.get_rule().copied() {
+                    rules.push(r);
+                }
+            }
+            if pos == loc {
+                rules.extend_from_slice(positives);
+            }
+        }
+    }
+    if tokens.is_empty() {
+        rules = positives.to_vec();
+    }
+    // A reserved word where a name was expected: its word-boundary check is the furthest
+    // attempt, one past the word; report the word itself.
+    let mut reserved = None;
+    if let Some(w) = reserved_word_before(&src.text, pos) {
+        if loc == w.0 && w.0 < pos {
+            pos = w.0;
+            tokens.clear();
+            rules = positives.to_vec();
+            reserved = Some(w.1);
+        }
     }
     let mut expected: Vec<String> = Vec::new();
     let mut push = |s: String| {
@@ -485,40 +517,40 @@ fn pest_error(src: &SourceFile, e: pest::error::Error<Rule>) -> SyntaxError {
             expected.push(s);
         }
     };
+    let (tok, span) = token_at(&src.text, pos);
+    // A new section where more of the previous one was expected: a forgotten `;`.
+    const SECTIONS: [&str; 11] = [
+        "`sort`", "`cons`", "`map`", "`var`", "`eqn`", "`act`", "`proc`", "`init`", "`glob`",
+        "`form`", "`pbes`",
+    ];
+    let after_semicolon = src.text[..pos].trim_end().ends_with(';');
+    if SECTIONS.contains(&tok.as_str()) && !after_semicolon && !tokens.iter().any(|t| t == ";") {
+        tokens.insert(0, ";".into());
+    }
     // Structural punctuation first: it is what the user most likely forgot.
-    if let Some(att) = e.parse_attempts() {
-        for t in att.expected_tokens() {
-            let tok = t.to_string();
-            if let Some(d) = describe_literal(&tok) {
-                push(d);
-            }
+    for t in &tokens {
+        if let Some(d) = describe_literal(t) {
+            push(d);
         }
     }
     let mut has_operator = false;
-    if let ErrorVariant::ParsingError { positives, .. } = &e.variant {
-        for r in positives {
-            match describe(*r) {
-                Some(d) => push(d.to_string()),
-                None => has_operator = true,
-            }
+    for r in &rules {
+        match describe(*r) {
+            Some(d) => push(d.to_string()),
+            None => has_operator = true,
         }
     }
-    // `.` is expected after every operand (it is an operator); name it only when nothing
-    // else is expected or when it is clearly a separator (after a binder's variables).
-    if expected.len() > 1 && expected.iter().any(|s| s == "`;`") {
-        expected.retain(|s| s != "`.`" && s != "`>`");
-    }
+    simplify_expected(&mut expected);
     if expected.is_empty() && has_operator {
         expected.push("an operator".into());
     }
-    let (tok, span) = token_at(&src.text, pos);
     let message = match expected.len() {
         0 => format!("unexpected {tok}"),
         1 => format!("unexpected {tok}; expected {}", expected[0]),
         n => {
-            let shown: Vec<&str> = expected.iter().take(6).map(|s| s.as_str()).collect();
+            let shown: Vec<&str> = expected.iter().take(5).map(|s| s.as_str()).collect();
             let (last, init) = shown.split_last().expect("nonempty");
-            let more = if n > 6 { ", …" } else { "" };
+            let more = if n > 5 { ", …" } else { "" };
             format!("unexpected {tok}; expected {}{more} or {last}", init.join(", "))
         }
     };
@@ -528,10 +560,66 @@ fn pest_error(src: &SourceFile, e: pest::error::Error<Rule>) -> SyntaxError {
         format!("unexpected {tok}")
     };
     let mut err = SyntaxError::new(SyntaxErrorKind::Syntax, src, span, message, label);
-    if let Some(h) = hint(&src.text, pos, &expected) {
+    if let Some(w) = reserved {
+        err = err.with_help(format!("`{w}` is a reserved word of mCRL2 and cannot be a name"));
+    } else if let Some(h) = hint(&src.text, pos, &expected) {
         err = err.with_help(h);
     }
     err
+}
+
+/// The reserved word that ends exactly at `pos`, with its start.
+fn reserved_word_before(text: &str, pos: usize) -> Option<(usize, &str)> {
+    let before = text.get(..pos)?;
+    let start = before
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '\''))
+        .map_or(0, |i| i + 1);
+    let word = &before[start..];
+    if text[pos..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '\'') {
+        return None;
+    }
+    const RESERVED: [&str; 38] = [
+        "sort", "cons", "map", "var", "eqn", "act", "proc", "init", "glob", "struct", "Bool",
+        "Pos", "Nat", "Int", "Real", "List", "Set", "Bag", "FSet", "FBag", "lambda", "forall",
+        "exists", "whr", "end", "true", "false", "div", "mod", "in", "delta", "tau", "sum",
+        "block", "allow", "hide", "rename", "comm",
+    ];
+    RESERVED.contains(&word).then_some((start, word))
+}
+
+/// Drops expectations that are implied by others or that are noise in context.
+fn simplify_expected(expected: &mut Vec<String>) {
+    let has = |e: &Vec<String>, s: &str| e.iter().any(|x| x == s);
+    const CATEGORIES: [&str; 7] = [
+        "a process expression",
+        "a state formula",
+        "a regular formula",
+        "an action formula",
+        "a PBES expression",
+        "a data expression",
+        "a sort",
+    ];
+    if CATEGORIES.iter().any(|c| has(expected, c)) {
+        expected.retain(|x| x != "an identifier" && x != "a number");
+    }
+    // Outer categories subsume the ones their operands may start with.
+    if has(expected, "a process expression") {
+        expected.retain(|x| x != "a data expression");
+    }
+    if has(expected, "a state formula") || has(expected, "a regular formula") {
+        expected.retain(|x| x != "an action formula" && x != "a data expression");
+    }
+    if has(expected, "a regular formula") {
+        expected.retain(|x| x != "an action formula");
+    }
+    // After a complete operand: a closing bracket or `;` is the structure that matters;
+    // `->`, `.` and `>` are then operators of some enclosing language.
+    if [";", ")", "]", "}"]
+        .iter()
+        .any(|t| has(expected, &format!("`{t}`")))
+    {
+        expected.retain(|x| x != "`->`" && x != "`.`" && x != "`>`");
+    }
 }
 
 fn hint(text: &str, pos: usize, expected: &[String]) -> Option<String> {
@@ -751,7 +839,7 @@ impl Builder<'_> {
             self.decl_section(p, &mut decls)?;
         }
         if init_span.is_none() {
-            let end = self.src.text.len();
+            let end = self.src.text.trim_end().len();
             return Err(self
                 .err(
                     Span::new(end, end),
