@@ -3,9 +3,9 @@
 //! the text formats round-trip.
 
 use muon::bes::{
-    bes_to_game, game_to_bes, parse_bes_text, parse_pg, solve_gauss, solve_naive,
-    solve_zielonka, verify, write_bes_text, write_pg, Bes, BesBuilder, BesVarId, Game,
-    GameBuilder, Player, RhsKind, VertexId, VerifyError,
+    bes_to_game, game_to_bes, parse_bes_text, parse_pg, solve_gauss, solve_naive, solve_zielonka,
+    verify, write_bes_text, write_pg, Bes, BesBuilder, BesVarId, Game, GameBuilder, Player,
+    RhsKind, VerifyError, VertexId,
 };
 use proptest::prelude::*;
 
@@ -62,7 +62,9 @@ fn raw_bes(max_n: usize) -> impl Strategy<Value = RawBes> {
 
 fn build_bes(raw: &RawBes) -> Bes {
     let mut b = BesBuilder::new();
-    let ids: Vec<BesVarId> = (0..raw.len()).map(|i| b.add_variable(&format!("X{i}"))).collect();
+    let ids: Vec<BesVarId> = (0..raw.len())
+        .map(|i| b.add_variable(&format!("X{i}")))
+        .collect();
     for (i, (rank, k, ops)) in raw.iter().enumerate() {
         // Constants are rarer than and/or.
         let kind = match k {
@@ -190,6 +192,16 @@ fn zielonka_verifies_on_larger_games() {
     }
     let g = muon::bes::gen::ladder_game(1001);
     verify(&g, &solve_zielonka(&g)).unwrap();
+    // The exponential "two binary counters" family: solutions verify, and small ones agree
+    // with the reference.
+    for bits in 1..=9 {
+        let g = muon::bes::gen::two_counters_game(bits);
+        let s = solve_zielonka(&g);
+        verify(&g, &s).unwrap();
+        if bits <= 4 {
+            assert_eq!(s.winners(), &solve_naive(&g)[..], "tc:{bits}");
+        }
+    }
 }
 
 /// Medium games: the reference agrees (it is slow, so few and small).

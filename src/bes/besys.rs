@@ -83,6 +83,8 @@ pub struct Bes {
     ops_start: Vec<u64>,
     ops: Vec<BesVarId>,
     names: Vec<String>,
+    /// Whether each variable was introduced by flattening (not declared by the user).
+    auxiliary: Vec<bool>,
     init: BesVarId,
 }
 
@@ -150,6 +152,12 @@ impl Bes {
         }
     }
 
+    /// Whether `x` was introduced by flattening a nested right-hand side (such variables
+    /// are not shown by default in solutions).
+    pub fn is_auxiliary(&self, x: BesVarId) -> bool {
+        self.auxiliary.get(x.index()).copied().unwrap_or(false)
+    }
+
     /// The initial variable.
     pub fn init(&self) -> BesVarId {
         self.init
@@ -172,6 +180,7 @@ pub struct BesBuilder {
     kind: Vec<Option<RhsKind>>,
     def: Vec<(u64, u32)>,
     ops: Vec<BesVarId>,
+    auxiliary: Vec<bool>,
     init: Option<BesVarId>,
 }
 
@@ -188,6 +197,15 @@ impl BesBuilder {
         self.rank.push(0);
         self.kind.push(None);
         self.def.push((0, 0));
+        self.auxiliary.push(false);
+        id
+    }
+
+    /// Declares a new auxiliary variable (one that stands for a subformula of another
+    /// equation; kept out of solution listings).
+    pub fn add_auxiliary(&mut self, name: &str) -> BesVarId {
+        let id = self.add_variable(name);
+        self.auxiliary[id.index()] = true;
         id
     }
 
@@ -217,7 +235,11 @@ impl BesBuilder {
             _ => operands,
         };
         // A single operand is the plain variable: one canonical kind for it.
-        let kind = if operands.len() == 1 { RhsKind::And } else { kind };
+        let kind = if operands.len() == 1 {
+            RhsKind::And
+        } else {
+            kind
+        };
         self.rank[x.index()] = rank;
         self.kind[x.index()] = Some(kind);
         self.def[x.index()] = (self.ops.len() as u64, operands.len() as u32);
@@ -263,6 +285,7 @@ impl BesBuilder {
             ops_start,
             ops,
             names: self.names,
+            auxiliary: self.auxiliary,
             init,
         })
     }

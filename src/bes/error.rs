@@ -1,6 +1,6 @@
 //! Diagnostics for malformed `.pg`, `paritysol` and textual BES input.
 
-use miette::{Diagnostic, NamedSource, SourceSpan};
+use miette::{Diagnostic, MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 use thiserror::Error;
 
 /// A syntax or well-formedness error in a textual input, with its position.
@@ -8,19 +8,17 @@ use thiserror::Error;
 /// `line` and `column` are 1-based. The attached source is only the offending line (so that
 /// a huge input is not copied into the error); the message carries the real position.
 #[derive(Debug, Error, Diagnostic)]
-#[error("{file}:{line}:{column}: {message}")]
+#[error("{}:{}:{}: {}", .src.name, .line, .column, .message)]
 #[diagnostic(code(muon::bes::parse))]
 pub struct ParseError {
     /// What is wrong.
     pub message: String,
-    /// The input's name (file name or `<stdin>`).
-    pub file: String,
     /// 1-based line.
     pub line: usize,
     /// 1-based column (in bytes).
     pub column: usize,
     #[source_code]
-    src: NamedSource<String>,
+    src: LineSource,
     #[label("{label}")]
     span: SourceSpan,
     label: String,
@@ -30,6 +28,11 @@ pub struct ParseError {
 }
 
 impl ParseError {
+    /// The input's name (file name or `<stdin>`).
+    pub fn file(&self) -> &str {
+        &self.src.name
+    }
+
     /// An error at byte `offset` of `text` covering `len` bytes.
     pub fn at(
         file: &str,
@@ -56,13 +59,57 @@ impl ParseError {
         let len = len.max(1).min(snippet.len().saturating_sub(rel).max(1));
         ParseError {
             message: message.into(),
-            file: file.to_string(),
             line,
             column,
-            src: NamedSource::new(format!("{file}:{line}"), snippet),
+            src: LineSource(Box::new(LineInner {
+                name: file.to_string(),
+                text: snippet,
+                line: line - 1,
+            })),
             span: (rel, len).into(),
             label: label.into(),
             help,
         }
+    }
+}
+
+/// The offending line of an input, rendered by miette with its real line number (so a
+/// huge input is never copied into an error).
+#[derive(Debug)]
+struct LineSource(Box<LineInner>);
+
+impl std::ops::Deref for LineSource {
+    type Target = LineInner;
+    fn deref(&self) -> &LineInner {
+        &self.0
+    }
+}
+
+#[derive(Debug)]
+struct LineInner {
+    name: String,
+    text: String,
+    /// 0-based line index of `text` in the input.
+    line: usize,
+}
+
+impl SourceCode for LineSource {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        _before: usize,
+        _after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        if span.offset() + span.len() > self.text.len().max(1) {
+            return Err(MietteError::OutOfBounds);
+        }
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            self.text.as_bytes(),
+            (0, self.text.len()).into(),
+            self.line,
+            0,
+            1,
+        )))
     }
 }

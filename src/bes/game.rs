@@ -141,15 +141,20 @@ impl Game {
         for i in 0..n {
             pred_start[i + 1] += pred_start[i];
         }
-        let mut fill: Vec<u64> = pred_start[..n].to_vec();
+        // Place each edge at its target's cursor (pred_start[w] advances), then shift the
+        // cursors back by one slot: no separate cursor array is needed.
         let mut pred = vec![VertexId(0); succ.len()];
         for v in 0..n {
             for &w in &succ[succ_start[v] as usize..succ_start[v + 1] as usize] {
-                let slot = &mut fill[w.index()];
+                let slot = &mut pred_start[w.index()];
                 pred[*slot as usize] = VertexId(v as u32);
                 *slot += 1;
             }
         }
+        for i in (1..=n).rev() {
+            pred_start[i] = pred_start[i - 1];
+        }
+        pred_start[0] = 0;
         Ok(Game {
             priority,
             owner,

@@ -142,7 +142,9 @@ pub fn solve_gauss(bes: &Bes) -> Result<Vec<bool>, GaussError> {
                     Err(_) => next.push(c),
                 }
                 if next.len() > LIMIT {
-                    return Err(GaussError::TooLarge { clauses: next.len() });
+                    return Err(GaussError::TooLarge {
+                        clauses: next.len(),
+                    });
                 }
             }
             let next = minimise(next);

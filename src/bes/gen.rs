@@ -99,3 +99,77 @@ pub fn mc_game(n: u32, seed: u64) -> Game {
     }
     b.freeze().expect("generated games are well-formed")
 }
+
+/// Van Dijk's "two binary counters" family (GandALF 2019, "A Parity Game Tale of Two
+/// Counters"): an exponential lower bound for Zielonka-style solvers; `bits` bits per
+/// counter, about `3 * bits^2` vertices. Built from the published description.
+pub fn two_counters_game(bits: u32) -> Game {
+    assert!(bits > 0);
+    let n = bits as usize;
+    // Layout: for every bit i, an Even block then an Odd block, each of 4 + 3i vertices.
+    let (mut base, mut input) = (
+        [vec![0usize; n], vec![0usize; n]],
+        [vec![0usize; n], vec![0usize; n]],
+    );
+    let mut size = 0;
+    for i in 0..n {
+        for pl in 0..2 {
+            base[pl][i] = size;
+            input[pl][i] = size + 2;
+            size += 4 + 3 * i;
+        }
+    }
+    let mut prio = vec![0u32; size];
+    let mut owner = vec![Player::Even; size];
+    let mut succ: Vec<Vec<u32>> = vec![Vec::new(); size];
+    let player = |p: usize| if p == 0 { Player::Even } else { Player::Odd };
+    let mut lo = 0u32;
+    let mut top = ((n + 3) * n + 6 * n) as u32;
+    for i in 0..n {
+        lo += 2 * (n as u32 + 1 - i as u32);
+        for pl in 0..2usize {
+            let (hi_p, in_p, lo_p) = if pl == 0 {
+                (top, top - 2 * n as u32 - 1, lo)
+            } else {
+                (top - 1, top - 2 * n as u32 - 2, lo + 1)
+            };
+            let c = base[pl][i];
+            let (high, low, gate, sel) = (c, c + 1, c + 2, c + 3);
+            prio[high] = hi_p;
+            owner[high] = player(pl);
+            prio[low] = lo_p;
+            owner[low] = player(1 - pl);
+            prio[gate] = in_p;
+            owner[gate] = player(1 - pl);
+            owner[sel] = player(pl);
+            succ[low].push(high as u32);
+            succ[gate].push(low as u32);
+            succ[sel].push(low as u32);
+            succ[low].push(if i == 0 { sel } else { c + 4 } as u32);
+            // A chain of selectors: each chooses between this player's and the opponent's
+            // input of a lower bit j, then continues to the next selector or to `sel`.
+            for j in 0..i {
+                let d = c + 4 + 3 * j;
+                owner[d] = player(pl);
+                owner[d + 1] = player(1 - pl);
+                owner[d + 2] = player(1 - pl);
+                succ[d].extend([(d + 1) as u32, (d + 2) as u32]);
+                let next = if j + 1 != i { d + 3 } else { sel };
+                succ[d + 1].extend([next as u32, input[pl][j] as u32]);
+                succ[d + 2].extend([next as u32, input[1 - pl][j] as u32]);
+            }
+            succ[high].push(input[pl][(i + n - 1) % n] as u32);
+            for j in i + pl..n {
+                succ[sel].push(input[1 - pl][j] as u32);
+            }
+        }
+        top -= 2;
+    }
+    let mut b = GameBuilder::with_capacity(size, size * 3);
+    for v in 0..size {
+        let id = b.add_vertex(owner[v], prio[v]);
+        let s: Vec<VertexId> = succ[v].iter().map(|&w| VertexId(w)).collect();
+        b.set_successors(id, &s);
+    }
+    b.freeze().expect("two-counters games are well-formed")
+}

@@ -10,7 +10,7 @@
 use std::io::{self, Write};
 
 use super::error::ParseError;
-use super::game::{Game, GameBuilder, GameError, Player, VertexId};
+use super::game::{Game, GameBuilder, Player, VertexId};
 use super::solution::Solution;
 
 struct Lexer<'a> {
@@ -67,9 +67,9 @@ impl<'a> Lexer<'a> {
                     self.t,
                     start,
                     len,
-                    format!("negative {what}"),
+                    format!("negative {}", bare(what)),
                     "negative",
-                    Some(format!("{what}s are non-negative numbers")),
+                    Some(format!("{what} must be a non-negative number")),
                 ));
             }
             let found = match self.t.get(self.i) {
@@ -133,6 +133,14 @@ impl<'a> Lexer<'a> {
             false
         }
     }
+}
+
+/// `what` without its article (`a priority` -> `priority`).
+fn bare(what: &str) -> &str {
+    what.strip_prefix("a ")
+        .or_else(|| what.strip_prefix("an "))
+        .or_else(|| what.strip_prefix("the "))
+        .unwrap_or(what)
 }
 
 enum Item<'a> {
@@ -199,11 +207,17 @@ fn next_item<'a>(
     if lx.peek() == Some(b'"') {
         let start = lx.i + 1;
         let Some(len) = lx.t[start..].iter().position(|&b| b == b'"') else {
-            return Err(lx.err(start - 1, 1, "unterminated name", "this quote is not closed"));
+            return Err(lx.err(
+                start - 1,
+                1,
+                "unterminated name",
+                "this quote is not closed",
+            ));
         };
-        name = Some(std::str::from_utf8(&lx.t[start..start + len]).map_err(|_| {
-            lx.err(start, len, "the name is not valid UTF-8", "invalid UTF-8")
-        })?);
+        name = Some(
+            std::str::from_utf8(&lx.t[start..start + len])
+                .map_err(|_| lx.err(start, len, "the name is not valid UTF-8", "invalid UTF-8"))?,
+        );
         lx.i = start + len + 1;
     }
     lx.expect(b';', &format!("at the end of the entry of vertex {id}"))?;
@@ -218,7 +232,11 @@ fn next_item<'a>(
 
 /// Finds the first successor occurrence satisfying `pred`: (offset, source vertex).
 fn locate_successor(text: &[u8], file: &str, pred: impl Fn(u32) -> bool) -> Option<(usize, u32)> {
-    let mut lx = Lexer { t: text, i: 0, file };
+    let mut lx = Lexer {
+        t: text,
+        i: 0,
+        file,
+    };
     if lx.keyword("parity") {
         lx.number("").ok()?;
         lx.expect(b';', "").ok()?;
@@ -236,14 +254,41 @@ fn locate_successor(text: &[u8], file: &str, pred: impl Fn(u32) -> bool) -> Opti
 
 /// Parses a PGSolver game. `file` names the input in errors.
 pub fn parse_pg(text: &[u8], file: &str) -> Result<Game, ParseError> {
-    let mut lx = Lexer { t: text, i: 0, file };
+    let b = parse_pg_builder(text, file)?;
+    freeze_parsed(b, file)
+}
+
+/// Like [`parse_pg`], but frees the input text before building the reverse edges, which
+/// lowers peak memory on large games.
+pub fn parse_pg_owned(text: Vec<u8>, file: &str) -> Result<Game, ParseError> {
+    let b = parse_pg_builder(&text, file)?;
+    drop(text);
+    freeze_parsed(b, file)
+}
+
+/// Freezes a builder whose input passed all checks of `parse_pg_builder` (which catch
+/// every error `freeze` can report, with positions); this is a safety net.
+fn freeze_parsed(b: GameBuilder, file: &str) -> Result<Game, ParseError> {
+    b.freeze()
+        .map_err(|e| ParseError::at(file, b"", 0, 1, e.to_string(), "here", None))
+}
+
+fn parse_pg_builder(text: &[u8], file: &str) -> Result<GameBuilder, ParseError> {
+    let mut lx = Lexer {
+        t: text,
+        i: 0,
+        file,
+    };
     let mut header: Option<(u32, usize)> = None;
     if lx.keyword("parity") {
         let h = lx.number("the number of vertices")?;
         lx.expect(b';', "after the header")?;
         header = Some(h);
     }
-    let cap = header.map_or(0, |h| h.0 as usize + 1);
+    // Every vertex entry takes at least 8 bytes (`0 0 0 0;`), so ids beyond that bound can
+    // never be dense; checking it keeps a bogus header or id from allocating gigabytes.
+    let id_bound = text.len() / 8 + 1;
+    let cap = header.map_or(0, |h| (h.0 as usize + 1).min(id_bound));
     // A rough edge estimate from the file size keeps reallocation low.
     let mut b = GameBuilder::with_capacity(cap, (text.len() / 10).min(1 << 31));
     let mut defined: Vec<u64> = vec![0; cap.div_ceil(64)];
@@ -293,6 +338,17 @@ pub fn parse_pg(text: &[u8], file: &str) -> Result<Game, ParseError> {
                         ));
                     }
                 }
+                if id as usize > id_bound {
+                    return Err(ParseError::at(
+                        file,
+                        text,
+                        id_off,
+                        lx.token_len(id_off),
+                        format!("vertex id {id} is too large: the input is too short to define all vertices from 0 to {id}"),
+                        "too large",
+                        Some("vertex ids must run from 0 to the largest id without gaps".into()),
+                    ));
+                }
                 let word = id as usize / 64;
                 if word >= defined.len() {
                     defined.resize((word + 1).next_power_of_two(), 0);
@@ -337,7 +393,9 @@ pub fn parse_pg(text: &[u8], file: &str) -> Result<Game, ParseError> {
                 text,
                 h_off,
                 lx.token_len(h_off),
-                format!("the header declares vertices up to {h}, but vertex {missing} is not defined"),
+                format!(
+                    "the header declares vertices up to {h}, but vertex {missing} is not defined"
+                ),
                 "declared here",
                 Some("define every vertex from 0 to the header's bound, or lower the bound".into()),
             ));
@@ -350,10 +408,17 @@ pub fn parse_pg(text: &[u8], file: &str) -> Result<Game, ParseError> {
             text,
             off,
             lx.token_len(off),
-            format!("vertex {from} has successor {max_ref}, which is not defined", max_ref = {
-                let mut lx2 = Lexer { t: text, i: off, file };
-                lx2.number("").map(|x| x.0).unwrap_or(max_ref)
-            }),
+            format!(
+                "vertex {from} has successor {max_ref}, which is not defined",
+                max_ref = {
+                    let mut lx2 = Lexer {
+                        t: text,
+                        i: off,
+                        file,
+                    };
+                    lx2.number("").map(|x| x.0).unwrap_or(max_ref)
+                }
+            ),
             "dangling successor",
             None,
         ));
@@ -377,7 +442,9 @@ pub fn parse_pg(text: &[u8], file: &str) -> Result<Game, ParseError> {
                 text,
                 text.len(),
                 1,
-                format!("vertex {v} is missing (ids must run from 0 to the largest id without gaps)"),
+                format!(
+                    "vertex {v} is missing (ids must run from 0 to the largest id without gaps)"
+                ),
                 "end of input",
                 None,
             ));
@@ -385,21 +452,16 @@ pub fn parse_pg(text: &[u8], file: &str) -> Result<Game, ParseError> {
     }
     if let Some((s, off)) = start {
         if s as usize >= n {
-            return Err(lx.err(off, lx.token_len(off), format!("start vertex {s} is not defined"), "not a vertex"));
+            return Err(lx.err(
+                off,
+                lx.token_len(off),
+                format!("start vertex {s} is not defined"),
+                "not a vertex",
+            ));
         }
         b.set_initial(VertexId(s));
     }
-    drop(defined);
-    b.freeze().map_err(|e| {
-        let msg = e.to_string();
-        let off = match e {
-            GameError::SuccessorsTwice(_) | GameError::TooLarge | GameError::NoSuccessors(_) => 0,
-            GameError::DanglingSuccessor { to, .. } => {
-                locate_successor(text, file, |w| w == to).map_or(0, |x| x.0)
-            }
-        };
-        ParseError::at(file, text, off, 1, msg, "here", None)
-    })
+    Ok(b)
 }
 
 /// Writes `game` in PGSolver format (`parity` header with the maximum id, `start` if the
@@ -474,7 +536,11 @@ pub fn write_paritysol(sol: &Solution, w: &mut dyn Write) -> io::Result<()> {
 
 /// Reads a `paritysol` solution for a game of `n` vertices; every vertex must appear once.
 pub fn parse_paritysol(text: &[u8], file: &str, n: usize) -> Result<Solution, ParseError> {
-    let mut lx = Lexer { t: text, i: 0, file };
+    let mut lx = Lexer {
+        t: text,
+        i: 0,
+        file,
+    };
     if lx.keyword("paritysol") {
         lx.number("the number of vertices")?;
         lx.expect(b';', "after the header")?;
@@ -484,26 +550,52 @@ pub fn parse_paritysol(text: &[u8], file: &str, n: usize) -> Result<Solution, Pa
     while lx.peek().is_some() {
         let (v, off) = lx.number("a vertex id")?;
         if v as usize >= n {
-            return Err(lx.err(off, lx.token_len(off), format!("vertex {v} is not in the game ({n} vertices)"), "not a vertex"));
+            return Err(lx.err(
+                off,
+                lx.token_len(off),
+                format!("vertex {v} is not in the game ({n} vertices)"),
+                "not a vertex",
+            ));
         }
         if std::mem::replace(&mut seen[v as usize], true) {
-            return Err(lx.err(off, lx.token_len(off), format!("vertex {v} appears twice"), "second entry"));
+            return Err(lx.err(
+                off,
+                lx.token_len(off),
+                format!("vertex {v} appears twice"),
+                "second entry",
+            ));
         }
         let (p, p_off) = lx.number("a winner (0 or 1)")?;
-        let p = Player::from_number(p)
-            .ok_or_else(|| lx.err(p_off, lx.token_len(p_off), "the winner is 0 or 1", "not 0 or 1"))?;
+        let p = Player::from_number(p).ok_or_else(|| {
+            lx.err(
+                p_off,
+                lx.token_len(p_off),
+                "the winner is 0 or 1",
+                "not 0 or 1",
+            )
+        })?;
         sol.set_winner(VertexId(v), p);
         if lx.peek().is_some_and(|b| b.is_ascii_digit()) {
             let (s, s_off) = lx.number("a strategy successor")?;
             if s as usize >= n {
-                return Err(lx.err(s_off, lx.token_len(s_off), format!("strategy successor {s} is not in the game"), "not a vertex"));
+                return Err(lx.err(
+                    s_off,
+                    lx.token_len(s_off),
+                    format!("strategy successor {s} is not in the game"),
+                    "not a vertex",
+                ));
             }
             sol.set_strategy(VertexId(v), Some(VertexId(s)));
         }
         lx.expect(b';', "at the end of the entry")?;
     }
     if let Some(v) = seen.iter().position(|&s| !s) {
-        return Err(lx.err(text.len(), 1, format!("vertex {v} has no entry in the solution"), "end of input"));
+        return Err(lx.err(
+            text.len(),
+            1,
+            format!("vertex {v} has no entry in the solution"),
+            "end of input",
+        ));
     }
     Ok(sol)
 }

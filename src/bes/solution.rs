@@ -27,7 +27,10 @@ impl Solution {
         assert_eq!(winner.len(), strategy.len());
         Solution {
             winner,
-            strategy: strategy.into_iter().map(|s| s.map_or(NONE, |v| v.0)).collect(),
+            strategy: strategy
+                .into_iter()
+                .map(|s| s.map_or(NONE, |v| v.0))
+                .collect(),
         }
     }
 

@@ -33,11 +33,24 @@ struct Lexer<'a> {
     file: &'a str,
     /// Offset and length of the last token.
     at: (usize, usize),
+    /// Current parenthesis nesting (bounded, so deep input cannot overflow the stack).
+    depth: u32,
 }
+
+/// Deepest parenthesis nesting accepted in a right-hand side.
+const MAX_DEPTH: u32 = 500;
 
 impl<'a> Lexer<'a> {
     fn err(&self, msg: impl Into<String>, label: &str, help: Option<String>) -> ParseError {
-        ParseError::at(self.file, self.t.as_bytes(), self.at.0, self.at.1, msg, label, help)
+        ParseError::at(
+            self.file,
+            self.t.as_bytes(),
+            self.at.0,
+            self.at.1,
+            msg,
+            label,
+            help,
+        )
     }
 
     fn next(&mut self) -> Result<Tok<'a>, ParseError> {
@@ -85,7 +98,11 @@ impl<'a> Lexer<'a> {
                 _ => {
                     let ch = self.t[s..].chars().next().expect("not at end");
                     self.at = (s, ch.len_utf8());
-                    return Err(self.err(format!("unexpected character `{ch}`"), "not allowed here", None));
+                    return Err(self.err(
+                        format!("unexpected character `{ch}`"),
+                        "not allowed here",
+                        None,
+                    ));
                 }
             }
         };
@@ -182,10 +199,23 @@ fn parse_unit<'a>(lx: &mut Lexer<'a>) -> Result<Expr<'a>, ParseError> {
             Ok(Expr::Var(x, lx.at.0))
         }
         Tok::LParen => {
+            lx.depth += 1;
+            if lx.depth > MAX_DEPTH {
+                return Err(lx.err(
+                    format!("parentheses nested deeper than {MAX_DEPTH}"),
+                    "too deep",
+                    Some("split the formula into several equations".into()),
+                ));
+            }
             let e = parse_or(lx)?;
+            lx.depth -= 1;
             match lx.next()? {
                 Tok::RParen => Ok(e),
-                t => Err(lx.err(format!("expected `)`, found {}", describe(t)), "expected `)`", None)),
+                t => Err(lx.err(
+                    format!("expected `)`, found {}", describe(t)),
+                    "expected `)`",
+                    None,
+                )),
             }
         }
         Tok::Not => Err(lx.err(
@@ -208,6 +238,7 @@ pub fn parse_bes_text(text: &str, file: &str) -> Result<Bes, ParseError> {
         i: 0,
         file,
         at: (0, 1),
+        depth: 0,
     };
     if matches!(lx.peek()?, Tok::Ident("pbes" | "bes")) {
         lx.next()?;
@@ -216,12 +247,19 @@ pub fn parse_bes_text(text: &str, file: &str) -> Result<Bes, ParseError> {
     let init = loop {
         match lx.next()? {
             Tok::Ident(fx @ ("mu" | "nu")) => {
-                let fix = if fx == "mu" { Fixpoint::Mu } else { Fixpoint::Nu };
+                let fix = if fx == "mu" {
+                    Fixpoint::Mu
+                } else {
+                    Fixpoint::Nu
+                };
                 let (name, off) = match lx.next()? {
                     Tok::Ident(x) if !is_keyword(x) => (x, lx.at.0),
                     t => {
                         return Err(lx.err(
-                            format!("expected a variable name after `{fx}`, found {}", describe(t)),
+                            format!(
+                                "expected a variable name after `{fx}`, found {}",
+                                describe(t)
+                            ),
                             "expected a name",
                             None,
                         ))
@@ -233,7 +271,9 @@ pub fn parse_bes_text(text: &str, file: &str) -> Result<Bes, ParseError> {
                         return Err(lx.err(
                             format!("`{name}(` — BES variables have no parameters"),
                             "parameter list",
-                            Some("this is a PBES; instantiate it with `muon pbesinst` first".into()),
+                            Some(
+                                "this is a PBES; instantiate it with `muon pbesinst` first".into(),
+                            ),
                         ))
                     }
                     t => {
@@ -249,7 +289,10 @@ pub fn parse_bes_text(text: &str, file: &str) -> Result<Bes, ParseError> {
                     Tok::Semi => {}
                     t => {
                         return Err(lx.err(
-                            format!("expected `;` at the end of the equation of {name}, found {}", describe(t)),
+                            format!(
+                                "expected `;` at the end of the equation of {name}, found {}",
+                                describe(t)
+                            ),
                             "expected `;`",
                             None,
                         ))
@@ -262,7 +305,10 @@ pub fn parse_bes_text(text: &str, file: &str) -> Result<Bes, ParseError> {
                     Tok::Ident(x) if !is_keyword(x) => (x, lx.at.0),
                     t => {
                         return Err(lx.err(
-                            format!("expected the initial variable after `init`, found {}", describe(t)),
+                            format!(
+                                "expected the initial variable after `init`, found {}",
+                                describe(t)
+                            ),
                             "expected a name",
                             None,
                         ))
@@ -270,11 +316,23 @@ pub fn parse_bes_text(text: &str, file: &str) -> Result<Bes, ParseError> {
                 };
                 match lx.next()? {
                     Tok::Semi => {}
-                    t => return Err(lx.err(format!("expected `;` after `init {name}`, found {}", describe(t)), "expected `;`", None)),
+                    t => {
+                        return Err(lx.err(
+                            format!("expected `;` after `init {name}`, found {}", describe(t)),
+                            "expected `;`",
+                            None,
+                        ))
+                    }
                 }
                 match lx.next()? {
                     Tok::Eof => {}
-                    t => return Err(lx.err(format!("unexpected {} after `init`", describe(t)), "the input should end here", None)),
+                    t => {
+                        return Err(lx.err(
+                            format!("unexpected {} after `init`", describe(t)),
+                            "the input should end here",
+                            None,
+                        ))
+                    }
                 }
                 break (name, off);
             }
@@ -287,7 +345,10 @@ pub fn parse_bes_text(text: &str, file: &str) -> Result<Bes, ParseError> {
             }
             t => {
                 return Err(lx.err(
-                    format!("expected an equation (`mu`/`nu`) or `init`, found {}", describe(t)),
+                    format!(
+                        "expected an equation (`mu`/`nu`) or `init`, found {}",
+                        describe(t)
+                    ),
                     "expected `mu`, `nu` or `init`",
                     None,
                 ))
@@ -303,12 +364,24 @@ pub fn parse_bes_text(text: &str, file: &str) -> Result<Bes, ParseError> {
     let mut b = BesBuilder::new();
     for (_, name, off, _) in &eqs {
         if ids.contains_key(name) {
-            return Err(perr(*off, name.len(), format!("variable {name} has two equations"), "second equation", None));
+            return Err(perr(
+                *off,
+                name.len(),
+                format!("variable {name} has two equations"),
+                "second equation",
+                None,
+            ));
         }
         ids.insert(name, b.add_variable(name));
     }
     let Some(&init_id) = ids.get(init.0) else {
-        return Err(perr(init.1, init.0.len(), format!("the initial variable {} has no equation", init.0), "undefined", None));
+        return Err(perr(
+            init.1,
+            init.0.len(),
+            format!("the initial variable {} has no equation", init.0),
+            "undefined",
+            None,
+        ));
     };
     let mut used: FxHashSet<String> = ids.keys().map(|s| s.to_string()).collect();
     let mut rank = 0u32;
@@ -329,7 +402,15 @@ pub fn parse_bes_text(text: &str, file: &str) -> Result<Bes, ParseError> {
             counter: 0,
         };
         fl.define(x, e).map_err(|(off, v)| {
-            perr(off, v.len(), format!("variable {v} has no equation"), "undefined", Some(format!("add an equation `mu {v} = ...;` or `nu {v} = ...;`")))
+            perr(
+                off,
+                v.len(),
+                format!("variable {v} has no equation"),
+                "undefined",
+                Some(format!(
+                    "add an equation `mu {v} = ...;` or `nu {v} = ...;`"
+                )),
+            )
         })?;
     }
     b.set_init(init_id);
@@ -383,7 +464,7 @@ impl<'a> Flattener<'a, '_> {
                             break cand;
                         }
                     };
-                    let aux = self.b.add_variable(&name);
+                    let aux = self.b.add_auxiliary(&name);
                     self.define(aux, other)?;
                     ops.push(aux);
                 }
@@ -447,7 +528,13 @@ pub fn write_bes_text(bes: &Bes, w: &mut dyn Write) -> io::Result<()> {
         let n = bes.name(x);
         valid_ident(&n) && seen.insert(n)
     });
-    let name = |x: BesVarId| if keep { bes.name(x) } else { format!("X{}", x.0) };
+    let name = |x: BesVarId| {
+        if keep {
+            bes.name(x)
+        } else {
+            format!("X{}", x.0)
+        }
+    };
     writeln!(w, "pbes")?;
     for x in bes.equation_order() {
         let rhs = match bes.kind(x) {

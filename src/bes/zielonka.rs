@@ -60,13 +60,6 @@ impl Zlk<'_> {
         &self.g.succ[a..b]
     }
 
-    #[inline]
-    fn pred(&self, v: u32) -> &[VertexId] {
-        let a = self.g.pred_start[v as usize] as usize;
-        let b = self.g.pred_start[v as usize + 1] as usize;
-        &self.g.pred[a..b]
-    }
-
     /// Removes the attractor of `seeds` for `pl` from the whole (non-removed) game: those
     /// vertices are won by `pl` in the full game. Uses the escape counters in `region`.
     fn remove_dominion(&mut self, pl: u8, seeds: &mut Vec<u32>) {
@@ -404,31 +397,32 @@ pub fn solve_zielonka(game: &Game) -> Solution {
         }
     }
     // Order the remaining vertices by priority (counting sort when priorities are dense).
-    let live: Vec<u32> = (0..n as u32)
-        .filter(|&v| z.region[v as usize] != DIS)
-        .collect();
-    let maxp = live
-        .iter()
-        .map(|&v| game.priority[v as usize])
-        .max()
-        .unwrap_or(0) as usize;
-    let order = if maxp <= 4 * live.len() + 64 {
+    let is_live = |v: u32| z.region[v as usize] != DIS;
+    let (mut live, mut maxp) = (0usize, 0u32);
+    for v in 0..n as u32 {
+        if is_live(v) {
+            live += 1;
+            maxp = maxp.max(game.priority[v as usize]);
+        }
+    }
+    let maxp = maxp as usize;
+    let order = if maxp <= 4 * live + 64 {
         let mut cnt = vec![0u32; maxp + 2];
-        for &v in &live {
+        for v in (0..n as u32).filter(|&v| is_live(v)) {
             cnt[game.priority[v as usize] as usize + 1] += 1;
         }
         for i in 0..=maxp {
             cnt[i + 1] += cnt[i];
         }
-        let mut order = vec![0u32; live.len()];
-        for &v in &live {
+        let mut order = vec![0u32; live];
+        for v in (0..n as u32).filter(|&v| is_live(v)) {
             let c = &mut cnt[game.priority[v as usize] as usize];
             order[*c as usize] = v;
             *c += 1;
         }
         order
     } else {
-        let mut order = live;
+        let mut order: Vec<u32> = (0..n as u32).filter(|&v| is_live(v)).collect();
         order.sort_by_key(|&v| game.priority[v as usize]);
         order
     };

@@ -47,7 +47,8 @@ pub struct Args {
     /// Zielonka's checked solution).
     #[arg(long)]
     pub verify: bool,
-    /// For a BES: print the value of every variable, not just the initial one.
+    /// For a BES: print the value of every declared variable (in equation order), then the
+    /// initial one's on the last line.
     #[arg(long)]
     pub all: bool,
     /// Input format, when the extension and content do not tell.
@@ -63,7 +64,7 @@ pub struct Args {
     #[arg(long, value_name = "FORMAT", hide = true)]
     pub convert: Option<String>,
     /// Instead of reading input, write a generated game (`random:N[:P[:MIN:MAX]]`,
-    /// `ladder:N`, `mc:N`) in PGSolver format (benchmarks).
+    /// `ladder:N`, `mc:N`, `tc:BITS`) in PGSolver format (benchmarks).
     #[arg(long, value_name = "SPEC", hide = true)]
     pub generate: Option<String>,
     /// Seed for `--generate`.
@@ -81,6 +82,13 @@ fn peak_rss_bytes() -> Option<u64> {
     let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
+}
+
+/// CPU time of this process so far (from /proc/self/schedstat), in seconds.
+fn cpu_seconds() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/schedstat").ok()?;
+    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 / 1e9)
 }
 
 fn detect(path: Option<&Path>, bytes: &[u8], forced: Option<InFormat>) -> InFormat {
@@ -111,7 +119,7 @@ fn read_input(args: &Args, name: &str) -> miette::Result<Input> {
     let path = args.infile.as_deref();
     let bytes = artifact::read_bytes(path)?;
     Ok(match detect(path, &bytes, args.format) {
-        InFormat::Pg => Input::Game(bes::parse_pg(&bytes, name)?),
+        InFormat::Pg => Input::Game(bes::pg::parse_pg_owned(bytes, name)?),
         InFormat::Bes => {
             let text = String::from_utf8(bytes)
                 .map_err(|_| miette!("{name}: the input is not valid UTF-8 text"))?;
@@ -144,8 +152,14 @@ fn generate(spec: &str, seed: u64) -> miette::Result<Game> {
         }
         "ladder" => Ok(bes::gen::ladder_game(n)),
         "mc" => Ok(bes::gen::mc_game(n, seed)),
+        "tc" => {
+            if n > 200 {
+                return Err(miette!("--generate tc:{n}: at most 200 bits"));
+            }
+            Ok(bes::gen::two_counters_game(n))
+        }
         k => Err(miette!(
-            "--generate: unknown family `{k}` (random, ladder, mc)"
+            "--generate: unknown family `{k}` (random, ladder, mc, tc)"
         )),
     }
 }
@@ -167,8 +181,10 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     }
     let name = artifact::display_path(args.infile.as_deref(), "<stdin>");
     let t0 = Instant::now();
+    let c0 = cpu_seconds().unwrap_or(0.0);
     let input = read_input(args, &name)?;
     let t_parse = t0.elapsed();
+    let c_parse = cpu_seconds().unwrap_or(0.0) - c0;
     if let Some(fmt) = &args.convert {
         return convert(input, fmt, out);
     }
@@ -179,24 +195,27 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let (n, m) = (game.num_vertices(), game.num_edges());
     if args.stats {
         eprintln!(
-            "parse: {:.3} s, {} vertices, {} edges, {:.2} M edges/s, game arrays {:.1} bytes/vertex",
+            "parse: {:.3} s wall, {:.3} s cpu, {} vertices, {} edges, {:.2} M edges/s (cpu), game arrays {:.1} bytes/vertex",
             t_parse.as_secs_f64(),
+            c_parse,
             n,
             m,
-            m as f64 / t_parse.as_secs_f64().max(1e-9) / 1e6,
+            m as f64 / c_parse.max(1e-9) / 1e6,
             game.heap_bytes() as f64 / n.max(1) as f64
         );
     }
     if let Some(sol_path) = &args.check {
         let text = artifact::read_bytes(Some(sol_path))?;
         let sol = bes::parse_paritysol(&text, &sol_path.display().to_string(), n)?;
-        bes::verify(&game, &sol).map_err(|e| miette!("{}: the solution is wrong: {e}", sol_path.display()))?;
+        bes::verify(&game, &sol)
+            .map_err(|e| miette!("{}: the solution is wrong: {e}", sol_path.display()))?;
         if !g.quiet {
             eprintln!("{}: solution verified", sol_path.display());
         }
         return Ok(ExitCode::SUCCESS);
     }
     let t1 = Instant::now();
+    let c1 = cpu_seconds().unwrap_or(0.0);
     let sol: Solution = match args.solver {
         SolverKind::Zielonka => {
             let s = bes::solve_zielonka(&game);
@@ -226,8 +245,9 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
             }
             if args.verify {
                 let z = bes::solve_zielonka(&game);
-                bes::verify(&game, &z)
-                    .map_err(|e| miette!("internal error: Zielonka's solution failed verification: {e}"))?;
+                bes::verify(&game, &z).map_err(|e| {
+                    miette!("internal error: Zielonka's solution failed verification: {e}")
+                })?;
                 if let Some(v) = game.vertices().find(|&v| z.winner(v) != s.winner(v)) {
                     return Err(miette!(
                         "internal error: Gauss elimination and Zielonka disagree on vertex {}",
@@ -239,12 +259,15 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         }
     };
     let t_solve = t1.elapsed();
+    let c_solve = cpu_seconds().unwrap_or(0.0) - c1;
     if args.stats {
         eprintln!(
-            "solve ({:?}): {:.3} s, {:.2} M edges/s",
+            "solve ({:?}{}): {:.3} s wall, {:.3} s cpu, {:.2} M edges/s (cpu)",
             args.solver,
+            if args.verify { " + verify" } else { "" },
             t_solve.as_secs_f64(),
-            m as f64 / t_solve.as_secs_f64().max(1e-9) / 1e6
+            c_solve,
+            m as f64 / c_solve.max(1e-9) / 1e6
         );
         if let Some(peak) = peak_rss_bytes() {
             eprintln!(
@@ -261,7 +284,11 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         None => {
             if g.verbose {
                 if let Some(s) = game.initial() {
-                    eprintln!("start vertex {} is won by player {}", s.0, sol.winner(s).number());
+                    eprintln!(
+                        "start vertex {} is won by player {}",
+                        s.0,
+                        sol.winner(s).number()
+                    );
                 }
             }
             artifact::write_output(out, |w| bes::write_paritysol(&sol, w).map_err(io_err(out)))?;
@@ -271,7 +298,11 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
             artifact::write_output(out, |w| {
                 let mut body = || -> std::io::Result<()> {
                     if args.all {
-                        for x in b.equation_order() {
+                        for x in b
+                            .equation_order()
+                            .into_iter()
+                            .filter(|&x| !b.is_auxiliary(x))
+                        {
                             writeln!(w, "{} = {}", b.name(x), vals[x.index()])?;
                         }
                     }
@@ -310,7 +341,11 @@ fn convert(input: Input, fmt: &str, out: Option<&Path>) -> miette::Result<ExitCo
             };
             artifact::write_artifact(ArtifactKind::Bes, out, &b)?
         }
-        (f, _) => return Err(miette!("--convert: unknown format `{f}` (pg, bes, artifact)")),
+        (f, _) => {
+            return Err(miette!(
+                "--convert: unknown format `{f}` (pg, bes, artifact)"
+            ))
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
