@@ -106,6 +106,8 @@ pub struct GenerateReport {
     pub traces: Vec<PathBuf>,
     /// Peak resident memory (VmHWM) in KiB, where the OS reports it.
     pub peak_memory_kib: Option<u64>,
+    /// CPU seconds (user + system) of the whole process at the end, where the OS reports it.
+    pub cpu_seconds: Option<f64>,
 }
 
 /// Reads a `kB` field of `/proc/self/status` (Linux); `None` elsewhere.
@@ -115,6 +117,18 @@ pub fn proc_status_kib(field: &str) -> Option<u64> {
         let rest = l.strip_prefix(field)?.strip_prefix(':')?;
         rest.trim().trim_end_matches("kB").trim().parse().ok()
     })
+}
+
+/// User + system CPU seconds of this process so far (Linux `/proc/self/stat`, whose clock
+/// ticks are always 1/100 s); `None` elsewhere.
+pub fn proc_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let utime: f64 = f.get(11)?.parse().ok()?;
+    let stime: f64 = f.get(12)?.parse().ok()?;
+    Some((utime + stime) / 100.0)
 }
 
 /// Streams `.aut` transition lines to an anonymous temporary file (the header, which needs
@@ -381,6 +395,7 @@ pub fn generate<S: TransitionSystem>(
         summary,
         traces,
         peak_memory_kib: peak,
+        cpu_seconds: proc_cpu_seconds(),
     };
     if let Some(p) = &opts.stats_json {
         let json = stats_json(&report, &explore);
@@ -455,6 +470,7 @@ fn stats_json(r: &GenerateReport, opts: &ExploreOptions) -> String {
             "  \"strategy\": \"{}\",\n",
             "  \"threads\": {},\n",
             "  \"seconds\": {:.6},\n",
+            "  \"cpu_seconds\": {},\n",
             "  \"states_per_second\": {:.1},\n",
             "  \"peak_memory_bytes\": {},\n",
             "  \"peak_bytes_per_state\": {},\n",
@@ -478,6 +494,8 @@ fn stats_json(r: &GenerateReport, opts: &ExploreOptions) -> String {
             opts.threads
         },
         s.seconds,
+        r.cpu_seconds
+            .map_or("null".to_string(), |c| format!("{c:.2}")),
         s.states as f64 / s.seconds.max(1e-9),
         peak_bytes.map_or("null".to_string(), |b| b.to_string()),
         peak_bytes.map_or("null".to_string(), |b| format!("{:.2}", per_state(b))),
