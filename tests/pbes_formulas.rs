@@ -197,7 +197,12 @@ fn boolean_constants_and_connectives() {
     check(3, &abc(), &F::False, false);
     check(3, &abc(), &and(F::True, F::False), false);
     check(3, &abc(), &or(F::True, F::False), true);
-    check(3, &abc(), &F::Imp(Box::new(F::False), Box::new(F::False)), true);
+    check(
+        3,
+        &abc(),
+        &F::Imp(Box::new(F::False), Box::new(F::False)),
+        true,
+    );
     check(3, &abc(), &not(may(step(a("a")), F::True)), false);
 }
 
@@ -206,21 +211,36 @@ fn single_step_modalities() {
     check(3, &abc(), &may(step(a("a")), F::True), true);
     check(3, &abc(), &may(step(a("b")), F::True), false);
     check(3, &abc(), &must(step(a("b")), F::False), true);
-    check(3, &abc(), &must(step(a("a")), may(step(a("c")), F::True)), true);
+    check(
+        3,
+        &abc(),
+        &must(step(a("a")), may(step(a("c")), F::True)),
+        true,
+    );
     check(3, &abc(), &must(tt(), may(step(a("b")), F::True)), true);
     // Action formula connectives: !a, a || b, a && !a, tau.
     let not_a = ActionFormula::Not(Box::new(a("a")));
     check(3, &abc(), &may(step(not_a), F::True), false);
     let a_or_b = ActionFormula::Or(Box::new(a("a")), Box::new(a("b")));
     check(3, &abc(), &may(step(a_or_b), F::True), true);
-    check(3, &abc(), &may(step(ActionFormula::MultiAction(vec![])), F::True), false);
+    check(
+        3,
+        &abc(),
+        &may(step(ActionFormula::MultiAction(vec![])), F::True),
+        false,
+    );
 }
 
 #[test]
 fn regular_modalities() {
     // Deadlock freedom fails (state 2); reaching c is possible; a is always followed by b-or-c.
     check(3, &abc(), &must(star(tt()), may(tt(), F::True)), false);
-    check(3, &abc(), &may(seq(star(tt()), step(a("c"))), F::True), true);
+    check(
+        3,
+        &abc(),
+        &may(seq(star(tt()), step(a("c"))), F::True),
+        true,
+    );
     check(
         3,
         &abc(),
@@ -246,7 +266,10 @@ fn alternating_fixpoints() {
     let not_a = ActionFormula::Not(Box::new(a("a")));
     let gf_a = nu(
         "X",
-        mu("Y", or(may(step(a("a")), x("X")), may(step(not_a.clone()), x("Y")))),
+        mu(
+            "Y",
+            or(may(step(a("a")), x("X")), may(step(not_a.clone()), x("Y"))),
+        ),
     );
     check(3, &abc(), &gf_a, true);
     // 0 -a-> 1, 1 -b-> 1: only finitely many a on every path.
@@ -258,7 +281,10 @@ fn alternating_fixpoints() {
     // The dual: on all paths eventually always not a = mu X. nu Y. [a]X && [!a]Y.
     let fg_not_a = mu(
         "X",
-        nu("Y", and(must(step(a("a")), x("X")), must(step(not_a), x("Y")))),
+        nu(
+            "Y",
+            and(must(step(a("a")), x("X")), must(step(not_a), x("Y"))),
+        ),
     );
     check(2, &trap, &fg_not_a, true);
     check(3, &abc(), &fg_not_a, false);
@@ -300,7 +326,10 @@ fn data_in_action_formulas_and_quantifiers() {
     check(
         3,
         &ds,
-        &F::Forall(vec![b.clone()], Box::new(may(step(ad("d", v(&b))), F::True))),
+        &F::Forall(
+            vec![b.clone()],
+            Box::new(may(step(ad("d", v(&b))), F::True)),
+        ),
         true,
     );
     // exists b: Bool . val(b) && <d(b)><e(1)>true
@@ -311,7 +340,10 @@ fn data_in_action_formulas_and_quantifiers() {
             vec![b.clone()],
             Box::new(and(
                 F::Val(v(&b)),
-                may(step(ad("d", v(&b))), may(step(ad("e", number(1, Sort::Nat))), F::True)),
+                may(
+                    step(ad("d", v(&b))),
+                    may(step(ad("e", number(1, Sort::Nat))), F::True),
+                ),
             )),
         ),
         true,
@@ -331,13 +363,22 @@ fn data_in_action_formulas_and_quantifiers() {
     check(
         3,
         &ds,
-        &must(star(tt()), must(step(ad("e", number(2, Sort::Nat))), F::False)),
+        &must(
+            star(tt()),
+            must(step(ad("e", number(2, Sort::Nat))), F::False),
+        ),
         true,
     );
-    let ef = ActionFormula::MultiAction(vec![act("f", vec![]), act("e", vec![number(2, Sort::Nat)])]);
+    let ef =
+        ActionFormula::MultiAction(vec![act("f", vec![]), act("e", vec![number(2, Sort::Nat)])]);
     check(3, &ds, &may(seq(star(tt()), step(ef)), F::True), true);
     // exists n: Nat in an action formula is removed by the one-point rule.
-    check(3, &ds, &may(seq(step(ad("d", bool_lit(true))), step(e_any)), F::True), true);
+    check(
+        3,
+        &ds,
+        &may(seq(step(ad("d", bool_lit(true))), step(e_any)), F::True),
+        true,
+    );
 }
 
 #[test]
@@ -363,7 +404,11 @@ fn parameterised_fixpoints() {
     let g = F::Nu(
         fix("X", vec![(n.clone(), number(0, Sort::Nat))]),
         Box::new(F::Imp(
-            Box::new(F::Val(app("<", vec![v(&n), number(2, Sort::Nat)], Sort::Bool))),
+            Box::new(F::Val(app(
+                "<",
+                vec![v(&n), number(2, Sort::Nat)],
+                Sort::Bool,
+            ))),
             Box::new(must(
                 tt(),
                 F::Var {

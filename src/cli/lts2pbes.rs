@@ -45,9 +45,9 @@ fn declarations(args: &Args, lts: &Lts) -> miette::Result<ProcSpec> {
     }
     let mut actions: Vec<ActionDecl> = Vec::new();
     for l in &lts.labels {
-        let parts = l.parts().ok_or_else(|| {
-            miette!("label `{}` is not an mCRL2 multi-action", l.text())
-        })?;
+        let parts = l
+            .parts()
+            .ok_or_else(|| miette!("label `{}` is not an mCRL2 multi-action", l.text()))?;
         for p in parts {
             if !p.args.is_empty() {
                 return Err(miette!(

@@ -45,7 +45,10 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     println!("{}", out.value);
     if g.verbose {
         let s = &out.inst.stats;
-        eprintln!("pbes2bool: read {} equations in {read:.3} s", pbes.equations.len());
+        eprintln!(
+            "pbes2bool: read {} equations in {read:.3} s",
+            pbes.equations.len()
+        );
         eprintln!(
             "pbes2bool: instantiated {} BES variables ({} instances, {} auxiliary, {} decided on the fly) in {:.3} s{}",
             s.instances + s.auxiliary,
@@ -55,7 +58,10 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
             out.inst_seconds,
             if out.inst.bes.is_none() { " (stopped early: initial variable decided)" } else { "" }
         );
-        eprintln!("pbes2bool: solved in {:.3} s ({:?})", out.solve_seconds, args.solver);
+        eprintln!(
+            "pbes2bool: solved in {:.3} s ({:?})",
+            out.solve_seconds, args.solver
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -54,7 +54,9 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         .ok_or_else(|| miette!("internal error: instantiation incomplete"))?;
     let out = args.outfile.as_deref();
     match format_of(out) {
-        "pg" => write_output(out, |w| write_pg(&bes_to_game(&bes), w).map_err(io_err(out)))?,
+        "pg" => write_output(out, |w| {
+            write_pg(&bes_to_game(&bes), w).map_err(io_err(out))
+        })?,
         "text" => write_output(out, |w| write_bes_text(&bes, w).map_err(io_err(out)))?,
         _ => write_artifact(ArtifactKind::Bes, out, &bes)?,
     }

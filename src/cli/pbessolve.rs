@@ -28,7 +28,10 @@ pub struct Args {
 }
 
 fn state(s: &[DataExpr]) -> String {
-    s.iter().map(data_expr_to_string).collect::<Vec<_>>().join(", ")
+    s.iter()
+        .map(data_expr_to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Runs `muon pbessolve`.
@@ -50,9 +53,17 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         let t = crate::evidence::trace(lps, &out.inst, game, sol, out.value);
         println!(
             "{} trace ({} steps{}):",
-            if out.value { "witness" } else { "counterexample" },
+            if out.value {
+                "witness"
+            } else {
+                "counterexample"
+            },
             t.steps.len(),
-            if t.ends_in_cycle { ", ends in a cycle" } else { "" }
+            if t.ends_in_cycle {
+                ", ends in a cycle"
+            } else {
+                ""
+            }
         );
         println!("  state: ({})", state(&t.initial));
         for s in &t.steps {

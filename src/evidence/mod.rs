@@ -112,8 +112,18 @@ pub fn trace(lps: &Lps, inst: &Instantiation, game: &Game, sol: &Solution, value
 }
 
 /// A multi-action of a summand that leads from `from` to `to`, printed.
-fn explain_step(lps: &Lps, rw: &mut Rewriter, from: &[DataExpr], to: &[DataExpr]) -> Option<String> {
-    let sigma: Subst = lps.params.iter().cloned().zip(from.iter().cloned()).collect();
+fn explain_step(
+    lps: &Lps,
+    rw: &mut Rewriter,
+    from: &[DataExpr],
+    to: &[DataExpr],
+) -> Option<String> {
+    let sigma: Subst = lps
+        .params
+        .iter()
+        .cloned()
+        .zip(from.iter().cloned())
+        .collect();
     for s in &lps.summands {
         let SummandAction::Multi(acts) = &s.action else {
             continue;

@@ -5,13 +5,13 @@ use std::cell::RefCell;
 use std::path::Path;
 
 use crate::artifact::{display_path, read_text, write_artifact, ArtifactError, ArtifactKind};
+use crate::data::ir::Var;
 use crate::data::ir::{DataExpr, DataSpec, Sort};
 use crate::data::ir_ops::{Simplifier, SyntacticSimplifier};
-use crate::data::ir::Var;
 use crate::data::{Rewriter, TermId, VarId};
-use crate::pbes::inst::InstData;
 use crate::lps::Lps;
 use crate::modal::ir::FormulaSpec;
+use crate::pbes::inst::InstData;
 use crate::pbes::ir::Pbes;
 use crate::process::ir::{ProcExpr, ProcSpec};
 use crate::syntax::{SourceFile, Span};
@@ -87,7 +87,9 @@ impl InstData for RewriterSimplifier {
             return Some(Err(e.to_string()));
         }
         if too_many {
-            return Some(Err(format!("more than {limit} values satisfy the condition")));
+            return Some(Err(format!(
+                "more than {limit} values satisfy the condition"
+            )));
         }
         Some(Ok(found
             .into_iter()

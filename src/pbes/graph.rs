@@ -195,7 +195,11 @@ impl Graph {
     }
 
     /// The BES (every variable must be defined), with names from `name`.
-    pub(crate) fn build(&self, init: u32, name: &dyn Fn(usize) -> String) -> Result<Bes, InstError> {
+    pub(crate) fn build(
+        &self,
+        init: u32,
+        name: &dyn Fn(usize) -> String,
+    ) -> Result<Bes, InstError> {
         let mut b = BesBuilder::new();
         for i in 0..self.len() {
             b.add_variable(&name(i));

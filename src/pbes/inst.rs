@@ -27,12 +27,12 @@ use rustc_hash::FxHashMap;
 use thiserror::Error;
 
 use crate::bes::Bes;
-use crate::pbes::graph::{b_and, b_or, Graph, B};
 use crate::data::ir::{DataExpr, DataSpec, Name, Sort, SortDef, Var};
 use crate::data::ir_ops::{
     as_app, conjuncts, default_value, free_vars, is_closed, is_false, is_true, substitute,
     Simplifier, Subst,
 };
+use crate::pbes::graph::{b_and, b_or, Graph, B};
 use crate::pbes::ir::{Fixpoint, Pbes, PbesExpr};
 use crate::pbes::matching::pbes_free_vars_into;
 
@@ -92,7 +92,9 @@ pub enum InstError {
     TooManyVariables(usize),
     /// A quantifier over an infinite (or too large) sort that the one-point rule cannot
     /// remove.
-    #[error("cannot eliminate the quantifier over `{var}: {sort}` in equation `{equation}`: {reason}")]
+    #[error(
+        "cannot eliminate the quantifier over `{var}: {sort}` in equation `{equation}`: {reason}"
+    )]
     #[diagnostic(
         code(muon::pbesinst::quantifier),
         help("the quantified variable must be fixed by an equality (`x == e`) or range over a finite sort")
@@ -131,7 +133,9 @@ pub enum InstError {
         expr: String,
     },
     /// A reference to an undeclared propositional variable or with the wrong arity.
-    #[error("`{0}` is not a propositional variable of the PBES (or has the wrong number of arguments)")]
+    #[error(
+        "`{0}` is not a propositional variable of the PBES (or has the wrong number of arguments)"
+    )]
     #[diagnostic(code(muon::pbesinst::unknown_variable))]
     UnknownVariable(Name),
     /// A negated propositional variable (the PBES is not in positive form).
@@ -235,7 +239,8 @@ pub fn instantiate(
     let started = Instant::now();
     let mut globals = Subst::new();
     for g in &pbes.globals {
-        let v = default_value(&g.sort, &pbes.data).ok_or_else(|| InstError::Global(g.name.clone()))?;
+        let v =
+            default_value(&g.sort, &pbes.data).ok_or_else(|| InstError::Global(g.name.clone()))?;
         globals.insert(g.clone(), v);
     }
     let mut inst = Inst {
@@ -475,9 +480,7 @@ impl Inst<'_> {
                     (true, B::T) => B::T,
                     (false, B::F) => B::F,
                     (true, x) => b_or(x, self.quantifier(true, &vs, inside, sigma, positive)?),
-                    (false, x) => {
-                        b_and(x, self.quantifier(false, &vs, inside, sigma, positive)?)
-                    }
+                    (false, x) => b_and(x, self.quantifier(false, &vs, inside, sigma, positive)?),
                 });
             }
             (PbesExpr::Imp(a, b), true) if !mentions(a) => {
@@ -574,7 +577,10 @@ impl Inst<'_> {
         if evars.is_empty() {
             return None;
         }
-        let sols = match self.data.solutions(&evars, &guard, self.opts.max_enumeration)? {
+        let sols = match self
+            .data
+            .solutions(&evars, &guard, self.opts.max_enumeration)?
+        {
             Ok(s) => s,
             Err(reason) => {
                 return Some(Err(InstError::Quantifier {
@@ -668,7 +674,9 @@ pub fn enumerate_sort(
                 let mut combos: Vec<Vec<DataExpr>> = vec![Vec::new()];
                 for s in &dom {
                     if s == sort {
-                        return Err("the sort is recursive, so it has infinitely many values".into());
+                        return Err(
+                            "the sort is recursive, so it has infinitely many values".into()
+                        );
                     }
                     let vals = enumerate_sort(s, data, limit, depth + 1)?;
                     let mut next = Vec::new();
@@ -828,8 +836,23 @@ pub fn show(e: &DataExpr) -> String {
             let a: Vec<String> = args.iter().map(show).collect();
             let infix = matches!(
                 &*h,
-                "==" | "!=" | "<" | "<=" | ">" | ">=" | "+" | "-" | "*" | "&&" | "||" | "=>"
-                    | "div" | "mod" | "in" | "|>" | "<|" | "++"
+                "==" | "!="
+                    | "<"
+                    | "<="
+                    | ">"
+                    | ">="
+                    | "+"
+                    | "-"
+                    | "*"
+                    | "&&"
+                    | "||"
+                    | "=>"
+                    | "div"
+                    | "mod"
+                    | "in"
+                    | "|>"
+                    | "<|"
+                    | "++"
             );
             if infix && a.len() == 2 {
                 format!("({} {h} {})", a[0], a[1])
@@ -838,10 +861,16 @@ pub fn show(e: &DataExpr) -> String {
             }
         }
         DataExpr::ListEnum { elems, .. } => {
-            format!("[{}]", elems.iter().map(show).collect::<Vec<_>>().join(", "))
+            format!(
+                "[{}]",
+                elems.iter().map(show).collect::<Vec<_>>().join(", ")
+            )
         }
         DataExpr::SetEnum { elems, .. } => {
-            format!("{{{}}}", elems.iter().map(show).collect::<Vec<_>>().join(", "))
+            format!(
+                "{{{}}}",
+                elems.iter().map(show).collect::<Vec<_>>().join(", ")
+            )
         }
         other => format!("{other:?}"),
     }

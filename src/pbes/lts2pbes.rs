@@ -369,9 +369,7 @@ impl Translator<'_> {
                 out
             }
             S::Var { name, args } => {
-                let extra = self
-                    .extra_of(name, scope)
-                    .ok_or(Lts2PbesError::Internal)?;
+                let extra = self.extra_of(name, scope).ok_or(Lts2PbesError::Internal)?;
                 let mut all = args.clone();
                 all.extend(extra.into_iter().map(DataExpr::Var));
                 PbesExpr::PropVar(PropVarInst {

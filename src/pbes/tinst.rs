@@ -96,7 +96,8 @@ pub fn instantiate_terms(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiatio
         .map(|(i, e)| (&*e.var.name, i as u32))
         .collect();
     for g in &pbes.globals {
-        let v = default_value(&g.sort, &pbes.data).ok_or_else(|| InstError::Global(g.name.clone()))?;
+        let v =
+            default_value(&g.sort, &pbes.data).ok_or_else(|| InstError::Global(g.name.clone()))?;
         let id = eng.rw.store().intern_var(g);
         let t = eng.term(&v)?;
         eng.globals.push((id, t));
@@ -174,7 +175,9 @@ impl Eng<'_> {
     }
 
     fn term(&self, e: &DataExpr) -> Result<TermId, InstError> {
-        self.rw.term(e).map_err(|err| InstError::Data(err.to_string()))
+        self.rw
+            .term(e)
+            .map_err(|err| InstError::Data(err.to_string()))
     }
 
     fn rewrite(&mut self, t: TermId, sigma: &[(VarId, TermId)]) -> Result<TermId, InstError> {
@@ -245,7 +248,12 @@ impl Eng<'_> {
         };
         self.current = eq;
         let mut sigma = self.globals.clone();
-        sigma.extend(self.params[eq as usize].iter().copied().zip(args.iter().copied()));
+        sigma.extend(
+            self.params[eq as usize]
+                .iter()
+                .copied()
+                .zip(args.iter().copied()),
+        );
         // The right-hand side is borrowed from `self` while evaluating; take it out.
         let rhs = std::mem::replace(&mut self.rhs[eq as usize], T::True);
         let r = self.eval(&rhs, &mut sigma, true);
@@ -255,7 +263,12 @@ impl Eng<'_> {
         self.g.define(x, b, &mut |_| inst.push(None))
     }
 
-    fn eval(&mut self, e: &T, sigma: &mut Vec<(VarId, TermId)>, positive: bool) -> Result<B, InstError> {
+    fn eval(
+        &mut self,
+        e: &T,
+        sigma: &mut Vec<(VarId, TermId)>,
+        positive: bool,
+    ) -> Result<B, InstError> {
         Ok(match e {
             T::True => B::T,
             T::False => B::F,
@@ -383,7 +396,11 @@ impl Eng<'_> {
             (T::Or(a, b), true) | (T::And(a, b), false)
                 if !self.mentions(a, &vs) || !self.mentions(b, &vs) =>
             {
-                let (outside, inside) = if !self.mentions(a, &vs) { (a, b) } else { (b, a) };
+                let (outside, inside) = if !self.mentions(a, &vs) {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
                 let x = self.eval(outside, sigma, positive)?;
                 return Ok(match (forall, x) {
                     (true, B::T) => B::T,
@@ -584,16 +601,15 @@ impl Eng<'_> {
         if let Some(r) = self.enum_cache.get(sort) {
             return r.clone();
         }
-        let r = enumerate_sort(sort, &self.pbes.data, self.opts.max_enumeration, 0).and_then(
-            |vals| {
+        let r =
+            enumerate_sort(sort, &self.pbes.data, self.opts.max_enumeration, 0).and_then(|vals| {
                 vals.iter()
                     .map(|v| {
                         let t = self.rw.term(v).map_err(|e| e.to_string())?;
                         self.rw.rewrite(t).map_err(|e| e.to_string())
                     })
                     .collect()
-            },
-        );
+            });
         self.enum_cache.insert(sort.clone(), r.clone());
         r
     }
@@ -639,7 +655,10 @@ impl Eng<'_> {
                 (None, Some(g)) => (g, (**a).clone()),
                 _ => return None,
             },
-            (other, true) => (store.app_func(self.not_f, &[self.to_term(other)?]), T::False),
+            (other, true) => (
+                store.app_func(self.not_f, &[self.to_term(other)?]),
+                T::False,
+            ),
             (other, false) => (self.to_term(other)?, T::True),
         };
         // Apply the current substitution, keeping the variables to enumerate free.
@@ -661,14 +680,17 @@ impl Eng<'_> {
         let limit = self.opts.max_enumeration;
         let mut found: Vec<(Vec<TermId>, TermId)> = Vec::new();
         let mut too_many = false;
-        let r = self.rw.enumerator().enumerate(&evars, guard, &mut |vals, residual| {
-            found.push((vals.to_vec(), residual));
-            if found.len() > limit {
-                too_many = true;
-                return false;
-            }
-            true
-        });
+        let r = self
+            .rw
+            .enumerator()
+            .enumerate(&evars, guard, &mut |vals, residual| {
+                found.push((vals.to_vec(), residual));
+                if found.len() > limit {
+                    too_many = true;
+                    return false;
+                }
+                true
+            });
         let fail = |eng: &Self, reason: String| {
             let v = eng.rw.store().var_of(evars[0]).clone();
             Some(Err(InstError::Quantifier {
@@ -682,7 +704,10 @@ impl Eng<'_> {
             return fail(self, e.to_string());
         }
         if too_many {
-            return fail(self, format!("more than {limit} values satisfy the condition"));
+            return fail(
+                self,
+                format!("more than {limit} values satisfy the condition"),
+            );
         }
         let remaining: Vec<VarId> = vs.iter().filter(|v| !evars.contains(v)).copied().collect();
         let mut acc = if forall { B::T } else { B::F };
