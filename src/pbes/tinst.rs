@@ -49,6 +49,17 @@ struct Eng<'a> {
     queue: VecDeque<u32>,
     enum_cache: FxHashMap<Sort, Result<Vec<TermId>, String>>,
     current: u32,
+    /// Free variables per term (rewriting binds only those).
+    fv_cache: FxHashMap<TermId, (u32, u32)>,
+    fv_arena: Vec<VarId>,
+    /// Scratch substitution for [`Eng::rewrite`].
+    small: Vec<(VarId, TermId)>,
+    /// Normal forms of closed terms.
+    closed_cache: FxHashMap<TermId, TermId>,
+    /// Values of the globals and the current instance's parameters, by variable index
+    /// (`u32::MAX` = unbound), and how many entries of the substitution they cover.
+    dense: Vec<TermId>,
+    base: usize,
     tt: TermId,
     ff: TermId,
     and_f: crate::data::FuncId,
@@ -82,6 +93,12 @@ pub fn instantiate_terms(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiatio
         queue: VecDeque::new(),
         enum_cache: FxHashMap::default(),
         current: 0,
+        fv_cache: FxHashMap::default(),
+        fv_arena: Vec::new(),
+        small: Vec::new(),
+        closed_cache: FxHashMap::default(),
+        dense: Vec::new(),
+        base: 0,
         tt: store.true_term(),
         ff: store.false_term(),
         and_f: store.intern_func(&bool_func("&&", 2)),
@@ -180,10 +197,63 @@ impl Eng<'_> {
             .map_err(|err| InstError::Data(err.to_string()))
     }
 
+    /// The value of `v` under `sigma`: its first `base` entries (globals and parameters) are
+    /// also in the dense table, later ones (quantifier values) are searched.
+    fn lookup(&self, v: VarId, sigma: &[(VarId, TermId)]) -> Option<TermId> {
+        if let Some((_, t)) = sigma[self.base.min(sigma.len())..]
+            .iter()
+            .rev()
+            .find(|(x, _)| *x == v)
+        {
+            return Some(*t);
+        }
+        match self.dense.get(v.0 as usize) {
+            Some(t) if t.0 != u32::MAX => Some(*t),
+            _ => None,
+        }
+    }
+
+    /// The normal form of `t` under `sigma` (whose terms are normal forms). Only the
+    /// variables that occur in `t` are bound (an LPS has many parameters, a condition or
+    /// next-state expression mentions few), a variable is looked up without rewriting, and
+    /// closed terms are rewritten once.
     fn rewrite(&mut self, t: TermId, sigma: &[(VarId, TermId)]) -> Result<TermId, InstError> {
-        self.rw
-            .rewrite_with(t, sigma)
-            .map_err(|err| InstError::Data(err.to_string()))
+        let store = self.rw.store();
+        if let Term::Var(v) = store.get(t) {
+            if let Some(val) = self.lookup(*v, sigma) {
+                return Ok(val);
+            }
+        }
+        let (start, len) = match self.fv_cache.get(&t) {
+            Some(&r) => r,
+            None => {
+                let fv = store.free_vars(t);
+                let r = (self.fv_arena.len() as u32, fv.len() as u32);
+                self.fv_arena.extend(fv);
+                self.fv_cache.insert(t, r);
+                r
+            }
+        };
+        if len == 0 {
+            if let Some(&r) = self.closed_cache.get(&t) {
+                return Ok(r);
+            }
+        }
+        let mut small = std::mem::take(&mut self.small);
+        small.clear();
+        for k in start..start + len {
+            let v = self.fv_arena[k as usize];
+            if let Some(val) = self.lookup(v, sigma) {
+                small.push((v, val));
+            }
+        }
+        let r = self.rw.rewrite_with(t, &small);
+        self.small = small;
+        let r = r.map_err(|err| InstError::Data(err.to_string()))?;
+        if len == 0 {
+            self.closed_cache.insert(t, r);
+        }
+        Ok(r)
     }
 
     fn compile(&self, e: &PbesExpr, index: &FxHashMap<&str, u32>) -> Result<T, InstError> {
@@ -254,10 +324,22 @@ impl Eng<'_> {
                 .copied()
                 .zip(args.iter().copied()),
         );
+        for (v, t) in &sigma {
+            let i = v.0 as usize;
+            if i >= self.dense.len() {
+                self.dense.resize(i + 1, TermId(u32::MAX));
+            }
+            self.dense[i] = *t;
+        }
+        self.base = sigma.len();
         // The right-hand side is borrowed from `self` while evaluating; take it out.
         let rhs = std::mem::replace(&mut self.rhs[eq as usize], T::True);
         let r = self.eval(&rhs, &mut sigma, true);
         self.rhs[eq as usize] = rhs;
+        for (v, _) in &sigma[..self.base] {
+            self.dense[v.0 as usize] = TermId(u32::MAX);
+        }
+        self.base = 0;
         let b = r?;
         let inst = &mut self.inst;
         self.g.define(x, b, &mut |_| inst.push(None))
