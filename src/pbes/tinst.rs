@@ -696,6 +696,42 @@ impl Eng<'_> {
         r
     }
 
+    /// Splits a conjunction into its data-only conjuncts (as one term; `None` if there are
+    /// none) and the conjunction of the others.
+    fn split_data_conjuncts(&self, e: &T) -> Option<(TermId, Option<T>)> {
+        fn flat<'t>(e: &'t T, out: &mut Vec<&'t T>) {
+            match e {
+                T::And(a, b) => {
+                    flat(a, out);
+                    flat(b, out);
+                }
+                other => out.push(other),
+            }
+        }
+        let mut parts = Vec::new();
+        flat(e, &mut parts);
+        let store = self.rw.store();
+        let mut guard: Option<TermId> = None;
+        let mut rest: Option<T> = None;
+        for p in parts {
+            match self.to_term(p) {
+                Some(t) => {
+                    guard = Some(match guard {
+                        Some(g) => store.app_func(self.and_f, &[g, t]),
+                        None => t,
+                    })
+                }
+                None => {
+                    rest = Some(match rest {
+                        Some(r) => T::And(Box::new(r), Box::new(p.clone())),
+                        None => p.clone(),
+                    })
+                }
+            }
+        }
+        Some((guard?, rest))
+    }
+
     /// A term for a PBES expression without propositional variables or quantifiers.
     fn to_term(&self, e: &T) -> Option<TermId> {
         let store = self.rw.store();
@@ -726,17 +762,24 @@ impl Eng<'_> {
     ) -> Option<Result<B, InstError>> {
         let store = self.rw.store();
         let (guard, rest): (TermId, T) = match (body, forall) {
-            (T::Imp(a, b), true) => (self.to_term(a)?, (**b).clone()),
+            (T::Imp(a, b), true) => {
+                // forall x. (g && h) => b  ==  forall x. g => (h => b), g the data conjuncts.
+                let (g, h) = self.split_data_conjuncts(a)?;
+                let rest = match h {
+                    Some(h) => T::Imp(Box::new(h), b.clone()),
+                    None => (**b).clone(),
+                };
+                (g, rest)
+            }
             (T::Or(a, b), true) => match (self.to_term(a), self.to_term(b)) {
                 (Some(g), _) => (store.app_func(self.not_f, &[g]), (**b).clone()),
                 (None, Some(g)) => (store.app_func(self.not_f, &[g]), (**a).clone()),
                 _ => return None,
             },
-            (T::And(a, b), false) => match (self.to_term(a), self.to_term(b)) {
-                (Some(g), _) => (g, (**b).clone()),
-                (None, Some(g)) => (g, (**a).clone()),
-                _ => return None,
-            },
+            (T::And(..), false) => {
+                let (g, h) = self.split_data_conjuncts(body)?;
+                (g, h.unwrap_or(T::True))
+            }
             (other, true) => (
                 store.app_func(self.not_f, &[self.to_term(other)?]),
                 T::False,
