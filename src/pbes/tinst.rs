@@ -696,6 +696,26 @@ impl Eng<'_> {
         r
     }
 
+    /// `!t` with the negation pushed through `!`, `&&` and `||` (the enumerator narrows
+    /// conjunctions of bounds, not negated disjunctions).
+    fn negate_term(&self, t: TermId) -> TermId {
+        let store = self.rw.store();
+        match self.app(t) {
+            Some(("!", [a])) => *a,
+            Some(("&&", [a, b])) => {
+                let (a, b) = (*a, *b);
+                store.app_func(self.or_f, &[self.negate_term(a), self.negate_term(b)])
+            }
+            Some(("||", [a, b])) => {
+                let (a, b) = (*a, *b);
+                store.app_func(self.and_f, &[self.negate_term(a), self.negate_term(b)])
+            }
+            _ if t == self.tt => self.ff,
+            _ if t == self.ff => self.tt,
+            _ => store.app_func(self.not_f, &[t]),
+        }
+    }
+
     /// Splits a conjunction into its data-only conjuncts (as one term; `None` if there are
     /// none) and the conjunction of the others.
     fn split_data_conjuncts(&self, e: &T) -> Option<(TermId, Option<T>)> {
@@ -772,18 +792,15 @@ impl Eng<'_> {
                 (g, rest)
             }
             (T::Or(a, b), true) => match (self.to_term(a), self.to_term(b)) {
-                (Some(g), _) => (store.app_func(self.not_f, &[g]), (**b).clone()),
-                (None, Some(g)) => (store.app_func(self.not_f, &[g]), (**a).clone()),
+                (Some(g), _) => (self.negate_term(g), (**b).clone()),
+                (None, Some(g)) => (self.negate_term(g), (**a).clone()),
                 _ => return None,
             },
             (T::And(..), false) => {
                 let (g, h) = self.split_data_conjuncts(body)?;
                 (g, h.unwrap_or(T::True))
             }
-            (other, true) => (
-                store.app_func(self.not_f, &[self.to_term(other)?]),
-                T::False,
-            ),
+            (other, true) => (self.negate_term(self.to_term(other)?), T::False),
             (other, false) => (self.to_term(other)?, T::True),
         };
         // Apply the current substitution, keeping the variables to enumerate free.
