@@ -19,6 +19,20 @@ use std::time::{Duration, Instant};
 /// Pairs and routes known not to finish yet, with the stage that stops them.
 /// (`model`, `formula`, route `'A'` or `'B'`, reason). Never a wrong verdict.
 const EXPECTED_FAILURES: &[(&str, &str, char, &str)] = &[
+    ("academic/dining/dining3.mcrl2", "academic/dining/nodeadlock.mcf", 'A', LIN_DINING),
+    ("academic/dining/dining3.mcrl2", "academic/dining/nostarvation.mcf", 'A', LIN_DINING),
+    ("academic/dining/dining3.mcrl2", "academic/dining/nostuffing.mcf", 'A', LIN_DINING),
+    ("academic/non-atomic_registers/models/Peterson.mcrl2", "academic/non-atomic_registers/properties/df_just_A.mcf", 'A', STRUCT_NAT),
+    ("academic/non-atomic_registers/models/Peterson.mcrl2", "academic/non-atomic_registers/properties/df_just_I.mcf", 'A', STRUCT_NAT),
+    ("academic/non-atomic_registers/models/Peterson.mcrl2", "academic/non-atomic_registers/properties/df_just_S.mcf", 'A', STRUCT_NAT),
+    ("academic/non-atomic_registers/models/Peterson.mcrl2", "academic/non-atomic_registers/properties/df_just_T.mcf", 'A', STRUCT_NAT),
+    ("academic/non-atomic_registers/models/Peterson.mcrl2", "academic/non-atomic_registers/properties/sf_just_A.mcf", 'A', STRUCT_NAT),
+    ("academic/non-atomic_registers/models/Peterson.mcrl2", "academic/non-atomic_registers/properties/sf_just_I.mcf", 'A', STRUCT_NAT),
+    ("academic/non-atomic_registers/models/Peterson.mcrl2", "academic/non-atomic_registers/properties/sf_just_S.mcf", 'A', STRUCT_NAT),
+    ("academic/non-atomic_registers/models/Peterson.mcrl2", "academic/non-atomic_registers/properties/sf_just_T.mcf", 'A', STRUCT_NAT),
+    ("games/quoridor/quoridor.mcrl2", "games/quoridor/properties/rule4.mcf", 'A', UNBOUNDED_POS),
+    ("games/quoridor/quoridor.mcrl2", "games/quoridor/properties/rule789.mcf", 'A', PARTIAL_INT2POS),
+    ("software_models/Knuths_dancing_links/Dancing_links/Dancing_links_spec.mcrl2", "software_models/Knuths_dancing_links/Dancing_links/properties/Correctness.mcf", 'A', UNBOUNDED_NAT),
     (
         "academic/abp/abp.mcrl2",
         "academic/abp/infinitely_often_enabled_then_infinitely_often_taken.mcf",
@@ -459,6 +473,18 @@ const EXPECTED_FAILURES: &[(&str, &str, char, &str)] = &[
     ),
 ];
 
+/// Linearisation of dining3 does not finish (lin).
+const LIN_DINING: &str = "mcrl22lps does not finish on dining3";
+/// Quantifier over a struct sort with a `Nat` field, unbounded by the formula.
+const STRUCT_NAT: &str =
+    "quantifier over `a: Label` (struct with Nat fields): the enumerator cannot bound it";
+/// Quantifier over `Pos` that the enumerator cannot bound from its guard.
+const UNBOUNDED_POS: &str = "quantifier over Pos not bounded by its guard for the enumerator";
+/// A partial function application reaches an instantiated condition.
+const PARTIAL_INT2POS: &str = "condition `2 == Int2Pos(0)` does not rewrite to true or false";
+/// Quantifier over `Nat` without a usable guard.
+const UNBOUNDED_NAT: &str = "quantifier over `x'': Nat` without a bounding guard";
+
 /// Route B stops at `lps2lts` until the explorer runs on LPSs (lts helper).
 const LPS2LTS: &str = "lps2lts is not implemented yet (the LPS as a transition system)";
 
@@ -659,12 +685,12 @@ fn corpus_verdicts_agree_with_mcrl2() {
                 .iter()
                 .find(|(em, ef, er, _)| em == m && ef == f && *er == route);
             match (out, listed) {
-                (Outcome::Verdict(v), None) if v == expected => {
-                    agree[(route == 'B') as usize] += 1;
-                }
                 (Outcome::Verdict(v), _) if v != expected => problems.push(format!(
                     "WRONG VERDICT route {route}: {m} {f}: muon says {v}, mCRL2 says {expected}"
                 )),
+                (Outcome::Verdict(_), None) => {
+                    agree[(route == 'B') as usize] += 1;
+                }
                 (Outcome::Verdict(_), Some(_)) => problems.push(format!(
                     "route {route}: {m} {f} now passes: remove it from EXPECTED_FAILURES"
                 )),
