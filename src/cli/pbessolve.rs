@@ -1,6 +1,7 @@
 //! `muon pbessolve`: solve a PBES with a parity-game solver and, given the LPS it came
 //! from, print evidence: a counterexample (false) or witness (true) trace of actions.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -48,10 +49,14 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     };
     // Evidence needs the whole game with strategies: no early stop then.
     let out = solve_pbes(&pbes, Engine::Terms, &opts, args.solver, lps.is_none())?;
-    println!("{}", out.value);
+    // Write errors (a closed pipe) end the output quietly instead of panicking.
+    let stdout = std::io::stdout();
+    let mut w = stdout.lock();
+    let _ = writeln!(w, "{}", out.value);
     if let (Some(lps), Some((game, sol))) = (&lps, &out.game) {
         let t = crate::evidence::trace(lps, &out.inst, game, sol, out.value);
-        println!(
+        let _ = writeln!(
+            w,
             "{} trace ({} steps{}):",
             if out.value {
                 "witness"
@@ -65,11 +70,11 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
                 ""
             }
         );
-        println!("  state: ({})", state(&t.initial));
+        let _ = writeln!(w, "  state: ({})", state(&t.initial));
         for s in &t.steps {
-            println!("  {}", s.action);
+            let _ = writeln!(w, "  {}", s.action);
             if g.verbose {
-                println!("  state: ({})", state(&s.state));
+                let _ = writeln!(w, "  state: ({})", state(&s.state));
             }
         }
     }
