@@ -680,4 +680,53 @@ mod tests {
         };
         assert_eq!(data_not(&nb), b);
     }
+
+    #[test]
+    fn data_binders_are_renamed_apart_from_each_other_and_the_process() {
+        // forall n: Nat . [a(n)] exists n: Nat . val(n == n), with `n` a process parameter.
+        let n = crate::data::ir::Var {
+            name: "n".into(),
+            sort: Sort::Nat,
+        };
+        let nv = DataExpr::Var(n.clone());
+        let eq = |a: DataExpr, b: DataExpr| DataExpr::App {
+            head: Box::new(DataExpr::Func(Func {
+                name: "==".into(),
+                sort: Sort::Arrow(vec![Sort::Nat, Sort::Nat], Box::new(Sort::Bool)),
+            })),
+            args: vec![a, b],
+        };
+        let a_n = ActionFormula::MultiAction(vec![Action {
+            name: "a".into(),
+            sorts: vec![Sort::Nat],
+            args: vec![nv.clone()],
+        }]);
+        let f = StateFormula::Forall(
+            vec![n.clone()],
+            Box::new(must_(
+                RegFormula::Action(a_n),
+                StateFormula::Exists(
+                    vec![n.clone()],
+                    Box::new(StateFormula::Val(eq(nv.clone(), nv.clone()))),
+                ),
+            )),
+        );
+        let avoid: HashSet<Name> = ["n".into()].into_iter().collect();
+        let StateFormula::Forall(v1, body) = rename_data_apart(&f, &avoid) else {
+            panic!("forall expected")
+        };
+        let StateFormula::Must(RegFormula::Action(ActionFormula::MultiAction(acts)), inner) = *body
+        else {
+            panic!("box expected")
+        };
+        let StateFormula::Exists(v2, val) = *inner else {
+            panic!("exists expected")
+        };
+        assert_ne!(v1[0].name, n.name);
+        assert_ne!(v2[0].name, n.name);
+        assert_ne!(v1[0].name, v2[0].name);
+        assert_eq!(acts[0].args[0], DataExpr::Var(v1[0].clone()));
+        let v2e = DataExpr::Var(v2[0].clone());
+        assert_eq!(*val, StateFormula::Val(eq(v2e.clone(), v2e)));
+    }
 }
