@@ -1,9 +1,13 @@
-//! `muon lps2pbes`.
+//! `muon lps2pbes`: a linear process and a formula to a PBES artifact.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::Global;
+use crate::artifact::display_path;
+use crate::lps::read_lps;
+use crate::pbes::front::{proc_spec_of_lps, read_formula, write_pbes};
+use crate::pbes::lps2pbes::lps2pbes;
 
 /// Arguments of `muon lps2pbes`.
 #[derive(clap::Args, Debug)]
@@ -18,6 +22,19 @@ pub struct Args {
 }
 
 /// Runs `muon lps2pbes`.
-pub fn run(_args: &Args, _g: Global) -> miette::Result<ExitCode> {
-    super::not_implemented("lps2pbes")
+pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
+    let lps = read_lps(args.infile.as_deref())?;
+    let formula = read_formula(&args.formula, &proc_spec_of_lps(&lps))?;
+    let t = std::time::Instant::now();
+    let pbes = lps2pbes(&lps, &formula)?;
+    write_pbes(args.outfile.as_deref(), &pbes)?;
+    if g.verbose {
+        eprintln!(
+            "lps2pbes: {} equations written to {} in {:.3} s",
+            pbes.equations.len(),
+            display_path(args.outfile.as_deref(), "<stdout>"),
+            t.elapsed().as_secs_f64()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }

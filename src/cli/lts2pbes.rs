@@ -1,9 +1,19 @@
-//! `muon lts2pbes`.
+//! `muon lts2pbes`: an explicit LTS and a formula to a PBES artifact.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use miette::miette;
+
 use super::Global;
+use crate::artifact::{display_path, read_text};
+use crate::lps::read_lps;
+use crate::lts::Lts;
+use crate::pbes::front::{parse_label_arg, proc_spec_of_lps, read_formula, write_pbes};
+use crate::pbes::lts2pbes::{lts2pbes, type_labels};
+use crate::process::ir::{ActionDecl, ProcSpec};
+use crate::process::typecheck::check_specification;
+use crate::syntax::{SourceFile, Span};
 
 /// Arguments of `muon lts2pbes`.
 #[derive(clap::Args, Debug)]
@@ -11,13 +21,78 @@ pub struct Args {
     /// The formula file (`.mcf`).
     #[arg(short = 'f', long = "formula")]
     pub formula: PathBuf,
-    /// Input file (standard input when omitted or `-`).
+    /// The mCRL2 specification the LTS came from (declares the actions and data of labels).
+    #[arg(long = "spec", conflicts_with = "lps")]
+    pub spec: Option<PathBuf>,
+    /// The LPS the LTS came from (declares the actions and data of labels).
+    #[arg(long = "lps")]
+    pub lps: Option<PathBuf>,
+    /// Input LTS (`.aut` or LTS artifact; standard input when omitted or `-`).
     pub infile: Option<PathBuf>,
     /// Output PBES (standard output when omitted or `-`).
     pub outfile: Option<PathBuf>,
 }
 
+/// The declarations labels and formula are typed against: from `--spec`, `--lps`, or (for
+/// labels without data) the action names found in the LTS itself.
+fn declarations(args: &Args, lts: &Lts) -> miette::Result<ProcSpec> {
+    if let Some(p) = &args.spec {
+        let src = SourceFile::new(display_path(Some(p), "<stdin>"), read_text(Some(p))?);
+        return check_specification(&src).map_err(miette::Report::new);
+    }
+    if let Some(p) = &args.lps {
+        return Ok(proc_spec_of_lps(&read_lps(Some(p))?));
+    }
+    let mut actions: Vec<ActionDecl> = Vec::new();
+    for l in &lts.labels {
+        let parts = l
+            .parts()
+            .ok_or_else(|| miette!("label `{}` is not an mCRL2 multi-action", l.text()))?;
+        for p in parts {
+            if !p.args.is_empty() {
+                return Err(miette!(
+                    help = "give the specification with --spec or the LPS with --lps",
+                    "label `{}` carries data; its sorts are unknown",
+                    l.text()
+                ));
+            }
+            if !actions.iter().any(|a| *a.name == *p.name) {
+                actions.push(ActionDecl {
+                    name: p.name.as_str().into(),
+                    sorts: Vec::new(),
+                    span: Span::default(),
+                });
+            }
+        }
+    }
+    Ok(ProcSpec {
+        data: Default::default(),
+        actions,
+        globals: Vec::new(),
+        procs: Vec::new(),
+        init: crate::process::ir::ProcExpr::Delta,
+        init_span: Span::default(),
+    })
+}
+
 /// Runs `muon lts2pbes`.
-pub fn run(_args: &Args, _g: Global) -> miette::Result<ExitCode> {
-    super::not_implemented("lts2pbes")
+pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
+    let lts = Lts::read_file(args.infile.as_deref())?;
+    let spec = declarations(args, &lts)?;
+    let formula = read_formula(&args.formula, &spec)?;
+    let t = std::time::Instant::now();
+    let labels = type_labels(&lts, &spec.actions, &mut |text, sort| {
+        parse_label_arg(&spec.data, text, sort)
+    })?;
+    let pbes = lts2pbes(&lts, &labels, &spec.data, &formula)?;
+    write_pbes(args.outfile.as_deref(), &pbes)?;
+    if g.verbose {
+        eprintln!(
+            "lts2pbes: {} equations written to {} in {:.3} s",
+            pbes.equations.len(),
+            display_path(args.outfile.as_deref(), "<stdout>"),
+            t.elapsed().as_secs_f64()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }

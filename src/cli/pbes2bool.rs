@@ -1,20 +1,67 @@
-//! `muon pbes2bool`.
+//! `muon pbes2bool`: solve a PBES and print `true` or `false`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::Global;
+use crate::pbes::inst::InstOptions;
+use crate::pbes::solve::{solve_pbes, Engine, SolverKind};
 
 /// Arguments of `muon pbes2bool`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Input file (standard input when omitted or `-`).
+    /// Input PBES: artifact or mCRL2 text (standard input when omitted or `-`).
     pub infile: Option<PathBuf>,
-    /// Output file (standard output when omitted or `-`).
-    pub outfile: Option<PathBuf>,
+    /// The BES solver.
+    #[arg(long, value_enum, default_value_t = SolverKind::Zielonka)]
+    pub solver: SolverKind,
+    /// Give up after this many BES variables (instantiation that does not terminate).
+    #[arg(long = "max-vars", default_value_t = 100_000_000)]
+    pub max_vars: usize,
+    /// Use the instantiation engine on the typed IR (slower; for cross-checking).
+    #[arg(long = "ir-engine", hide = true)]
+    pub ir_engine: bool,
+    /// Instantiate the whole reachable BES even when the answer is known earlier.
+    #[arg(long = "no-early-stop")]
+    pub no_early_stop: bool,
 }
 
 /// Runs `muon pbes2bool`.
-pub fn run(_args: &Args, _g: Global) -> miette::Result<ExitCode> {
-    super::not_implemented("pbes2bool")
+pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
+    let t = std::time::Instant::now();
+    let pbes = super::pbesinfo::read_pbes(args.infile.as_deref())?;
+    let read = t.elapsed().as_secs_f64();
+    let opts = InstOptions {
+        max_vars: args.max_vars,
+        ..InstOptions::default()
+    };
+    let simp = crate::pbes::front::simplifier(&pbes.data);
+    let engine = if args.ir_engine {
+        Engine::Ir(simp.as_ref())
+    } else {
+        Engine::Terms
+    };
+    let out = solve_pbes(&pbes, engine, &opts, args.solver, !args.no_early_stop)?;
+    println!("{}", out.value);
+    if g.verbose {
+        let s = &out.inst.stats;
+        eprintln!(
+            "pbes2bool: read {} equations in {read:.3} s",
+            pbes.equations.len()
+        );
+        eprintln!(
+            "pbes2bool: instantiated {} BES variables ({} instances, {} auxiliary, {} decided on the fly) in {:.3} s{}",
+            s.instances + s.auxiliary,
+            s.instances,
+            s.auxiliary,
+            s.decided,
+            out.inst_seconds,
+            if out.inst.bes.is_none() { " (stopped early: initial variable decided)" } else { "" }
+        );
+        eprintln!(
+            "pbes2bool: solved in {:.3} s ({:?})",
+            out.solve_seconds, args.solver
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }

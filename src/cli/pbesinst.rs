@@ -1,20 +1,74 @@
-//! `muon pbesinst`.
+//! `muon pbesinst`: instantiate a PBES into a BES (artifact, mCRL2 text, or PGSolver game).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use miette::miette;
+
 use super::Global;
+use crate::artifact::{display_path, write_artifact, write_output, ArtifactError, ArtifactKind};
+use crate::bes::{bes_to_game, write_bes_text, write_pg};
+use crate::pbes::inst::InstOptions;
+use crate::pbes::tinst::instantiate_terms;
 
 /// Arguments of `muon pbesinst`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Input file (standard input when omitted or `-`).
+    /// Input PBES: artifact or mCRL2 text (standard input when omitted or `-`).
     pub infile: Option<PathBuf>,
-    /// Output file (standard output when omitted or `-`).
+    /// Output: `.pg` writes a PGSolver parity game, `.bes`/`.txt` mCRL2's textual BES,
+    /// anything else (or standard output) the BES artifact.
     pub outfile: Option<PathBuf>,
+    /// Give up after this many BES variables (instantiation that does not terminate).
+    #[arg(long = "max-vars", default_value_t = 100_000_000)]
+    pub max_vars: usize,
+}
+
+/// The output format, from the file extension.
+fn format_of(path: Option<&Path>) -> &'static str {
+    match path.and_then(|p| p.extension()).and_then(|e| e.to_str()) {
+        Some("pg" | "gm") => "pg",
+        Some("bes" | "txt") => "text",
+        _ => "artifact",
+    }
+}
+
+/// Maps a write error on `out` to an artifact error.
+fn io_err(out: Option<&Path>) -> impl Fn(std::io::Error) -> ArtifactError + '_ {
+    move |source| ArtifactError::Write {
+        path: display_path(out, "<stdout>"),
+        source,
+    }
 }
 
 /// Runs `muon pbesinst`.
-pub fn run(_args: &Args, _g: Global) -> miette::Result<ExitCode> {
-    super::not_implemented("pbesinst")
+pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
+    let pbes = super::pbesinfo::read_pbes(args.infile.as_deref())?;
+    let opts = InstOptions {
+        max_vars: args.max_vars,
+        ..InstOptions::default()
+    };
+    let inst = instantiate_terms(&pbes, &opts)?;
+    let bes = inst
+        .bes
+        .ok_or_else(|| miette!("internal error: instantiation incomplete"))?;
+    let out = args.outfile.as_deref();
+    match format_of(out) {
+        "pg" => write_output(out, |w| {
+            write_pg(&bes_to_game(&bes), w).map_err(io_err(out))
+        })?,
+        "text" => write_output(out, |w| write_bes_text(&bes, w).map_err(io_err(out)))?,
+        _ => write_artifact(ArtifactKind::Bes, out, &bes)?,
+    }
+    if g.verbose {
+        eprintln!(
+            "pbesinst: {} BES variables ({} instances, {} auxiliary) in {:.3} s, written to {}",
+            bes.num_vars(),
+            inst.stats.instances,
+            inst.stats.auxiliary,
+            inst.stats.seconds,
+            display_path(out, "<stdout>")
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -11,8 +11,10 @@ use std::collections::HashSet;
 use miette::Diagnostic;
 use thiserror::Error;
 
-use crate::data::ir::{DataExpr, Func, Name, Sort};
-use crate::modal::ir::{FixpointVar, RegFormula, StateFormula};
+use crate::data::ir::{DataExpr, Func, Name, Sort, Var};
+use crate::data::ir_ops::{fresh_name, substitute, Subst};
+use crate::modal::ir::{ActionFormula, FixpointVar, RegFormula, StateFormula};
+use crate::process::ir::Action;
 
 /// Why a formula cannot be brought into positive normal form.
 #[derive(Debug, Error, Diagnostic, PartialEq, Eq)]
@@ -398,11 +400,150 @@ fn nnf(
     })
 }
 
+/// Renames every data variable bound in `f` — by a state-formula quantifier, an
+/// action-formula quantifier or a fixpoint parameter — apart from each other and from the
+/// names in `avoid` (process parameters, sum variables, globals), so that PBES generation
+/// can substitute next-state expressions and introduce sum variables without capture.
+/// Free variables of `f` keep their names.
+pub fn rename_data_apart(f: &StateFormula, avoid: &HashSet<Name>) -> StateFormula {
+    let mut used: HashSet<Name> = avoid.clone();
+    let mut r = DataRenamer {
+        used: &mut used,
+        seen: HashSet::new(),
+    };
+    r.state(f, &Subst::new())
+}
+
+struct DataRenamer<'a> {
+    /// Names that a binder may not take: `avoid` and every binder's name so far.
+    used: &'a mut HashSet<Name>,
+    /// Binder names already given out (a second binder of the same name is renamed).
+    seen: HashSet<Name>,
+}
+
+impl DataRenamer<'_> {
+    /// Renames binder variables `vars`, extending `sigma` with the renamings.
+    fn bind(&mut self, vars: &[Var], sigma: &Subst) -> (Vec<Var>, Subst) {
+        let mut inner = sigma.clone();
+        let mut out = Vec::with_capacity(vars.len());
+        for v in vars {
+            let name = if !self.used.contains(&v.name) && self.seen.insert(v.name.clone()) {
+                self.used.insert(v.name.clone());
+                v.name.clone()
+            } else {
+                let n = fresh_name(&v.name, self.used);
+                self.seen.insert(n.clone());
+                n
+            };
+            let nv = Var {
+                name,
+                sort: v.sort.clone(),
+            };
+            if nv != *v {
+                inner.insert(v.clone(), DataExpr::Var(nv.clone()));
+            } else {
+                inner.remove(v);
+            }
+            out.push(nv);
+        }
+        (out, inner)
+    }
+
+    fn state(&mut self, f: &StateFormula, sigma: &Subst) -> StateFormula {
+        use StateFormula as S;
+        let b = Box::new;
+        match f {
+            S::True => S::True,
+            S::False => S::False,
+            S::Val(e) => S::Val(substitute(e, sigma)),
+            S::Var { name, args } => S::Var {
+                name: name.clone(),
+                args: args.iter().map(|a| substitute(a, sigma)).collect(),
+            },
+            S::Not(a) => S::Not(b(self.state(a, sigma))),
+            S::And(x, y) => S::And(b(self.state(x, sigma)), b(self.state(y, sigma))),
+            S::Or(x, y) => S::Or(b(self.state(x, sigma)), b(self.state(y, sigma))),
+            S::Imp(x, y) => S::Imp(b(self.state(x, sigma)), b(self.state(y, sigma))),
+            S::Forall(vs, a) | S::Exists(vs, a) => {
+                let (vs, inner) = self.bind(vs, sigma);
+                let body = b(self.state(a, &inner));
+                if matches!(f, S::Forall(..)) {
+                    S::Forall(vs, body)
+                } else {
+                    S::Exists(vs, body)
+                }
+            }
+            S::Must(r, a) => S::Must(self.reg(r, sigma), b(self.state(a, sigma))),
+            S::May(r, a) => S::May(self.reg(r, sigma), b(self.state(a, sigma))),
+            S::Mu(v, a) | S::Nu(v, a) => {
+                // Initial values are evaluated outside the binder.
+                let inits: Vec<DataExpr> =
+                    v.params.iter().map(|(_, e)| substitute(e, sigma)).collect();
+                let vars: Vec<Var> = v.params.iter().map(|(p, _)| p.clone()).collect();
+                let (vars, inner) = self.bind(&vars, sigma);
+                let var = FixpointVar {
+                    name: v.name.clone(),
+                    params: vars.into_iter().zip(inits).collect(),
+                };
+                let body = b(self.state(a, &inner));
+                if matches!(f, S::Mu(..)) {
+                    S::Mu(var, body)
+                } else {
+                    S::Nu(var, body)
+                }
+            }
+        }
+    }
+
+    fn reg(&mut self, r: &RegFormula, sigma: &Subst) -> RegFormula {
+        use RegFormula as R;
+        let b = Box::new;
+        match r {
+            R::Action(a) => R::Action(self.action(a, sigma)),
+            R::Nil => R::Nil,
+            R::Seq(x, y) => R::Seq(b(self.reg(x, sigma)), b(self.reg(y, sigma))),
+            R::Alt(x, y) => R::Alt(b(self.reg(x, sigma)), b(self.reg(y, sigma))),
+            R::Star(x) => R::Star(b(self.reg(x, sigma))),
+            R::Plus(x) => R::Plus(b(self.reg(x, sigma))),
+        }
+    }
+
+    fn action(&mut self, a: &ActionFormula, sigma: &Subst) -> ActionFormula {
+        use ActionFormula as A;
+        let b = Box::new;
+        match a {
+            A::True => A::True,
+            A::False => A::False,
+            A::Val(e) => A::Val(substitute(e, sigma)),
+            A::MultiAction(acts) => A::MultiAction(
+                acts.iter()
+                    .map(|x| Action {
+                        name: x.name.clone(),
+                        sorts: x.sorts.clone(),
+                        args: x.args.iter().map(|e| substitute(e, sigma)).collect(),
+                    })
+                    .collect(),
+            ),
+            A::Not(x) => A::Not(b(self.action(x, sigma))),
+            A::And(x, y) => A::And(b(self.action(x, sigma)), b(self.action(y, sigma))),
+            A::Or(x, y) => A::Or(b(self.action(x, sigma)), b(self.action(y, sigma))),
+            A::Imp(x, y) => A::Imp(b(self.action(x, sigma)), b(self.action(y, sigma))),
+            A::Forall(vs, x) | A::Exists(vs, x) => {
+                let (vs, inner) = self.bind(vs, sigma);
+                let body = b(self.action(x, &inner));
+                if matches!(a, A::Forall(..)) {
+                    A::Forall(vs, body)
+                } else {
+                    A::Exists(vs, body)
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::modal::ir::ActionFormula;
-    use crate::process::ir::Action;
 
     fn act(n: &str) -> ActionFormula {
         ActionFormula::MultiAction(vec![Action {
@@ -538,5 +679,54 @@ mod tests {
             panic!("expected val")
         };
         assert_eq!(data_not(&nb), b);
+    }
+
+    #[test]
+    fn data_binders_are_renamed_apart_from_each_other_and_the_process() {
+        // forall n: Nat . [a(n)] exists n: Nat . val(n == n), with `n` a process parameter.
+        let n = crate::data::ir::Var {
+            name: "n".into(),
+            sort: Sort::Nat,
+        };
+        let nv = DataExpr::Var(n.clone());
+        let eq = |a: DataExpr, b: DataExpr| DataExpr::App {
+            head: Box::new(DataExpr::Func(Func {
+                name: "==".into(),
+                sort: Sort::Arrow(vec![Sort::Nat, Sort::Nat], Box::new(Sort::Bool)),
+            })),
+            args: vec![a, b],
+        };
+        let a_n = ActionFormula::MultiAction(vec![Action {
+            name: "a".into(),
+            sorts: vec![Sort::Nat],
+            args: vec![nv.clone()],
+        }]);
+        let f = StateFormula::Forall(
+            vec![n.clone()],
+            Box::new(must_(
+                RegFormula::Action(a_n),
+                StateFormula::Exists(
+                    vec![n.clone()],
+                    Box::new(StateFormula::Val(eq(nv.clone(), nv.clone()))),
+                ),
+            )),
+        );
+        let avoid: HashSet<Name> = ["n".into()].into_iter().collect();
+        let StateFormula::Forall(v1, body) = rename_data_apart(&f, &avoid) else {
+            panic!("forall expected")
+        };
+        let StateFormula::Must(RegFormula::Action(ActionFormula::MultiAction(acts)), inner) = *body
+        else {
+            panic!("box expected")
+        };
+        let StateFormula::Exists(v2, val) = *inner else {
+            panic!("exists expected")
+        };
+        assert_ne!(v1[0].name, n.name);
+        assert_ne!(v2[0].name, n.name);
+        assert_ne!(v1[0].name, v2[0].name);
+        assert_eq!(acts[0].args[0], DataExpr::Var(v1[0].clone()));
+        let v2e = DataExpr::Var(v2[0].clone());
+        assert_eq!(*val, StateFormula::Val(eq(v2e.clone(), v2e)));
     }
 }

@@ -1,0 +1,223 @@
+//! The BES under construction, shared by both instantiation engines: flat right-hand sides,
+//! auxiliary variables for nested ones, and on-the-fly constant propagation.
+
+use crate::bes::{Bes, BesBuilder, BesVarId, RhsKind};
+use crate::pbes::inst::InstError;
+
+/// A right-hand side after instantiation: a positive Boolean combination of BES variables.
+#[derive(Clone, Debug)]
+pub(crate) enum B {
+    T,
+    F,
+    V(u32),
+    And(Vec<B>),
+    Or(Vec<B>),
+}
+
+/// `a && b` with constants folded and conjunctions flattened.
+pub(crate) fn b_and(a: B, b: B) -> B {
+    match (a, b) {
+        (B::F, _) | (_, B::F) => B::F,
+        (B::T, x) | (x, B::T) => x,
+        (B::And(mut x), B::And(y)) => {
+            x.extend(y);
+            B::And(x)
+        }
+        (B::And(mut x), y) | (y, B::And(mut x)) => {
+            x.push(y);
+            B::And(x)
+        }
+        (x, y) => B::And(vec![x, y]),
+    }
+}
+
+/// `a || b` with constants folded and disjunctions flattened.
+pub(crate) fn b_or(a: B, b: B) -> B {
+    match (a, b) {
+        (B::T, _) | (_, B::T) => B::T,
+        (B::F, x) | (x, B::F) => x,
+        (B::Or(mut x), B::Or(y)) => {
+            x.extend(y);
+            B::Or(x)
+        }
+        (B::Or(mut x), y) | (y, B::Or(mut x)) => {
+            x.push(y);
+            B::Or(x)
+        }
+        (x, y) => B::Or(vec![x, y]),
+    }
+}
+
+/// A defined right-hand side in flat form.
+#[derive(Clone, Debug)]
+struct Def {
+    kind: RhsKind,
+    ops: Vec<u32>,
+}
+
+/// The BES being built.
+#[derive(Default)]
+pub(crate) struct Graph {
+    pub(crate) var_rank: Vec<u32>,
+    def: Vec<Option<Def>>,
+    pub(crate) value: Vec<Option<bool>>,
+    /// Reverse edges (per operand occurrence) of undecided variables.
+    preds: Vec<Vec<u32>>,
+    /// Per variable: its operands not decided yet.
+    open_ops: Vec<u32>,
+    pub(crate) decided_count: usize,
+    pub(crate) aux_count: usize,
+    pub(crate) max_vars: usize,
+}
+
+impl Graph {
+    pub(crate) fn new(max_vars: usize) -> Graph {
+        Graph {
+            max_vars,
+            ..Graph::default()
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.var_rank.len()
+    }
+
+    pub(crate) fn new_var(&mut self, rank: u32) -> Result<u32, InstError> {
+        let id = self.var_rank.len();
+        if id >= self.max_vars {
+            return Err(InstError::TooManyVariables(id));
+        }
+        self.var_rank.push(rank);
+        self.def.push(None);
+        self.value.push(None);
+        self.preds.push(Vec::new());
+        self.open_ops.push(0);
+        Ok(id as u32)
+    }
+
+    pub(crate) fn is_complete(&self) -> bool {
+        self.def.iter().all(|d| d.is_some())
+    }
+
+    /// Gives `x` the right-hand side `b`, flattening nested parts into auxiliary variables
+    /// (`on_aux` is told about each), and propagates constants.
+    pub(crate) fn define(
+        &mut self,
+        x: u32,
+        b: B,
+        on_aux: &mut dyn FnMut(u32),
+    ) -> Result<(), InstError> {
+        let rank = self.var_rank[x as usize];
+        let (kind, parts) = match b {
+            B::T => (RhsKind::True, vec![]),
+            B::F => (RhsKind::False, vec![]),
+            B::V(y) => (RhsKind::Or, vec![B::V(y)]),
+            B::And(v) => (RhsKind::And, v),
+            B::Or(v) => (RhsKind::Or, v),
+        };
+        let mut ops = Vec::with_capacity(parts.len());
+        for p in parts {
+            match p {
+                B::V(y) => ops.push(y),
+                B::T | B::F => {}
+                nested => {
+                    let aux = self.new_var(rank)?;
+                    self.aux_count += 1;
+                    on_aux(aux);
+                    self.define(aux, nested, on_aux)?;
+                    ops.push(aux);
+                }
+            }
+        }
+        let mut open = 0;
+        let mut decided = None;
+        for &y in &ops {
+            match self.value[y as usize] {
+                Some(true) if kind == RhsKind::Or => decided = Some(true),
+                Some(false) if kind == RhsKind::And => decided = Some(false),
+                Some(_) => {}
+                None => open += 1,
+            }
+        }
+        if decided.is_none() {
+            decided = match kind {
+                RhsKind::True => Some(true),
+                RhsKind::False => Some(false),
+                RhsKind::And if open == 0 => Some(true),
+                RhsKind::Or if open == 0 => Some(false),
+                _ => None,
+            };
+        }
+        if decided.is_none() {
+            for &y in &ops {
+                if self.value[y as usize].is_none() {
+                    self.preds[y as usize].push(x);
+                }
+            }
+        }
+        self.open_ops[x as usize] = open;
+        self.def[x as usize] = Some(Def { kind, ops });
+        if let Some(v) = decided {
+            self.decide(x, v);
+        }
+        Ok(())
+    }
+
+    fn decide(&mut self, x: u32, v: bool) {
+        let mut stack = vec![(x, v)];
+        while let Some((x, v)) = stack.pop() {
+            if self.value[x as usize].is_some() {
+                continue;
+            }
+            self.value[x as usize] = Some(v);
+            self.decided_count += 1;
+            let preds = std::mem::take(&mut self.preds[x as usize]);
+            for p in preds {
+                if self.value[p as usize].is_some() {
+                    continue;
+                }
+                let Some(d) = &self.def[p as usize] else {
+                    continue;
+                };
+                match (d.kind, v) {
+                    (RhsKind::Or, true) => stack.push((p, true)),
+                    (RhsKind::And, false) => stack.push((p, false)),
+                    (RhsKind::Or, false) | (RhsKind::And, true) => {
+                        self.open_ops[p as usize] -= 1;
+                        if self.open_ops[p as usize] == 0 {
+                            stack.push((p, d.kind == RhsKind::And));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// The BES (every variable must be defined), with names from `name`.
+    pub(crate) fn build(
+        &self,
+        init: u32,
+        name: &dyn Fn(usize) -> String,
+    ) -> Result<Bes, InstError> {
+        let mut b = BesBuilder::new();
+        for i in 0..self.len() {
+            b.add_variable(&name(i));
+        }
+        for (i, d) in self.def.iter().enumerate() {
+            let d = d
+                .as_ref()
+                .ok_or_else(|| InstError::Bes(format!("variable {i} undefined")))?;
+            let ops: Vec<BesVarId> = d.ops.iter().map(|&o| BesVarId(o)).collect();
+            let kind = match (d.kind, ops.is_empty()) {
+                (RhsKind::And, true) => RhsKind::True,
+                (RhsKind::Or, true) => RhsKind::False,
+                (k, _) => k,
+            };
+            b.define(BesVarId(i as u32), self.var_rank[i], kind, &ops)
+                .map_err(|e| InstError::Bes(e.to_string()))?;
+        }
+        b.set_init(BesVarId(init));
+        b.freeze().map_err(|e| InstError::Bes(e.to_string()))
+    }
+}

@@ -1,0 +1,350 @@
+//! `lps2pbes`: the standard translation of a linear process and a state formula into a PBES
+//! (mCRL2's, untimed).
+//!
+//! The formula is first brought into positive normal form ([`crate::modal::preprocess`]):
+//! regular modalities become fixpoints, negations are pushed to data and action formulas,
+//! fixpoint variables are renamed apart, and the data variables the formula binds are
+//! renamed apart from each other and from the process parameters, globals and sum
+//! variables. A formula that is not a fixpoint at the top is wrapped in an extra `nu`.
+//!
+//! Then every fixpoint `σX(v: V = e). φ` becomes one equation
+//! `σX(v: V, c: C, d: D) = RHS(φ)`, where `c` are the variables of enclosing quantifiers and
+//! fixpoints that occur free in the fixpoint, and `d` the process parameters (always the
+//! *last* parameters of every equation, in the LPS's order: evidence generation reads the
+//! state of a BES variable from them). Equations come in the order of the fixpoints in the
+//! formula, outermost first. Modalities over summand `i`
+//! (`sum e_i . c_i -> a_i . P(g_i)`):
+//! - `[α]φ` = `∧_i forall e_i . (c_i && sat(a_i, α)) => RHS(φ)[d := g_i]`
+//! - `<α>φ` = `∨_i exists e_i . c_i && sat(a_i, α) && RHS(φ)[d := g_i]`
+//!
+//! `delta` summands match nothing; [`sat`] compares multi-actions as multisets.
+
+use std::collections::HashSet;
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+use crate::data::ir::{DataExpr, DataSpec, Name, Var};
+use crate::data::ir_ops::{substitute, Subst};
+use crate::lps::{Lps, SummandAction};
+use crate::modal::ir::{FormulaSpec, RegFormula, StateFormula};
+use crate::modal::preprocess::{preprocess, rename_data_apart, PreprocessError};
+use crate::pbes::ir::{Fixpoint, Pbes, PbesEquation, PbesExpr, PropVarDecl, PropVarInst};
+use crate::pbes::matching::{and, data, formula_free_vars_into, imp, or, quantify, sat};
+use crate::syntax::Span;
+
+/// Why a formula cannot be translated.
+#[derive(Debug, Error, Diagnostic)]
+pub enum Lps2PbesError {
+    /// The formula is not monotone or has an unbound fixpoint variable.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Preprocess(#[from] PreprocessError),
+    /// A modality kept a regular formula after preprocessing (an internal invariant).
+    #[error("internal error: modality with a regular formula after preprocessing")]
+    #[diagnostic(code(muon::pbes::internal))]
+    Internal,
+}
+
+/// Translates `lps` and the formula into a PBES (see the module docs).
+pub fn lps2pbes(lps: &Lps, formula: &FormulaSpec) -> Result<Pbes, Lps2PbesError> {
+    let f = normalise_formula(&formula.formula, lps_names(lps))?;
+    let mut t = Translator {
+        lps,
+        equations: Vec::new(),
+    };
+    let init = t.top(&f)?;
+    Ok(Pbes {
+        data: merge_data(&lps.data, &formula.data),
+        globals: lps.globals.clone(),
+        equations: t.equations,
+        init,
+    })
+}
+
+/// Every data name of the LPS a formula binder must avoid.
+fn lps_names(lps: &Lps) -> HashSet<Name> {
+    let mut avoid: HashSet<Name> = HashSet::new();
+    avoid.extend(lps.params.iter().map(|v| v.name.clone()));
+    avoid.extend(lps.globals.iter().map(|v| v.name.clone()));
+    for s in &lps.summands {
+        avoid.extend(s.sum_vars.iter().map(|v| v.name.clone()));
+    }
+    avoid
+}
+
+/// Positive normal form, data binders renamed apart from `avoid`, and a fixpoint at the top.
+pub(crate) fn normalise_formula(
+    f: &StateFormula,
+    avoid: HashSet<Name>,
+) -> Result<StateFormula, PreprocessError> {
+    let f = preprocess(f)?;
+    let f = rename_data_apart(&f, &avoid);
+    Ok(match f {
+        StateFormula::Mu(..) | StateFormula::Nu(..) => f,
+        other => {
+            let mut used = HashSet::new();
+            collect_fixpoint_names(&other, &mut used);
+            let name = crate::data::ir_ops::fresh_name("X", &mut used);
+            StateFormula::Nu(
+                crate::modal::ir::FixpointVar {
+                    name,
+                    params: Vec::new(),
+                },
+                Box::new(other),
+            )
+        }
+    })
+}
+
+fn collect_fixpoint_names(f: &StateFormula, used: &mut HashSet<Name>) {
+    use StateFormula as S;
+    match f {
+        S::Mu(v, a) | S::Nu(v, a) => {
+            used.insert(v.name.clone());
+            collect_fixpoint_names(a, used);
+        }
+        S::Var { name, .. } => {
+            used.insert(name.clone());
+        }
+        S::Not(a) | S::Forall(_, a) | S::Exists(_, a) | S::Must(_, a) | S::May(_, a) => {
+            collect_fixpoint_names(a, used)
+        }
+        S::And(a, b) | S::Or(a, b) | S::Imp(a, b) => {
+            collect_fixpoint_names(a, used);
+            collect_fixpoint_names(b, used);
+        }
+        S::True | S::False | S::Val(_) => {}
+    }
+}
+
+/// The data of the LPS extended with the declarations of the formula file.
+pub(crate) fn merge_data(base: &DataSpec, extra: &DataSpec) -> DataSpec {
+    let mut d = base.clone();
+    d.sorts.extend(extra.sorts.iter().cloned());
+    d.aliases.extend(extra.aliases.iter().cloned());
+    d.constructors.extend(extra.constructors.iter().cloned());
+    d.mappings.extend(extra.mappings.iter().cloned());
+    d.equations.extend(extra.equations.iter().cloned());
+    d
+}
+
+/// For each fixpoint variable in scope: its name and the extra (context) parameters its
+/// occurrences pass.
+type Scope = Vec<(Name, Vec<Var>)>;
+
+struct Translator<'a> {
+    lps: &'a Lps,
+    equations: Vec<PbesEquation>,
+}
+
+impl Translator<'_> {
+    fn params_as_args(&self) -> Vec<DataExpr> {
+        self.lps.params.iter().cloned().map(DataExpr::Var).collect()
+    }
+
+    fn top(&mut self, f: &StateFormula) -> Result<PropVarInst, Lps2PbesError> {
+        let (StateFormula::Mu(v, _) | StateFormula::Nu(v, _)) = f else {
+            return Err(Lps2PbesError::Internal);
+        };
+        let mut scope = Scope::new();
+        self.rhs(f, &mut Vec::new(), &mut scope)?;
+        let mut args: Vec<DataExpr> = v.params.iter().map(|(_, e)| e.clone()).collect();
+        args.extend(self.lps.init.iter().cloned());
+        Ok(PropVarInst {
+            name: v.name.clone(),
+            args,
+        })
+    }
+
+    /// `ctx`: data variables bound by enclosing quantifiers and fixpoints.
+    fn rhs(
+        &mut self,
+        f: &StateFormula,
+        ctx: &mut Vec<Var>,
+        scope: &mut Scope,
+    ) -> Result<PbesExpr, Lps2PbesError> {
+        use StateFormula as S;
+        Ok(match f {
+            S::True => PbesExpr::True,
+            S::False => PbesExpr::False,
+            S::Val(d) => data(d.clone()),
+            S::And(a, b) => and(self.rhs(a, ctx, scope)?, self.rhs(b, ctx, scope)?),
+            S::Or(a, b) => or(self.rhs(a, ctx, scope)?, self.rhs(b, ctx, scope)?),
+            S::Not(_) | S::Imp(..) => return Err(Lps2PbesError::Internal),
+            S::Forall(vs, a) | S::Exists(vs, a) => {
+                let n = ctx.len();
+                ctx.extend(vs.iter().cloned());
+                let body = self.rhs(a, ctx, scope);
+                ctx.truncate(n);
+                quantify(matches!(f, S::Forall(..)), vs, body?)
+            }
+            S::Must(r, a) | S::May(r, a) => {
+                let RegFormula::Action(alpha) = r else {
+                    return Err(Lps2PbesError::Internal);
+                };
+                let must = matches!(f, S::Must(..));
+                let body = self.rhs(a, ctx, scope)?;
+                let mut out = if must {
+                    PbesExpr::True
+                } else {
+                    PbesExpr::False
+                };
+                for s in &self.lps.summands {
+                    let SummandAction::Multi(acts) = &s.action else {
+                        continue;
+                    };
+                    let m = sat(acts, alpha, true);
+                    if matches!(m, PbesExpr::False) {
+                        continue;
+                    }
+                    let cond = and(data(s.condition.clone()), m);
+                    if matches!(cond, PbesExpr::False) {
+                        continue;
+                    }
+                    let sigma: Subst = self
+                        .lps
+                        .params
+                        .iter()
+                        .cloned()
+                        .zip(s.next.iter().cloned())
+                        .filter(|(p, e)| !matches!(e, DataExpr::Var(v) if v == p))
+                        .collect();
+                    let next = substitute_pbes(&body, &sigma);
+                    if must {
+                        out = and(out, quantify(true, &s.sum_vars, imp(cond, next)));
+                        if matches!(out, PbesExpr::False) {
+                            break;
+                        }
+                    } else {
+                        out = or(out, quantify(false, &s.sum_vars, and(cond, next)));
+                        if matches!(out, PbesExpr::True) {
+                            break;
+                        }
+                    }
+                }
+                out
+            }
+            S::Var { name, args } => {
+                let extra = scope
+                    .iter()
+                    .rev()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, c)| c.clone())
+                    .ok_or(Lps2PbesError::Internal)?;
+                let mut all = args.clone();
+                all.extend(extra.into_iter().map(DataExpr::Var));
+                all.extend(self.params_as_args());
+                PbesExpr::PropVar(PropVarInst {
+                    name: name.clone(),
+                    args: all,
+                })
+            }
+            S::Mu(v, a) | S::Nu(v, a) => {
+                // Context variables the fixpoint needs: those free in it.
+                let mut fv = Vec::new();
+                formula_free_vars_into(f, &mut Vec::new(), &mut fv);
+                let extra: Vec<Var> = ctx.iter().filter(|c| fv.contains(c)).cloned().collect();
+                let own: Vec<Var> = v.params.iter().map(|(p, _)| p.clone()).collect();
+                let mut params = own.clone();
+                params.extend(extra.iter().cloned());
+                params.extend(self.lps.params.iter().cloned());
+                let index = self.equations.len();
+                self.equations.push(PbesEquation {
+                    fixpoint: if matches!(f, S::Mu(..)) {
+                        Fixpoint::Mu
+                    } else {
+                        Fixpoint::Nu
+                    },
+                    var: PropVarDecl {
+                        name: v.name.clone(),
+                        params,
+                    },
+                    rhs: PbesExpr::True,
+                    span: Span::default(),
+                });
+                scope.push((v.name.clone(), extra.clone()));
+                let n = ctx.len();
+                ctx.extend(own);
+                let body = self.rhs(a, ctx, scope);
+                ctx.truncate(n);
+                scope.pop();
+                self.equations[index].rhs = body?;
+                let mut args: Vec<DataExpr> = v.params.iter().map(|(_, e)| e.clone()).collect();
+                args.extend(extra.into_iter().map(DataExpr::Var));
+                args.extend(self.params_as_args());
+                PbesExpr::PropVar(PropVarInst {
+                    name: v.name.clone(),
+                    args,
+                })
+            }
+        })
+    }
+}
+
+/// Applies a data substitution to every data expression in `e`. Binders of `e` shadow;
+/// capture cannot happen because the formula's binders were renamed apart from every LPS
+/// name; binders that would still capture a variable of `sigma`'s terms are renamed.
+pub fn substitute_pbes(e: &PbesExpr, sigma: &Subst) -> PbesExpr {
+    if sigma.is_empty() {
+        return e.clone();
+    }
+    match e {
+        PbesExpr::True | PbesExpr::False => e.clone(),
+        PbesExpr::Data(d) => data(substitute(d, sigma)),
+        PbesExpr::Not(a) => PbesExpr::Not(Box::new(substitute_pbes(a, sigma))),
+        PbesExpr::And(a, b) => PbesExpr::And(
+            Box::new(substitute_pbes(a, sigma)),
+            Box::new(substitute_pbes(b, sigma)),
+        ),
+        PbesExpr::Or(a, b) => PbesExpr::Or(
+            Box::new(substitute_pbes(a, sigma)),
+            Box::new(substitute_pbes(b, sigma)),
+        ),
+        PbesExpr::Imp(a, b) => PbesExpr::Imp(
+            Box::new(substitute_pbes(a, sigma)),
+            Box::new(substitute_pbes(b, sigma)),
+        ),
+        PbesExpr::Forall(vs, a) | PbesExpr::Exists(vs, a) => {
+            let mut inner = sigma.clone();
+            for v in vs {
+                inner.remove(v);
+            }
+            // Rename binders that would capture a variable of the substituted terms.
+            let mut danger: HashSet<Name> = HashSet::new();
+            for val in inner.values() {
+                for v in crate::data::ir_ops::free_vars(val) {
+                    danger.insert(v.name.clone());
+                }
+            }
+            let mut vs = vs.clone();
+            if vs.iter().any(|v| danger.contains(&v.name)) {
+                let mut used = danger.clone();
+                let mut fv = Vec::new();
+                crate::pbes::matching::pbes_free_vars_into(a, &mut Vec::new(), &mut fv);
+                used.extend(fv.into_iter().map(|v| v.name));
+                used.extend(vs.iter().map(|v| v.name.clone()));
+                for v in vs.iter_mut() {
+                    if danger.contains(&v.name) {
+                        let nv = Var {
+                            name: crate::data::ir_ops::fresh_name(&v.name, &mut used),
+                            sort: v.sort.clone(),
+                        };
+                        inner.insert(v.clone(), DataExpr::Var(nv.clone()));
+                        *v = nv;
+                    }
+                }
+            }
+            let body = Box::new(substitute_pbes(a, &inner));
+            if matches!(e, PbesExpr::Forall(..)) {
+                PbesExpr::Forall(vs, body)
+            } else {
+                PbesExpr::Exists(vs, body)
+            }
+        }
+        PbesExpr::PropVar(x) => PbesExpr::PropVar(PropVarInst {
+            name: x.name.clone(),
+            args: x.args.iter().map(|a| substitute(a, sigma)).collect(),
+        }),
+    }
+}

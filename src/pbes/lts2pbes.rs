@@ -1,0 +1,393 @@
+//! `lts2pbes`: a state formula on an explicit LTS, as a PBES with one equation per fixpoint
+//! and state (as mCRL2's `lts2pbes`).
+//!
+//! After the same formula normalisation as [`super::lps2pbes`], a fixpoint
+//! `σX(v: V = e). φ` with context variables `c` (enclosing quantifier and fixpoint variables
+//! that occur free in it) becomes, for every state `s`, the equation
+//! `σX'<s>(v: V, c: C) = RHS_s(φ)`; the equations of one fixpoint are consecutive, and
+//! fixpoints come outermost first. Modalities look at the outgoing transitions of `s`:
+//! `[α]φ` at `s` is `∧_{s -a-> t} sat(a, α) => RHS_t(φ)`, `<α>φ` the dual disjunction.
+//! Labels must be typed first ([`type_labels`]) so that data in action formulas can be
+//! compared with the data in labels.
+
+use std::collections::HashSet;
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+use crate::data::ir::{DataExpr, DataSpec, Name, Sort, Var};
+use crate::lts::Lts;
+use crate::modal::ir::{FormulaSpec, RegFormula, StateFormula};
+use crate::modal::preprocess::PreprocessError;
+use crate::pbes::ir::{Fixpoint, Pbes, PbesEquation, PbesExpr, PropVarDecl, PropVarInst};
+use crate::pbes::lps2pbes::{merge_data, normalise_formula};
+use crate::pbes::matching::{and, data, formula_free_vars_into, imp, or, quantify, sat};
+use crate::process::ir::{Action, ActionDecl};
+use crate::syntax::Span;
+
+/// Why an LTS and a formula cannot be translated.
+#[derive(Debug, Error, Diagnostic)]
+pub enum Lts2PbesError {
+    /// The formula is not monotone or has an unbound fixpoint variable.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Preprocess(#[from] PreprocessError),
+    /// A label is not a multi-action.
+    #[error("transition label `{0}` is not an mCRL2 multi-action")]
+    #[diagnostic(code(muon::lts2pbes::label))]
+    NotMultiAction(String),
+    /// A label uses an action that is not declared.
+    #[error("label `{label}`: action `{action}` with {arity} argument(s) is not declared")]
+    #[diagnostic(
+        code(muon::lts2pbes::undeclared),
+        help("give the specification or LPS the LTS came from with `--spec` or `--lps`")
+    )]
+    UndeclaredAction {
+        /// The label.
+        label: String,
+        /// The action name.
+        action: String,
+        /// Its number of arguments.
+        arity: usize,
+    },
+    /// A label argument is not a data expression of the declared sort.
+    #[error("label `{label}`: argument `{arg}` is not a value of sort {sort:?}: {reason}")]
+    #[diagnostic(code(muon::lts2pbes::argument))]
+    BadArgument {
+        /// The label.
+        label: String,
+        /// The argument text.
+        arg: String,
+        /// The expected sort.
+        sort: Sort,
+        /// Why it was rejected.
+        reason: String,
+    },
+    /// Fewer typed labels than the LTS has labels.
+    #[error("internal error: {given} typed labels for {needed} labels")]
+    #[diagnostic(code(muon::lts2pbes::internal))]
+    LabelCount {
+        /// Typed labels given.
+        given: usize,
+        /// Labels in the LTS.
+        needed: usize,
+    },
+    /// An internal invariant of the normal form was violated.
+    #[error("internal error: unexpected formula shape after preprocessing")]
+    #[diagnostic(code(muon::lts2pbes::internal))]
+    Internal,
+}
+
+/// Types the labels of `lts` against action declarations: every label becomes a
+/// multi-action (empty for `tau`). `parse_arg` turns a printed argument into a data
+/// expression of the given sort (the syntax and data type checker, or a test double).
+pub fn type_labels(
+    lts: &Lts,
+    actions: &[ActionDecl],
+    parse_arg: &mut dyn FnMut(&str, &Sort) -> Result<DataExpr, String>,
+) -> Result<Vec<Vec<Action>>, Lts2PbesError> {
+    let mut out = Vec::with_capacity(lts.labels.len());
+    for label in &lts.labels {
+        let parts = label
+            .parts()
+            .ok_or_else(|| Lts2PbesError::NotMultiAction(label.text().to_string()))?;
+        let mut acts = Vec::with_capacity(parts.len());
+        for p in parts {
+            let mut last_err = None;
+            let mut found = None;
+            for d in actions
+                .iter()
+                .filter(|d| *d.name == *p.name && d.sorts.len() == p.args.len())
+            {
+                let mut args = Vec::with_capacity(p.args.len());
+                let mut ok = true;
+                for (a, s) in p.args.iter().zip(&d.sorts) {
+                    match parse_arg(a, s) {
+                        Ok(e) => args.push(e),
+                        Err(reason) => {
+                            last_err = Some(Lts2PbesError::BadArgument {
+                                label: label.text().to_string(),
+                                arg: a.clone(),
+                                sort: s.clone(),
+                                reason,
+                            });
+                            ok = false;
+                            break;
+                        }
+                    }
+                }
+                if ok {
+                    found = Some(Action {
+                        name: d.name.clone(),
+                        sorts: d.sorts.clone(),
+                        args,
+                    });
+                    break;
+                }
+            }
+            match (found, last_err) {
+                (Some(a), _) => acts.push(a),
+                (None, Some(e)) => return Err(e),
+                (None, None) => {
+                    return Err(Lts2PbesError::UndeclaredAction {
+                        label: label.text().to_string(),
+                        action: p.name.clone(),
+                        arity: p.args.len(),
+                    })
+                }
+            }
+        }
+        acts.sort();
+        out.push(acts);
+    }
+    Ok(out)
+}
+
+/// Translates `lts` (with `labels` from [`type_labels`]) and the formula into a PBES.
+/// `data` is the data specification the labels' data come from.
+pub fn lts2pbes(
+    lts: &Lts,
+    labels: &[Vec<Action>],
+    data_spec: &DataSpec,
+    formula: &FormulaSpec,
+) -> Result<Pbes, Lts2PbesError> {
+    if labels.len() < lts.labels.len() {
+        return Err(Lts2PbesError::LabelCount {
+            given: labels.len(),
+            needed: lts.labels.len(),
+        });
+    }
+    let f = normalise_formula(&formula.formula, HashSet::new())?;
+    let n = lts.num_states as usize;
+    // Outgoing transitions per state, CSR.
+    let mut start = vec![0u32; n + 1];
+    for t in &lts.transitions {
+        start[t.from.index() + 1] += 1;
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut succ = vec![(0u32, 0u32); lts.transitions.len()];
+    for t in &lts.transitions {
+        let k = &mut fill[t.from.index()];
+        succ[*k as usize] = (t.label.0, t.to.0);
+        *k += 1;
+    }
+    let mut names = HashSet::new();
+    collect_names(&f, &mut names);
+    let mut sep = String::from("'");
+    while names.iter().any(|n| n.contains(sep.as_str())) {
+        sep.push('\'');
+    }
+    let mut t = Translator {
+        labels,
+        start,
+        succ,
+        sep,
+        equations: Vec::new(),
+    };
+    t.fixpoint(&f, &mut Vec::new(), &mut Scope::new(), n)?;
+    let (StateFormula::Mu(v, _) | StateFormula::Nu(v, _)) = &f else {
+        return Err(Lts2PbesError::Internal);
+    };
+    let init = PropVarInst {
+        name: t.state_name(&v.name, lts.initial.0),
+        args: v.params.iter().map(|(_, e)| e.clone()).collect(),
+    };
+    Ok(Pbes {
+        data: merge_data(data_spec, &formula.data),
+        globals: Vec::new(),
+        equations: t.equations,
+        init,
+    })
+}
+
+fn collect_names(f: &StateFormula, out: &mut HashSet<Name>) {
+    use StateFormula as S;
+    match f {
+        S::Mu(v, a) | S::Nu(v, a) => {
+            out.insert(v.name.clone());
+            collect_names(a, out);
+        }
+        S::Not(a) | S::Forall(_, a) | S::Exists(_, a) | S::Must(_, a) | S::May(_, a) => {
+            collect_names(a, out)
+        }
+        S::And(a, b) | S::Or(a, b) | S::Imp(a, b) => {
+            collect_names(a, out);
+            collect_names(b, out);
+        }
+        S::True | S::False | S::Val(_) | S::Var { .. } => {}
+    }
+}
+
+struct Translator<'a> {
+    labels: &'a [Vec<Action>],
+    start: Vec<u32>,
+    succ: Vec<(u32, u32)>,
+    sep: String,
+    equations: Vec<PbesEquation>,
+}
+
+/// Context parameters per fixpoint variable (names are unique after normalisation).
+type Scope = std::collections::HashMap<Name, Vec<Var>>;
+
+impl Translator<'_> {
+    fn state_name(&self, x: &Name, s: u32) -> Name {
+        format!("{x}{}{s}", self.sep).into()
+    }
+
+    /// Generates the equations of fixpoint `f` (and, recursively, of the fixpoints inside it)
+    /// for all `n` states.
+    fn fixpoint(
+        &mut self,
+        f: &StateFormula,
+        ctx: &mut Vec<Var>,
+        scope: &mut Scope,
+        n: usize,
+    ) -> Result<Vec<Var>, Lts2PbesError> {
+        let (StateFormula::Mu(v, body) | StateFormula::Nu(v, body)) = f else {
+            return Err(Lts2PbesError::Internal);
+        };
+        let mut fv = Vec::new();
+        formula_free_vars_into(f, &mut Vec::new(), &mut fv);
+        let extra: Vec<Var> = ctx.iter().filter(|c| fv.contains(c)).cloned().collect();
+        let own: Vec<Var> = v.params.iter().map(|(p, _)| p.clone()).collect();
+        let mut params = own.clone();
+        params.extend(extra.iter().cloned());
+        let first = self.equations.len();
+        let fixpoint = if matches!(f, StateFormula::Mu(..)) {
+            Fixpoint::Mu
+        } else {
+            Fixpoint::Nu
+        };
+        for s in 0..n as u32 {
+            self.equations.push(PbesEquation {
+                fixpoint,
+                var: PropVarDecl {
+                    name: self.state_name(&v.name, s),
+                    params: params.clone(),
+                },
+                rhs: PbesExpr::True,
+                span: Span::default(),
+            });
+        }
+        scope.insert(v.name.clone(), extra.clone());
+        let k = ctx.len();
+        ctx.extend(own);
+        // Nested fixpoints first (their equations follow this block), then every state's rhs.
+        let r = self.nested(body, ctx, scope, n).and_then(|_| {
+            for s in 0..n as u32 {
+                let rhs = self.rhs(body, s, scope)?;
+                self.equations[first + s as usize].rhs = rhs;
+            }
+            Ok(())
+        });
+        ctx.truncate(k);
+        r?;
+        Ok(extra)
+    }
+
+    /// Generates the equation blocks of the fixpoints directly or indirectly inside `f`,
+    /// recording their context parameters in `scope` for the occurrences.
+    fn nested(
+        &mut self,
+        f: &StateFormula,
+        ctx: &mut Vec<Var>,
+        scope: &mut Scope,
+        n: usize,
+    ) -> Result<(), Lts2PbesError> {
+        use StateFormula as S;
+        match f {
+            S::Mu(..) | S::Nu(..) => {
+                self.fixpoint(f, ctx, scope, n)?;
+            }
+            S::Forall(vs, a) | S::Exists(vs, a) => {
+                let k = ctx.len();
+                ctx.extend(vs.iter().cloned());
+                let r = self.nested(a, ctx, scope, n);
+                ctx.truncate(k);
+                r?;
+            }
+            S::Must(_, a) | S::May(_, a) | S::Not(a) => self.nested(a, ctx, scope, n)?,
+            S::And(a, b) | S::Or(a, b) | S::Imp(a, b) => {
+                self.nested(a, ctx, scope, n)?;
+                self.nested(b, ctx, scope, n)?;
+            }
+            S::True | S::False | S::Val(_) | S::Var { .. } => {}
+        }
+        Ok(())
+    }
+
+    /// The context parameters of the fixpoint `name`: recorded when its block was made.
+    fn extra_of(&self, name: &Name, scope: &Scope) -> Option<Vec<Var>> {
+        scope.get(name).cloned()
+    }
+
+    fn rhs(&mut self, f: &StateFormula, s: u32, scope: &Scope) -> Result<PbesExpr, Lts2PbesError> {
+        use StateFormula as S;
+        Ok(match f {
+            S::True => PbesExpr::True,
+            S::False => PbesExpr::False,
+            S::Val(d) => data(d.clone()),
+            S::And(a, b) => and(self.rhs(a, s, scope)?, self.rhs(b, s, scope)?),
+            S::Or(a, b) => or(self.rhs(a, s, scope)?, self.rhs(b, s, scope)?),
+            S::Not(_) | S::Imp(..) => return Err(Lts2PbesError::Internal),
+            S::Forall(vs, a) | S::Exists(vs, a) => {
+                quantify(matches!(f, S::Forall(..)), vs, self.rhs(a, s, scope)?)
+            }
+            S::Must(r, a) | S::May(r, a) => {
+                let RegFormula::Action(alpha) = r else {
+                    return Err(Lts2PbesError::Internal);
+                };
+                let must = matches!(f, S::Must(..));
+                let mut out = if must {
+                    PbesExpr::True
+                } else {
+                    PbesExpr::False
+                };
+                let (lo, hi) = (self.start[s as usize], self.start[s as usize + 1]);
+                for k in lo..hi {
+                    let (label, to) = self.succ[k as usize];
+                    let m = sat(&self.labels[label as usize], alpha, true);
+                    if matches!(m, PbesExpr::False) {
+                        continue;
+                    }
+                    let next = self.rhs(a, to, scope)?;
+                    if must {
+                        out = and(out, imp(m, next));
+                        if matches!(out, PbesExpr::False) {
+                            break;
+                        }
+                    } else {
+                        out = or(out, and(m, next));
+                        if matches!(out, PbesExpr::True) {
+                            break;
+                        }
+                    }
+                }
+                out
+            }
+            S::Var { name, args } => {
+                let extra = self.extra_of(name, scope).ok_or(Lts2PbesError::Internal)?;
+                let mut all = args.clone();
+                all.extend(extra.into_iter().map(DataExpr::Var));
+                PbesExpr::PropVar(PropVarInst {
+                    name: self.state_name(name, s),
+                    args: all,
+                })
+            }
+            S::Mu(v, _) | S::Nu(v, _) => {
+                let extra = self
+                    .extra_of(&v.name, scope)
+                    .ok_or(Lts2PbesError::Internal)?;
+                let mut args: Vec<DataExpr> = v.params.iter().map(|(_, e)| e.clone()).collect();
+                args.extend(extra.into_iter().map(DataExpr::Var));
+                PbesExpr::PropVar(PropVarInst {
+                    name: self.state_name(&v.name, s),
+                    args,
+                })
+            }
+        })
+    }
+}

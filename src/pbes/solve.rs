@@ -1,0 +1,122 @@
+//! Solving a PBES: instantiate (stopping early when the initial variable is decided by
+//! constant propagation), then solve the BES with Zielonka (with strategies) or Gauss
+//! elimination.
+
+use std::time::Instant;
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+use crate::bes::{bes_to_game, solve_gauss, solve_zielonka, Game, Player, Solution};
+use crate::pbes::inst::{instantiate, InstData, InstError, InstOptions, Instantiation};
+use crate::pbes::ir::Pbes;
+
+/// The BES solver to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum SolverKind {
+    /// Zielonka's recursive algorithm on the parity game (with strategies).
+    #[default]
+    Zielonka,
+    /// Gauss elimination on the BES (values only).
+    Gauss,
+}
+
+/// Why solving failed.
+#[derive(Debug, Error, Diagnostic)]
+pub enum SolveError {
+    /// Instantiation failed.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Inst(#[from] InstError),
+    /// Gauss elimination gave up.
+    #[error("Gauss elimination gave up: {0}")]
+    #[diagnostic(code(muon::pbes2bool::gauss), help("use --solver zielonka"))]
+    Gauss(String),
+}
+
+/// The outcome of [`solve_pbes`].
+#[derive(Debug)]
+pub struct SolveOutcome {
+    /// The value of the initial instance.
+    pub value: bool,
+    /// The instantiation (origins of BES variables; the BES unless stopped early).
+    pub inst: Instantiation,
+    /// The parity game and its solution (Zielonka, when a BES was built).
+    pub game: Option<(Game, Solution)>,
+    /// Seconds spent instantiating and solving.
+    pub inst_seconds: f64,
+    /// Seconds spent solving the BES.
+    pub solve_seconds: f64,
+}
+
+/// Which instantiation engine to use.
+#[derive(Clone, Copy)]
+pub enum Engine<'a> {
+    /// The fast engine on the data engine's terms ([`crate::pbes::tinst`]).
+    Terms,
+    /// The engine on the typed IR with the given data operations ([`crate::pbes::inst`]).
+    Ir(&'a dyn InstData),
+}
+
+/// Instantiates `pbes` with `engine`.
+pub fn instantiate_with(
+    pbes: &Pbes,
+    engine: Engine<'_>,
+    opts: &InstOptions,
+) -> Result<Instantiation, InstError> {
+    match engine {
+        Engine::Terms => crate::pbes::tinst::instantiate_terms(pbes, opts),
+        Engine::Ir(data) => instantiate(pbes, data, opts),
+    }
+}
+
+/// Instantiates and solves `pbes`. With `early` instantiation stops as soon as the initial
+/// variable is decided (then no game is built).
+pub fn solve_pbes(
+    pbes: &Pbes,
+    engine: Engine<'_>,
+    opts: &InstOptions,
+    solver: SolverKind,
+    early: bool,
+) -> Result<SolveOutcome, SolveError> {
+    let t0 = Instant::now();
+    let mut o = opts.clone();
+    o.stop_when_decided = early;
+    let inst = instantiate_with(pbes, engine, &o)?;
+    let inst_seconds = t0.elapsed().as_secs_f64();
+    let t1 = Instant::now();
+    if let Some(v) = inst.decided {
+        if inst.bes.is_none() || solver == SolverKind::Gauss {
+            return Ok(SolveOutcome {
+                value: v,
+                inst,
+                game: None,
+                inst_seconds,
+                solve_seconds: 0.0,
+            });
+        }
+    }
+    let bes = inst
+        .bes
+        .as_ref()
+        .ok_or_else(|| InstError::Bes("instantiation incomplete".into()))?;
+    let (value, game) = match solver {
+        SolverKind::Zielonka => {
+            let g = bes_to_game(bes);
+            let s = solve_zielonka(&g);
+            let v = s.winner(bes.init().vertex()) == Player::Even;
+            (v, Some((g, s)))
+        }
+        SolverKind::Gauss => {
+            let vals = solve_gauss(bes).map_err(|e| SolveError::Gauss(e.to_string()))?;
+            (vals[bes.init().index()], None)
+        }
+    };
+    Ok(SolveOutcome {
+        value,
+        inst,
+        game,
+        inst_seconds,
+        solve_seconds: t1.elapsed().as_secs_f64(),
+    })
+}

@@ -1,0 +1,878 @@
+//! The fast instantiation engine: the same algorithm as [`super::inst`] (see its module
+//! docs), but on the data engine's hash-consed terms. Right-hand sides are converted to
+//! terms once per equation; an instance is a `TermId` vector, rewritten under a substitution
+//! of the equation's parameters without building intermediate expressions, and instances
+//! are looked up by their ids. This is what `pbesinst`, `pbes2bool`, `pbessolve` and `check`
+//! use.
+
+use std::collections::VecDeque;
+use std::time::Instant;
+
+use rustc_hash::FxHashMap;
+
+use crate::data::ir::{DataExpr, Func, Sort, Var};
+use crate::data::ir_ops::default_value;
+use crate::data::{Rewriter, Substitution, Term, TermId, VarId};
+use crate::pbes::graph::{b_and, b_or, Graph, B};
+use crate::pbes::inst::{
+    enumerate_sort, show_sort, InstError, InstOptions, InstStats, Instantiation, VarOrigin,
+};
+use crate::pbes::ir::{Pbes, PbesExpr};
+
+/// A right-hand side over terms.
+#[derive(Clone, Debug)]
+enum T {
+    True,
+    False,
+    Data(TermId),
+    Not(Box<T>),
+    And(Box<T>, Box<T>),
+    Or(Box<T>, Box<T>),
+    Imp(Box<T>, Box<T>),
+    Forall(Vec<VarId>, Box<T>),
+    Exists(Vec<VarId>, Box<T>),
+    Prop(u32, Vec<TermId>),
+}
+
+struct Eng<'a> {
+    pbes: &'a Pbes,
+    rw: Rewriter,
+    opts: &'a InstOptions,
+    rank: Vec<u32>,
+    rhs: Vec<T>,
+    params: Vec<Vec<VarId>>,
+    globals: Vec<(VarId, TermId)>,
+    ids: FxHashMap<(u32, Box<[TermId]>), u32>,
+    /// Per BES variable: equation and instance (`None` for auxiliary variables).
+    inst: Vec<Option<(u32, Box<[TermId]>)>>,
+    g: Graph,
+    queue: VecDeque<u32>,
+    enum_cache: FxHashMap<Sort, Result<Vec<TermId>, String>>,
+    current: u32,
+    /// Free variables per term (rewriting binds only those).
+    fv_cache: FxHashMap<TermId, (u32, u32)>,
+    fv_arena: Vec<VarId>,
+    /// Scratch substitution for [`Eng::rewrite`].
+    small: Vec<(VarId, TermId)>,
+    /// Normal forms of closed terms.
+    closed_cache: FxHashMap<TermId, TermId>,
+    /// Values of the globals and the current instance's parameters, by variable index
+    /// (`u32::MAX` = unbound), and how many entries of the substitution they cover.
+    dense: Vec<TermId>,
+    base: usize,
+    tt: TermId,
+    ff: TermId,
+    and_f: crate::data::FuncId,
+    or_f: crate::data::FuncId,
+    not_f: crate::data::FuncId,
+}
+
+fn bool_func(name: &str, arity: usize) -> Func {
+    Func {
+        name: name.into(),
+        sort: Sort::Arrow(vec![Sort::Bool; arity], Box::new(Sort::Bool)),
+    }
+}
+
+/// Instantiates `pbes` on terms (see the module docs). Fails with a clear error when the
+/// data engine cannot handle the PBES's data specification.
+pub fn instantiate_terms(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiation, InstError> {
+    let started = Instant::now();
+    let rw = Rewriter::new(&pbes.data).map_err(|e| InstError::Data(e.to_string()))?;
+    let store = rw.store();
+    let mut eng = Eng {
+        pbes,
+        opts,
+        rank: crate::pbes::inst::equation_ranks(pbes),
+        rhs: Vec::new(),
+        params: Vec::new(),
+        globals: Vec::new(),
+        ids: FxHashMap::default(),
+        inst: Vec::new(),
+        g: Graph::new(opts.max_vars),
+        queue: VecDeque::new(),
+        enum_cache: FxHashMap::default(),
+        current: 0,
+        fv_cache: FxHashMap::default(),
+        fv_arena: Vec::new(),
+        small: Vec::new(),
+        closed_cache: FxHashMap::default(),
+        dense: Vec::new(),
+        base: 0,
+        tt: store.true_term(),
+        ff: store.false_term(),
+        and_f: store.intern_func(&bool_func("&&", 2)),
+        or_f: store.intern_func(&bool_func("||", 2)),
+        not_f: store.intern_func(&bool_func("!", 1)),
+        rw,
+    };
+    let index: FxHashMap<&str, u32> = pbes
+        .equations
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (&*e.var.name, i as u32))
+        .collect();
+    for g in &pbes.globals {
+        let v =
+            default_value(&g.sort, &pbes.data).ok_or_else(|| InstError::Global(g.name.clone()))?;
+        let id = eng.rw.store().intern_var(g);
+        let t = eng.term(&v)?;
+        eng.globals.push((id, t));
+    }
+    for e in &pbes.equations {
+        let t = eng.compile(&e.rhs, &index)?;
+        eng.rhs.push(t);
+        let ps = e
+            .var
+            .params
+            .iter()
+            .map(|p| eng.rw.store().intern_var(p))
+            .collect();
+        eng.params.push(ps);
+    }
+    let init_eq = *index
+        .get(&*pbes.init.name)
+        .ok_or_else(|| InstError::UnknownVariable(pbes.init.name.clone()))?;
+    let mut args = Vec::new();
+    for a in &pbes.init.args {
+        let t = eng.term(a)?;
+        let globals = eng.globals.clone();
+        let r = eng.rewrite(t, &globals)?;
+        args.push(r);
+    }
+    let init = eng.var_of(init_eq, args)?;
+    while let Some(x) = eng.queue.pop_front() {
+        if opts.stop_when_decided && eng.g.value[init as usize].is_some() {
+            break;
+        }
+        eng.expand(x)?;
+    }
+    let decided = eng.g.value[init as usize];
+    let complete = eng.queue.is_empty() && eng.g.is_complete();
+    let bes = if complete {
+        let name = |i: usize| match &eng.inst[i] {
+            Some((eq, _)) => format!("{}_{i}", pbes.equations[*eq as usize].var.name),
+            None => format!("aux_{i}"),
+        };
+        Some(eng.g.build(init, &name)?)
+    } else {
+        None
+    };
+    let origin = if opts.keep_origins {
+        eng.inst
+            .iter()
+            .map(|o| {
+                o.as_ref().map(|(eq, args)| VarOrigin {
+                    equation: *eq,
+                    args: args.iter().map(|t| eng.rw.expr(*t)).collect(),
+                })
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let stats = InstStats {
+        instances: eng.inst.len() - eng.g.aux_count,
+        auxiliary: eng.g.aux_count,
+        decided: eng.g.decided_count,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    Ok(Instantiation {
+        bes,
+        decided,
+        origin,
+        value: std::mem::take(&mut eng.g.value),
+        stats,
+    })
+}
+
+impl Eng<'_> {
+    fn eq_name(&self) -> crate::data::ir::Name {
+        self.pbes.equations[self.current as usize].var.name.clone()
+    }
+
+    fn term(&self, e: &DataExpr) -> Result<TermId, InstError> {
+        self.rw
+            .term(e)
+            .map_err(|err| InstError::Data(err.to_string()))
+    }
+
+    /// The value of `v` under `sigma`: its first `base` entries (globals and parameters) are
+    /// also in the dense table, later ones (quantifier values) are searched.
+    fn lookup(&self, v: VarId, sigma: &[(VarId, TermId)]) -> Option<TermId> {
+        if let Some((_, t)) = sigma[self.base.min(sigma.len())..]
+            .iter()
+            .rev()
+            .find(|(x, _)| *x == v)
+        {
+            return Some(*t);
+        }
+        match self.dense.get(v.0 as usize) {
+            Some(t) if t.0 != u32::MAX => Some(*t),
+            _ => None,
+        }
+    }
+
+    /// The normal form of `t` under `sigma` (whose terms are normal forms). Only the
+    /// variables that occur in `t` are bound (an LPS has many parameters, a condition or
+    /// next-state expression mentions few), a variable is looked up without rewriting, and
+    /// closed terms are rewritten once.
+    fn rewrite(&mut self, t: TermId, sigma: &[(VarId, TermId)]) -> Result<TermId, InstError> {
+        let store = self.rw.store();
+        if let Term::Var(v) = store.get(t) {
+            if let Some(val) = self.lookup(*v, sigma) {
+                return Ok(val);
+            }
+        }
+        let (start, len) = match self.fv_cache.get(&t) {
+            Some(&r) => r,
+            None => {
+                let fv = store.free_vars(t);
+                let r = (self.fv_arena.len() as u32, fv.len() as u32);
+                self.fv_arena.extend(fv);
+                self.fv_cache.insert(t, r);
+                r
+            }
+        };
+        if len == 0 {
+            if let Some(&r) = self.closed_cache.get(&t) {
+                return Ok(r);
+            }
+        }
+        let mut small = std::mem::take(&mut self.small);
+        small.clear();
+        for k in start..start + len {
+            let v = self.fv_arena[k as usize];
+            if let Some(val) = self.lookup(v, sigma) {
+                small.push((v, val));
+            }
+        }
+        let r = self.rw.rewrite_with(t, &small);
+        self.small = small;
+        let r = r.map_err(|err| InstError::Data(err.to_string()))?;
+        if len == 0 {
+            self.closed_cache.insert(t, r);
+        }
+        Ok(r)
+    }
+
+    fn compile(&self, e: &PbesExpr, index: &FxHashMap<&str, u32>) -> Result<T, InstError> {
+        let b = |x: &PbesExpr| self.compile(x, index).map(Box::new);
+        Ok(match e {
+            PbesExpr::True => T::True,
+            PbesExpr::False => T::False,
+            PbesExpr::Data(d) => {
+                let t = self.term(d)?;
+                if t == self.tt {
+                    T::True
+                } else if t == self.ff {
+                    T::False
+                } else {
+                    T::Data(t)
+                }
+            }
+            PbesExpr::Not(a) => T::Not(b(a)?),
+            PbesExpr::And(x, y) => T::And(b(x)?, b(y)?),
+            PbesExpr::Or(x, y) => T::Or(b(x)?, b(y)?),
+            PbesExpr::Imp(x, y) => T::Imp(b(x)?, b(y)?),
+            PbesExpr::Forall(vs, a) | PbesExpr::Exists(vs, a) => {
+                let ids = vs.iter().map(|v| self.rw.store().intern_var(v)).collect();
+                if matches!(e, PbesExpr::Forall(..)) {
+                    T::Forall(ids, b(a)?)
+                } else {
+                    T::Exists(ids, b(a)?)
+                }
+            }
+            PbesExpr::PropVar(x) => {
+                let eq = *index
+                    .get(&*x.name)
+                    .ok_or_else(|| InstError::UnknownVariable(x.name.clone()))?;
+                if self.pbes.equations[eq as usize].var.params.len() != x.args.len() {
+                    return Err(InstError::UnknownVariable(x.name.clone()));
+                }
+                let args = x
+                    .args
+                    .iter()
+                    .map(|a| self.term(a))
+                    .collect::<Result<_, _>>()?;
+                T::Prop(eq, args)
+            }
+        })
+    }
+
+    fn var_of(&mut self, eq: u32, args: Vec<TermId>) -> Result<u32, InstError> {
+        let key = (eq, args.into_boxed_slice());
+        if let Some(&id) = self.ids.get(&key) {
+            return Ok(id);
+        }
+        let id = self.g.new_var(self.rank[eq as usize])?;
+        self.inst.push(Some(key.clone()));
+        self.ids.insert(key, id);
+        self.queue.push_back(id);
+        Ok(id)
+    }
+
+    fn expand(&mut self, x: u32) -> Result<(), InstError> {
+        let Some((eq, args)) = self.inst[x as usize].clone() else {
+            return Ok(());
+        };
+        self.current = eq;
+        let mut sigma = self.globals.clone();
+        sigma.extend(
+            self.params[eq as usize]
+                .iter()
+                .copied()
+                .zip(args.iter().copied()),
+        );
+        for (v, t) in &sigma {
+            let i = v.0 as usize;
+            if i >= self.dense.len() {
+                self.dense.resize(i + 1, TermId(u32::MAX));
+            }
+            self.dense[i] = *t;
+        }
+        self.base = sigma.len();
+        // The right-hand side is borrowed from `self` while evaluating; take it out.
+        let rhs = std::mem::replace(&mut self.rhs[eq as usize], T::True);
+        let r = self.eval(&rhs, &mut sigma, true);
+        self.rhs[eq as usize] = rhs;
+        for (v, _) in &sigma[..self.base] {
+            self.dense[v.0 as usize] = TermId(u32::MAX);
+        }
+        self.base = 0;
+        let b = r?;
+        let inst = &mut self.inst;
+        self.g.define(x, b, &mut |_| inst.push(None))
+    }
+
+    fn eval(
+        &mut self,
+        e: &T,
+        sigma: &mut Vec<(VarId, TermId)>,
+        positive: bool,
+    ) -> Result<B, InstError> {
+        Ok(match e {
+            T::True => B::T,
+            T::False => B::F,
+            T::Data(t) => {
+                let r = self.rewrite(*t, sigma)?;
+                if r == self.tt {
+                    B::T
+                } else if r == self.ff {
+                    B::F
+                } else {
+                    return Err(InstError::Undecided {
+                        equation: self.eq_name(),
+                        expr: self.rw.show(r),
+                    });
+                }
+            }
+            T::Not(a) => match self.eval(a, sigma, false)? {
+                B::T => B::F,
+                B::F => B::T,
+                _ => return Err(InstError::NotPositive(self.eq_name())),
+            },
+            T::And(a, b) => {
+                let x = self.eval(a, sigma, positive)?;
+                if matches!(x, B::F) {
+                    return Ok(B::F);
+                }
+                b_and(x, self.eval(b, sigma, positive)?)
+            }
+            T::Or(a, b) => {
+                let x = self.eval(a, sigma, positive)?;
+                if matches!(x, B::T) {
+                    return Ok(B::T);
+                }
+                b_or(x, self.eval(b, sigma, positive)?)
+            }
+            T::Imp(a, b) => match self.eval(a, sigma, false)? {
+                B::F => B::T,
+                B::T => self.eval(b, sigma, positive)?,
+                _ => return Err(InstError::NotPositive(self.eq_name())),
+            },
+            T::Forall(vs, a) => self.quantifier(true, vs, a, sigma, positive)?,
+            T::Exists(vs, a) => self.quantifier(false, vs, a, sigma, positive)?,
+            T::Prop(eq, args) => {
+                if !positive {
+                    return Err(InstError::NotPositive(self.eq_name()));
+                }
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    let r = self.rewrite(*a, sigma)?;
+                    if !self.rw.store().is_closed(r) {
+                        return Err(InstError::OpenArgument {
+                            equation: self.eq_name(),
+                            target: self.pbes.equations[*eq as usize].var.name.clone(),
+                            expr: self.rw.show(r),
+                        });
+                    }
+                    vals.push(r);
+                }
+                let id = self.var_of(*eq, vals)?;
+                match self.g.value[id as usize] {
+                    Some(true) => B::T,
+                    Some(false) => B::F,
+                    None => B::V(id),
+                }
+            }
+        })
+    }
+
+    /// The free variables of `e` among `vs`.
+    fn mentions(&self, e: &T, vs: &[VarId]) -> bool {
+        let store = self.rw.store();
+        match e {
+            T::True | T::False => false,
+            T::Data(t) => vs.iter().any(|v| store.occurs_free(*v, *t)),
+            T::Not(a) => self.mentions(a, vs),
+            T::And(a, b) | T::Or(a, b) | T::Imp(a, b) => {
+                self.mentions(a, vs) || self.mentions(b, vs)
+            }
+            T::Forall(bound, a) | T::Exists(bound, a) => {
+                let inner: Vec<VarId> = vs.iter().filter(|v| !bound.contains(v)).copied().collect();
+                !inner.is_empty() && self.mentions(a, &inner)
+            }
+            T::Prop(_, args) => args
+                .iter()
+                .any(|t| vs.iter().any(|v| store.occurs_free(*v, *t))),
+        }
+    }
+
+    fn quantifier(
+        &mut self,
+        forall: bool,
+        vs: &[VarId],
+        body: &T,
+        sigma: &mut Vec<(VarId, TermId)>,
+        positive: bool,
+    ) -> Result<B, InstError> {
+        let vs: Vec<VarId> = vs
+            .iter()
+            .filter(|v| self.mentions(body, std::slice::from_ref(v)))
+            .copied()
+            .collect();
+        if vs.is_empty() {
+            return self.eval(body, sigma, positive);
+        }
+        match (body, forall) {
+            (T::Forall(inner, b), true) | (T::Exists(inner, b), false) => {
+                let mut all = vs.clone();
+                all.extend(inner.iter().filter(|v| !vs.contains(v)));
+                return self.quantifier(forall, &all, b, sigma, positive);
+            }
+            (T::And(a, b), true) => {
+                let x = self.quantifier(true, &vs, a, sigma, positive)?;
+                if matches!(x, B::F) {
+                    return Ok(B::F);
+                }
+                return Ok(b_and(x, self.quantifier(true, &vs, b, sigma, positive)?));
+            }
+            (T::Or(a, b), false) => {
+                let x = self.quantifier(false, &vs, a, sigma, positive)?;
+                if matches!(x, B::T) {
+                    return Ok(B::T);
+                }
+                return Ok(b_or(x, self.quantifier(false, &vs, b, sigma, positive)?));
+            }
+            (T::Or(a, b), true) | (T::And(a, b), false)
+                if !self.mentions(a, &vs) || !self.mentions(b, &vs) =>
+            {
+                let (outside, inside) = if !self.mentions(a, &vs) {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                let x = self.eval(outside, sigma, positive)?;
+                return Ok(match (forall, x) {
+                    (true, B::T) => B::T,
+                    (false, B::F) => B::F,
+                    (true, x) => b_or(x, self.quantifier(true, &vs, inside, sigma, positive)?),
+                    (false, x) => b_and(x, self.quantifier(false, &vs, inside, sigma, positive)?),
+                });
+            }
+            (T::Imp(a, b), true) if !self.mentions(a, &vs) => {
+                return match self.eval(a, sigma, false)? {
+                    B::F => Ok(B::T),
+                    B::T => self.quantifier(true, &vs, b, sigma, positive),
+                    _ => Err(InstError::NotPositive(self.eq_name())),
+                };
+            }
+            _ => {}
+        }
+        // One-point rule, symbolically.
+        for (i, x) in vs.iter().enumerate() {
+            if let Some(t) = self.one_point(forall, *x, body) {
+                let store = self.rw.store();
+                if store.occurs_free(*x, t) {
+                    continue;
+                }
+                let tv = store.free_vars(t);
+                if self.binds_any(body, &tv) {
+                    continue; // substituting would capture
+                }
+                let mut one = Substitution::default();
+                one.insert(*x, t);
+                let body = self.subst(body, &one);
+                let mut rest = vs.clone();
+                rest.remove(i);
+                return self.quantifier(forall, &rest, &body, sigma, positive);
+            }
+        }
+        // A finite sort: enumerate its values.
+        let mut first_err = None;
+        for (i, x) in vs.iter().enumerate() {
+            let sort = self.rw.store().var_of(*x).sort.clone();
+            match self.enumerate(&sort) {
+                Ok(values) => {
+                    let mut rest = vs.clone();
+                    rest.remove(i);
+                    let mut acc = if forall { B::T } else { B::F };
+                    for v in values {
+                        sigma.push((*x, v));
+                        let r = self.quantifier(forall, &rest, body, sigma, positive);
+                        sigma.pop();
+                        let r = r?;
+                        acc = if forall { b_and(acc, r) } else { b_or(acc, r) };
+                        if matches!((&acc, forall), (B::F, true) | (B::T, false)) {
+                            break;
+                        }
+                    }
+                    return Ok(acc);
+                }
+                Err(reason) => {
+                    if first_err.is_none() {
+                        first_err = Some((*x, reason));
+                    }
+                }
+            }
+        }
+        if let Some(r) = self.guarded(forall, &vs, body, sigma, positive) {
+            return r;
+        }
+        let (x, reason) = first_err.expect("some variable");
+        let v: Var = self.rw.store().var_of(x).clone();
+        Err(InstError::Quantifier {
+            equation: self.eq_name(),
+            var: v.name,
+            sort: show_sort(&v.sort),
+            reason,
+        })
+    }
+
+    /// Whether a binder inside `e` binds one of `vs`.
+    fn binds_any(&self, e: &T, vs: &[VarId]) -> bool {
+        match e {
+            T::Forall(b, a) | T::Exists(b, a) => {
+                b.iter().any(|x| vs.contains(x)) || self.binds_any(a, vs)
+            }
+            T::Not(a) => self.binds_any(a, vs),
+            T::And(a, b) | T::Or(a, b) | T::Imp(a, b) => {
+                self.binds_any(a, vs) || self.binds_any(b, vs)
+            }
+            T::Data(t) => {
+                // Data binders inside terms are renamed by the store's substitution.
+                let _ = t;
+                false
+            }
+            T::True | T::False | T::Prop(..) => false,
+        }
+    }
+
+    fn subst(&self, e: &T, sigma: &Substitution) -> T {
+        let b = |x: &T| Box::new(self.subst(x, sigma));
+        match e {
+            T::True => T::True,
+            T::False => T::False,
+            T::Data(t) => T::Data(self.rw.substitute(*t, sigma)),
+            T::Not(a) => T::Not(b(a)),
+            T::And(x, y) => T::And(b(x), b(y)),
+            T::Or(x, y) => T::Or(b(x), b(y)),
+            T::Imp(x, y) => T::Imp(b(x), b(y)),
+            T::Forall(vs, a) | T::Exists(vs, a) => {
+                let mut inner = sigma.clone();
+                for v in vs {
+                    inner.remove(v);
+                }
+                let body = Box::new(self.subst(a, &inner));
+                if matches!(e, T::Forall(..)) {
+                    T::Forall(vs.clone(), body)
+                } else {
+                    T::Exists(vs.clone(), body)
+                }
+            }
+            T::Prop(eq, args) => T::Prop(
+                *eq,
+                args.iter().map(|t| self.rw.substitute(*t, sigma)).collect(),
+            ),
+        }
+    }
+
+    /// The name and arguments of an application of a function symbol.
+    fn app(&self, t: TermId) -> Option<(&str, &[TermId])> {
+        let store = self.rw.store();
+        match store.get(t) {
+            Term::App(h, args) => match store.get(*h) {
+                Term::Func(f) => Some((&*store.func_of(*f).name, &args[..])),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn data_parts(&self, t: TermId, conj: bool, out: &mut Vec<TermId>) {
+        match self.app(t) {
+            Some(("&&", [a, b])) if conj => {
+                self.data_parts(*a, conj, out);
+                self.data_parts(*b, conj, out);
+            }
+            Some(("||", [a, b])) if !conj => {
+                self.data_parts(*a, conj, out);
+                self.data_parts(*b, conj, out);
+            }
+            _ => out.push(t),
+        }
+    }
+
+    fn parts(&self, e: &T, conj: bool, out: &mut Vec<TermId>) {
+        match (e, conj) {
+            (T::And(a, b), true) | (T::Or(a, b), false) => {
+                self.parts(a, conj, out);
+                self.parts(b, conj, out);
+            }
+            (T::Data(t), _) => self.data_parts(*t, conj, out),
+            _ => {}
+        }
+    }
+
+    /// `t` with `x == t` a conjunct (exists, or the premise of a forall's implication) or
+    /// `x != t` a disjunct (forall).
+    fn one_point(&self, forall: bool, x: VarId, body: &T) -> Option<TermId> {
+        let store = self.rw.store();
+        let xt = store.var(x);
+        let eq_of = |t: TermId| -> Option<TermId> {
+            match self.app(t) {
+                Some(("==", [a, b])) if *a == xt => Some(*b),
+                Some(("==", [a, b])) if *b == xt => Some(*a),
+                _ => None,
+            }
+        };
+        let mut parts = Vec::new();
+        if forall {
+            match body {
+                T::Imp(lhs, _) => {
+                    self.parts(lhs, true, &mut parts);
+                    return parts.into_iter().find_map(eq_of);
+                }
+                _ => {
+                    self.parts(body, false, &mut parts);
+                    return parts.into_iter().find_map(|t| match self.app(t) {
+                        Some(("!=", [a, b])) if *a == xt => Some(*b),
+                        Some(("!=", [a, b])) if *b == xt => Some(*a),
+                        Some(("!", [inner])) => eq_of(*inner),
+                        _ => None,
+                    });
+                }
+            }
+        }
+        self.parts(body, true, &mut parts);
+        parts.into_iter().find_map(eq_of)
+    }
+
+    fn enumerate(&mut self, sort: &Sort) -> Result<Vec<TermId>, String> {
+        if let Some(r) = self.enum_cache.get(sort) {
+            return r.clone();
+        }
+        let r =
+            enumerate_sort(sort, &self.pbes.data, self.opts.max_enumeration, 0).and_then(|vals| {
+                vals.iter()
+                    .map(|v| {
+                        let t = self.rw.term(v).map_err(|e| e.to_string())?;
+                        self.rw.rewrite(t).map_err(|e| e.to_string())
+                    })
+                    .collect()
+            });
+        self.enum_cache.insert(sort.clone(), r.clone());
+        r
+    }
+
+    /// `!t` with the negation pushed through `!`, `&&` and `||` (the enumerator narrows
+    /// conjunctions of bounds, not negated disjunctions).
+    fn negate_term(&self, t: TermId) -> TermId {
+        let store = self.rw.store();
+        match self.app(t) {
+            Some(("!", [a])) => *a,
+            Some(("&&", [a, b])) => {
+                let (a, b) = (*a, *b);
+                store.app_func(self.or_f, &[self.negate_term(a), self.negate_term(b)])
+            }
+            Some(("||", [a, b])) => {
+                let (a, b) = (*a, *b);
+                store.app_func(self.and_f, &[self.negate_term(a), self.negate_term(b)])
+            }
+            _ if t == self.tt => self.ff,
+            _ if t == self.ff => self.tt,
+            _ => store.app_func(self.not_f, &[t]),
+        }
+    }
+
+    /// Splits a conjunction into its data-only conjuncts (as one term; `None` if there are
+    /// none) and the conjunction of the others.
+    fn split_data_conjuncts(&self, e: &T) -> Option<(TermId, Option<T>)> {
+        fn flat<'t>(e: &'t T, out: &mut Vec<&'t T>) {
+            match e {
+                T::And(a, b) => {
+                    flat(a, out);
+                    flat(b, out);
+                }
+                other => out.push(other),
+            }
+        }
+        let mut parts = Vec::new();
+        flat(e, &mut parts);
+        let store = self.rw.store();
+        let mut guard: Option<TermId> = None;
+        let mut rest: Option<T> = None;
+        for p in parts {
+            match self.to_term(p) {
+                Some(t) => {
+                    guard = Some(match guard {
+                        Some(g) => store.app_func(self.and_f, &[g, t]),
+                        None => t,
+                    })
+                }
+                None => {
+                    rest = Some(match rest {
+                        Some(r) => T::And(Box::new(r), Box::new(p.clone())),
+                        None => p.clone(),
+                    })
+                }
+            }
+        }
+        Some((guard?, rest))
+    }
+
+    /// A term for a PBES expression without propositional variables or quantifiers.
+    fn to_term(&self, e: &T) -> Option<TermId> {
+        let store = self.rw.store();
+        Some(match e {
+            T::True => self.tt,
+            T::False => self.ff,
+            T::Data(t) => *t,
+            T::Not(a) => store.app_func(self.not_f, &[self.to_term(a)?]),
+            T::And(a, b) => store.app_func(self.and_f, &[self.to_term(a)?, self.to_term(b)?]),
+            T::Or(a, b) => store.app_func(self.or_f, &[self.to_term(a)?, self.to_term(b)?]),
+            T::Imp(a, b) => {
+                let na = store.app_func(self.not_f, &[self.to_term(a)?]);
+                store.app_func(self.or_f, &[na, self.to_term(b)?])
+            }
+            T::Forall(..) | T::Exists(..) | T::Prop(..) => return None,
+        })
+    }
+
+    /// Guarded enumeration with the data engine's enumerator: `forall x. g => φ`,
+    /// `forall x. !g || φ`, `exists x. g && φ`, or a data-only body.
+    fn guarded(
+        &mut self,
+        forall: bool,
+        vs: &[VarId],
+        body: &T,
+        sigma: &mut Vec<(VarId, TermId)>,
+        positive: bool,
+    ) -> Option<Result<B, InstError>> {
+        let store = self.rw.store();
+        let (guard, rest): (TermId, T) = match (body, forall) {
+            (T::Imp(a, b), true) => {
+                // forall x. (g && h) => b  ==  forall x. g => (h => b), g the data conjuncts.
+                let (g, h) = self.split_data_conjuncts(a)?;
+                let rest = match h {
+                    Some(h) => T::Imp(Box::new(h), b.clone()),
+                    None => (**b).clone(),
+                };
+                (g, rest)
+            }
+            (T::Or(a, b), true) => match (self.to_term(a), self.to_term(b)) {
+                (Some(g), _) => (self.negate_term(g), (**b).clone()),
+                (None, Some(g)) => (self.negate_term(g), (**a).clone()),
+                _ => return None,
+            },
+            (T::And(..), false) => {
+                let (g, h) = self.split_data_conjuncts(body)?;
+                (g, h.unwrap_or(T::True))
+            }
+            (other, true) => (self.negate_term(self.to_term(other)?), T::False),
+            (other, false) => (self.to_term(other)?, T::True),
+        };
+        // Apply the current substitution, keeping the variables to enumerate free.
+        let mut sub = Substitution::default();
+        for (v, t) in sigma.iter() {
+            if !vs.contains(v) {
+                sub.insert(*v, *t);
+            }
+        }
+        let guard = self.rw.substitute(guard, &sub);
+        let evars: Vec<VarId> = vs
+            .iter()
+            .filter(|v| store.occurs_free(**v, guard))
+            .copied()
+            .collect();
+        if evars.is_empty() {
+            return None;
+        }
+        let limit = self.opts.max_enumeration;
+        let mut found: Vec<(Vec<TermId>, TermId)> = Vec::new();
+        let mut too_many = false;
+        let r = self
+            .rw
+            .enumerator()
+            .enumerate(&evars, guard, &mut |vals, residual| {
+                found.push((vals.to_vec(), residual));
+                if found.len() > limit {
+                    too_many = true;
+                    return false;
+                }
+                true
+            });
+        let fail = |eng: &Self, reason: String| {
+            let v = eng.rw.store().var_of(evars[0]).clone();
+            Some(Err(InstError::Quantifier {
+                equation: eng.eq_name(),
+                var: v.name,
+                sort: show_sort(&v.sort),
+                reason,
+            }))
+        };
+        if let Err(e) = r {
+            return fail(self, e.to_string());
+        }
+        if too_many {
+            return fail(
+                self,
+                format!("more than {limit} values satisfy the condition"),
+            );
+        }
+        let remaining: Vec<VarId> = vs.iter().filter(|v| !evars.contains(v)).copied().collect();
+        let mut acc = if forall { B::T } else { B::F };
+        for (values, residual) in found {
+            if residual != self.tt {
+                return Some(Err(InstError::Undecided {
+                    equation: self.eq_name(),
+                    expr: self.rw.show(residual),
+                }));
+            }
+            let n = sigma.len();
+            sigma.extend(evars.iter().copied().zip(values));
+            let r = self.quantifier(forall, &remaining, &rest, sigma, positive);
+            sigma.truncate(n);
+            let r = match r {
+                Ok(r) => r,
+                Err(e) => return Some(Err(e)),
+            };
+            acc = if forall { b_and(acc, r) } else { b_or(acc, r) };
+            if matches!((&acc, forall), (B::F, true) | (B::T, false)) {
+                break;
+            }
+        }
+        Some(Ok(acc))
+    }
+}

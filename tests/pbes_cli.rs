@@ -1,0 +1,157 @@
+//! The PBES tools end to end through the binary: mcrl22lps, lps2pbes, pbesinst (all output
+//! formats), pbes2bool (both solvers), pbessolve with evidence, lts2pbes on an `.aut` file
+//! with data labels, and check; plus clear errors.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn muon(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_muon"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run muon")
+}
+
+fn ok(args: &[&str], dir: &Path) -> String {
+    let o = muon(args, dir);
+    assert!(
+        o.status.success(),
+        "muon {args:?} failed:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+const SPEC: &str = "act a, b: Nat; c;
+proc P(n: Nat) = (n < 3) -> a(n) . P(n + 1) + (n == 3) -> c . P(10) + (n == 1) -> b(n) . P(0);
+init P(0);
+";
+
+fn setup() -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("s.mcrl2"), SPEC).unwrap();
+    std::fs::write(d.path().join("dl.mcf"), "[true*]<true>true\n").unwrap();
+    std::fs::write(d.path().join("rc.mcf"), "<true*><c>true\n").unwrap();
+    std::fs::write(
+        d.path().join("pm.mcf"),
+        "mu X(m: Nat = 0) . val(m == 3) || <true>X(m + 1)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.path().join("q.mcf"),
+        "forall k: Nat . val(k < 2) => <true*><a(k)>true\n",
+    )
+    .unwrap();
+    ok(&["mcrl22lps", "s.mcrl2", "s.lps"], d.path());
+    d
+}
+
+#[test]
+fn lps2pbes_pbesinst_pbes2bool_pbessolve() {
+    let d = setup();
+    let p = d.path();
+    for (f, v) in [
+        ("dl", "false"),
+        ("rc", "true"),
+        ("pm", "true"),
+        ("q", "true"),
+    ] {
+        ok(
+            &[
+                "lps2pbes",
+                "-f",
+                &format!("{f}.mcf"),
+                "s.lps",
+                &format!("{f}.pbes"),
+            ],
+            p,
+        );
+        for solver in ["zielonka", "gauss"] {
+            let out = ok(&["pbes2bool", "--solver", solver, &format!("{f}.pbes")], p);
+            assert_eq!(out.trim(), v, "{f} with {solver}");
+        }
+    }
+    // pbesinst to every format; bessolve reads them back.
+    for out in ["dl.pg", "dl.bes", "dl.besart"] {
+        ok(&["pbesinst", "dl.pbes", out], p);
+        let v = ok(&["bessolve", out], p);
+        if out.ends_with(".pg") {
+            // A parity-game solution: the initial vertex 0 is won by player 1 (false).
+            assert!(v.lines().any(|l| l.starts_with("0 1")), "{out}: {v}");
+        } else {
+            assert!(v.trim_start().starts_with("false"), "{out}: {v}");
+        }
+    }
+    // Evidence: the counterexample of deadlock freedom ends in the deadlock after c.
+    let ev = ok(&["pbessolve", "--file", "s.lps", "dl.pbes"], p);
+    assert!(ev.starts_with("false"), "{ev}");
+    let actions: Vec<&str> = ev.lines().skip(3).map(str::trim).collect();
+    assert_eq!(actions, ["a(0)", "a(1)", "a(2)", "c"], "{ev}");
+}
+
+#[test]
+fn check_runs_the_whole_pipeline() {
+    let d = setup();
+    let out = ok(
+        &[
+            "check", "s.mcrl2", "-f", "dl.mcf", "-f", "rc.mcf", "-f", "pm.mcf",
+        ],
+        d.path(),
+    );
+    assert_eq!(out, "dl.mcf: false\nrc.mcf: true\npm.mcf: true\n");
+}
+
+#[test]
+fn lts2pbes_on_aut_with_data_labels() {
+    let d = setup();
+    let p = d.path();
+    // The state space of SPEC by hand.
+    std::fs::write(
+        p.join("s.aut"),
+        "des (0,6,5)\n(0,\"a(0)\",1)\n(1,\"a(1)\",2)\n(1,\"b(1)\",0)\n(2,\"a(2)\",3)\n(3,\"c\",4)\n(4,\"tau\",4)\n",
+    )
+    .unwrap();
+    for (f, v) in [
+        ("dl", "true"),
+        ("rc", "true"),
+        ("pm", "true"),
+        ("q", "true"),
+    ] {
+        ok(
+            &[
+                "lts2pbes",
+                "--lps",
+                "s.lps",
+                "-f",
+                &format!("{f}.mcf"),
+                "s.aut",
+                "x.pbes",
+            ],
+            p,
+        );
+        assert_eq!(ok(&["pbes2bool", "x.pbes"], p).trim(), v, "{f}");
+    }
+    // Without declarations, labels with data are refused clearly.
+    let o = muon(&["lts2pbes", "-f", "dl.mcf", "s.aut", "y.pbes"], p);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--spec"));
+    assert!(!p.join("y.pbes").exists());
+}
+
+#[test]
+fn errors_are_clear() {
+    let d = setup();
+    let p = d.path();
+    std::fs::write(p.join("bad.mcf"), "nu X . !X\n").unwrap();
+    let o = muon(&["lps2pbes", "-f", "bad.mcf", "s.lps", "bad.pbes"], p);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("negatively"));
+    assert!(!p.join("bad.pbes").exists());
+    // Unbounded instantiation stops at --max-vars.
+    std::fs::write(p.join("inf.mcf"), "nu X(m: Nat = 0) . [true]X(m + 1)\n").unwrap();
+    ok(&["lps2pbes", "-f", "inf.mcf", "s.lps", "inf.pbes"], p);
+    let o = muon(&["pbes2bool", "--max-vars", "500", "inf.pbes"], p);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("500"));
+}
