@@ -2,8 +2,7 @@
 //!
 //! The CLI is thin: each subcommand lives in its own file with its `Args` and a `run`
 //! function that reads inputs, calls the stage's public interface, and writes outputs.
-//! Exit codes: 0 success, 1 an error in the input or its processing, 2 a usage error or a
-//! subcommand that is not implemented yet.
+//! Exit codes: 0 success, 1 an error in the input or its processing, 2 a usage error.
 
 use std::process::ExitCode;
 
@@ -98,12 +97,6 @@ enum Command {
     Rewrite(rewrite::Args),
     /// Run the whole pipeline: specification + formula to verdict.
     Check(check::Args),
-}
-
-/// Prints that a subcommand is not implemented yet and returns exit code 2.
-pub(crate) fn not_implemented(name: &str) -> miette::Result<ExitCode> {
-    eprintln!("muon {name}: not implemented yet");
-    Ok(ExitCode::from(2))
 }
 
 /// Parses the command line, runs the subcommand, and maps errors to diagnostics and exit 1.
