@@ -441,6 +441,9 @@ struct Lin<'a> {
     init: Vec<DataExpr>,
     globals: Vec<Var>,
     used_names: HashSet<Name>,
+    /// Names of data symbols, sorts, actions and processes: fresh sum variables avoid them
+    /// so that the printed LPS does not confuse a variable `d1` with a constructor `d1`.
+    reserved: HashSet<Name>,
     actions: Vec<ActionDecl>,
     /// Decides data equalities (the data engine's rewriter when available).
     simp: Box<dyn Simplifier>,
@@ -1002,6 +1005,7 @@ impl<'a> Lin<'a> {
             params: Vec::new(),
             init: Vec::new(),
             globals: spec.globals.clone(),
+            reserved: used_names.clone(),
             used_names,
             actions: spec.actions.clone(),
             simp: super::simplify::best_simplifier(&spec.data),
@@ -1205,8 +1209,8 @@ impl<'a> Lin<'a> {
         })
     }
 
-    /// GNF alternatives of `e`; `scope` holds the variables in scope (sum variables are
-    /// renamed away from them), `owner` names the process for diagnostics.
+    /// GNF alternatives of `e`; `scope` holds the variables in scope and the reserved names
+    /// (sum variables are renamed away from them), `owner` names the process for diagnostics.
     fn gnf(
         &mut self,
         e: &ProcExpr,
@@ -1384,7 +1388,8 @@ impl<'a> Lin<'a> {
             });
         }
         self.in_progress.push(p);
-        let scope: HashSet<Name> = decl.params.iter().map(|v| v.name.clone()).collect();
+        let mut scope: HashSet<Name> = decl.params.iter().map(|v| v.name.clone()).collect();
+        scope.extend(self.reserved.iter().cloned());
         let body = distribute_prefix_over_conditions(self.spec, &decl.body);
         let r = self.gnf(&body, &scope, &decl.name.clone(), decl.span);
         self.in_progress.pop();
@@ -1402,7 +1407,8 @@ impl<'a> Lin<'a> {
         let alts = match &ctrl.kind {
             CtrlKind::Proc(p) => self.proc_alts(*p)?,
             CtrlKind::Expr(e) => {
-                let scope: HashSet<Name> = ctrl.params.iter().map(|v| v.name.clone()).collect();
+                let mut scope: HashSet<Name> = ctrl.params.iter().map(|v| v.name.clone()).collect();
+                scope.extend(self.reserved.iter().cloned());
                 // A tail `b . (c -> ..)` stays a sequence (mCRL2's `seq_state`); any other
                 // tail is a new process body and gets the distribution, as in mCRL2.
                 let body = if matches!(e, ProcExpr::Seq(..)) {
@@ -2409,6 +2415,8 @@ impl<'a> Lin<'a> {
         let avoid = {
             let mut s: HashSet<Name> = self.params.iter().map(|v| v.name.clone()).collect();
             s.extend(self.globals.iter().map(|v| v.name.clone()));
+            // Renamed sum variables must not print like a data symbol (cabp: `d1`).
+            s.extend(self.reserved.iter().cloned());
             s
         };
         let summands = sums
