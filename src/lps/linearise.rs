@@ -111,6 +111,8 @@ const MAX_SUMMANDS: usize = 2_000_000;
 
 /// Linearises `spec` into a linear process.
 pub fn linearise(spec: &ProcSpec, opts: LineariseOptions) -> Result<Lps, LinError> {
+    let expanded = expand_trivial_calls(spec);
+    let spec = &expanded;
     let mut l = Lin::new(spec);
     let tree = l.expand(&spec.init, spec.init_span, &mut Vec::new())?;
     let sums = l.lin_node(&tree, &Constraint::any())?;
@@ -439,6 +441,9 @@ struct Lin<'a> {
     init: Vec<DataExpr>,
     globals: Vec<Var>,
     used_names: HashSet<Name>,
+    /// Names of data symbols, sorts, actions and processes: fresh sum variables avoid them
+    /// so that the printed LPS does not confuse a variable `d1` with a constructor `d1`.
+    reserved: HashSet<Name>,
     actions: Vec<ActionDecl>,
     /// Decides data equalities (the data engine's rewriter when available).
     simp: Box<dyn Simplifier>,
@@ -488,6 +493,17 @@ fn collect_calls(e: &ProcExpr, out: &mut Vec<ProcId>) {
             }
         }
         ProcExpr::Action(_) | ProcExpr::Tau | ProcExpr::Delta => {}
+    }
+}
+
+/// The operands of a (nested) sequential composition, in execution order.
+fn flatten_seq<'e>(e: &'e ProcExpr, out: &mut Vec<&'e ProcExpr>) {
+    match e {
+        ProcExpr::Seq(a, b) => {
+            flatten_seq(a, out);
+            flatten_seq(b, out);
+        }
+        _ => out.push(e),
     }
 }
 
@@ -620,6 +636,199 @@ pub(crate) fn subst_proc(e: &ProcExpr, sigma: &Subst) -> ProcExpr {
             rules: rules.clone(),
             body: sp(body),
         },
+    }
+}
+
+/// The final call of a chain of trivial equations starting with `proc(args)`.
+///
+/// mCRL2 (`expand_process_instance_assignment` in `linearise.cpp`, run on `init` and every
+/// reachable body before linearising) replaces a call of `X` where `X = X1(..)`,
+/// `X1 = X2(..)`, …, `Xn-1 = Xn(..)` by the call of `Xn` with the arguments substituted, so
+/// that only `Xn` gets a control state; otherwise `X` and `Xn` would be different states with
+/// the same behaviour (cabp: `S = RM(bit0)` doubled the sender's states). The chain is
+/// followed until a process repeats, so a cycle `X = Y, Y = X` terminates here and is left
+/// as a call, as in mCRL2; linearising it then reports the unguarded recursion.
+fn final_trivial_call(spec: &ProcSpec, proc: ProcId, args: &[DataExpr]) -> ProcExpr {
+    let mut cur = proc;
+    let mut cur_args = args.to_vec();
+    let mut seen = vec![proc];
+    loop {
+        let d = spec.proc(cur);
+        match &d.body {
+            ProcExpr::Call {
+                proc: next,
+                args: next_args,
+            } if !seen.contains(next) => {
+                let sigma: Subst = d.params.iter().cloned().zip(cur_args).collect();
+                cur_args = next_args.iter().map(|a| substitute(a, &sigma)).collect();
+                cur = *next;
+                seen.push(cur);
+            }
+            _ => {
+                return ProcExpr::Call {
+                    proc: cur,
+                    args: cur_args,
+                }
+            }
+        }
+    }
+}
+
+/// `e` with every call replaced by the final call of its chain of trivial equations
+/// ([`final_trivial_call`]).
+fn expand_trivial_calls_in(spec: &ProcSpec, e: &ProcExpr) -> ProcExpr {
+    let r = |x: &ProcExpr| Box::new(expand_trivial_calls_in(spec, x));
+    match e {
+        ProcExpr::Call { proc, args } => final_trivial_call(spec, *proc, args),
+        ProcExpr::Action(_) | ProcExpr::Tau | ProcExpr::Delta => e.clone(),
+        ProcExpr::Sync(a, b) => ProcExpr::Sync(r(a), r(b)),
+        ProcExpr::Choice(a, b) => ProcExpr::Choice(r(a), r(b)),
+        ProcExpr::Seq(a, b) => ProcExpr::Seq(r(a), r(b)),
+        ProcExpr::Par(a, b) => ProcExpr::Par(r(a), r(b)),
+        ProcExpr::LeftMerge(a, b) => ProcExpr::LeftMerge(r(a), r(b)),
+        ProcExpr::Sum { vars, body } => ProcExpr::Sum {
+            vars: vars.clone(),
+            body: r(body),
+        },
+        ProcExpr::If { cond, then, else_ } => ProcExpr::If {
+            cond: cond.clone(),
+            then: r(then),
+            else_: else_.as_ref().map(|x| r(x)),
+        },
+        ProcExpr::Allow { set, body } => ProcExpr::Allow {
+            set: set.clone(),
+            body: r(body),
+        },
+        ProcExpr::Block { set, body } => ProcExpr::Block {
+            set: set.clone(),
+            body: r(body),
+        },
+        ProcExpr::Hide { set, body } => ProcExpr::Hide {
+            set: set.clone(),
+            body: r(body),
+        },
+        ProcExpr::Rename { map, body } => ProcExpr::Rename {
+            map: map.clone(),
+            body: r(body),
+        },
+        ProcExpr::Comm { rules, body } => ProcExpr::Comm {
+            rules: rules.clone(),
+            body: r(body),
+        },
+    }
+}
+
+/// `spec` with trivial equations expanded away in `init` and in every body (see
+/// [`final_trivial_call`]). Runs before the parallel structure is analysed, so an `init X`
+/// with `X = Y(..)` and `Y = P || Q` still reaches the parallel body.
+fn expand_trivial_calls(spec: &ProcSpec) -> ProcSpec {
+    let mut out = spec.clone();
+    for (i, p) in out.procs.iter_mut().enumerate() {
+        p.body = expand_trivial_calls_in(spec, &spec.procs[i].body);
+    }
+    out.init = expand_trivial_calls_in(spec, &spec.init);
+    out
+}
+
+/// Whether `e` can terminate successfully (mCRL2's `canterminatebody`); `visiting` holds
+/// the processes being examined, and a call back into one of them is taken not to terminate
+/// (its other alternatives decide).
+fn can_terminate(spec: &ProcSpec, e: &ProcExpr, visiting: &mut Vec<ProcId>) -> bool {
+    match e {
+        ProcExpr::Action(_) | ProcExpr::Tau => true,
+        ProcExpr::Delta => false,
+        ProcExpr::Seq(a, b)
+        | ProcExpr::Sync(a, b)
+        | ProcExpr::Par(a, b)
+        | ProcExpr::LeftMerge(a, b) => {
+            can_terminate(spec, a, visiting) && can_terminate(spec, b, visiting)
+        }
+        ProcExpr::Choice(a, b) => {
+            can_terminate(spec, a, visiting) || can_terminate(spec, b, visiting)
+        }
+        ProcExpr::If { then, else_, .. } => {
+            can_terminate(spec, then, visiting)
+                || else_
+                    .as_ref()
+                    .is_some_and(|x| can_terminate(spec, x, visiting))
+        }
+        ProcExpr::Sum { body, .. }
+        | ProcExpr::Allow { body, .. }
+        | ProcExpr::Block { body, .. }
+        | ProcExpr::Hide { body, .. }
+        | ProcExpr::Rename { body, .. }
+        | ProcExpr::Comm { body, .. } => can_terminate(spec, body, visiting),
+        ProcExpr::Call { proc, .. } => {
+            if visiting.contains(proc) {
+                return false;
+            }
+            visiting.push(*proc);
+            let r = can_terminate(spec, &spec.proc(*proc).body, visiting);
+            visiting.pop();
+            r
+        }
+    }
+}
+
+/// mCRL2's distribution of an action prefix over a following condition ("Usenko's
+/// optimisation" in `bodytovarheadGNF`, `linearise.cpp`; unconditional there): an
+/// alternative `p . (c -> x <> y)` becomes `c -> p . x + !c -> p . y`, recursively over
+/// nested conditions, where a missing else branch is `delta`. Without it the state after
+/// `p` exists for every data valuation even where the condition only leads back to an
+/// existing process, and state spaces differ from mCRL2's (mpsu: 90 states instead of 52).
+///
+/// As in mCRL2 it applies only to a sequential composition that is an alternative of a
+/// body, reached from the root through `+` and `sum` (mCRL2's `alt_state`/`sum_state`), and
+/// inside a branch of a condition when that branch is a `+` or a `sum` (mCRL2 makes such a
+/// branch a new process whose body is again at alternative level). It does not apply to
+/// `a . b . (c -> ..)` (mCRL2 parses `.` to the right, so the condition follows `b` in a
+/// tail), nor when `p` cannot terminate. The result is smaller than `e` in the number of
+/// sequential compositions with a condition on the right, so this terminates.
+fn distribute_prefix_over_conditions(spec: &ProcSpec, e: &ProcExpr) -> ProcExpr {
+    let r = |x: &ProcExpr| Box::new(distribute_prefix_over_conditions(spec, x));
+    match e {
+        ProcExpr::Choice(a, b) => ProcExpr::Choice(r(a), r(b)),
+        ProcExpr::Sum { vars, body } => ProcExpr::Sum {
+            vars: vars.clone(),
+            body: r(body),
+        },
+        ProcExpr::If { cond, then, else_ } => {
+            let branch = |x: &ProcExpr| match x {
+                ProcExpr::Choice(..) | ProcExpr::Sum { .. } => r(x),
+                _ => Box::new(x.clone()),
+            };
+            ProcExpr::If {
+                cond: cond.clone(),
+                then: branch(then),
+                else_: else_.as_ref().map(|x| branch(x)),
+            }
+        }
+        ProcExpr::Seq(p, q)
+            if matches!(**q, ProcExpr::If { .. })
+                && !matches!(**p, ProcExpr::Seq(..))
+                && can_terminate(spec, p, &mut Vec::new()) =>
+        {
+            fn leaves(p: &ProcExpr, c: DataExpr, rest: &ProcExpr, out: &mut Vec<ProcExpr>) {
+                match rest {
+                    ProcExpr::If { cond, then, else_ } => {
+                        leaves(p, and(c.clone(), cond.clone()), then, out);
+                        let other = else_.as_deref().unwrap_or(&ProcExpr::Delta);
+                        leaves(p, and(c, not(cond.clone())), other, out);
+                    }
+                    _ => out.push(ProcExpr::If {
+                        cond: c,
+                        then: Box::new(ProcExpr::Seq(Box::new(p.clone()), Box::new(rest.clone()))),
+                        else_: None,
+                    }),
+                }
+            }
+            let mut out = Vec::new();
+            leaves(p, true_(), q, &mut out);
+            let mut it = out.into_iter();
+            let first = it.next().expect("a condition has at least two leaves");
+            it.fold(first, |a, b| ProcExpr::Choice(Box::new(a), Box::new(b)))
+        }
+        _ => e.clone(),
     }
 }
 
@@ -796,6 +1005,7 @@ impl<'a> Lin<'a> {
             params: Vec::new(),
             init: Vec::new(),
             globals: spec.globals.clone(),
+            reserved: used_names.clone(),
             used_names,
             actions: spec.actions.clone(),
             simp: super::simplify::best_simplifier(&spec.data),
@@ -956,6 +1166,31 @@ impl<'a> Lin<'a> {
                 });
             }
         }
+        // A sequence of calls `X(..) . Y(..)` is the same continuation as the stack that
+        // recursion builds (X running with Y pending): one control state for both, as in
+        // mCRL2, which keys such processes by the sequence of process identifiers
+        // (`create_regular_invocation`). Otherwise Lamport_queue's `Push(v) . Producer`
+        // and the stack `[Push, Producer]` would be two states with the same behaviour.
+        let mut parts = Vec::new();
+        flatten_seq(q, &mut parts);
+        if parts.len() > 1 {
+            let mut calls = Vec::with_capacity(parts.len());
+            for part in &parts {
+                match part {
+                    ProcExpr::Call { proc, args } if !self.mcrl[proc.0 as usize] => {
+                        let ctrl = self.ctrl_of_proc(*proc)?;
+                        calls.push(Call {
+                            ctrl,
+                            args: args.clone(),
+                        });
+                    }
+                    _ => break,
+                }
+            }
+            if calls.len() == parts.len() {
+                return self.stack_target(&calls);
+            }
+        }
         let params = proc_free_vars(q);
         let key = (q.clone(), params.clone());
         if let Some(c) = self.expr_ctrl.get(&key) {
@@ -974,8 +1209,8 @@ impl<'a> Lin<'a> {
         })
     }
 
-    /// GNF alternatives of `e`; `scope` holds the variables in scope (sum variables are
-    /// renamed away from them), `owner` names the process for diagnostics.
+    /// GNF alternatives of `e`; `scope` holds the variables in scope and the reserved names
+    /// (sum variables are renamed away from them), `owner` names the process for diagnostics.
     fn gnf(
         &mut self,
         e: &ProcExpr,
@@ -1015,7 +1250,26 @@ impl<'a> Lin<'a> {
                     .cloned()
                     .zip(args.iter().cloned())
                     .collect();
-                alts.iter().map(|a| subst_alt(a, &sigma)).collect()
+                // The callee's sum variables are renamed apart from everything in scope at
+                // the call, not only from the arguments: an enclosing `c -> X(..)` conjoins
+                // `c` with these alternatives, and a sum variable of `X` named like a
+                // variable of `c` would capture it (leader.mcrl2: `sum w. rN(i,w). (... <>
+                // M(i,v))` tested the *next* received `w`). mCRL2 renames apart likewise.
+                alts.iter()
+                    .map(|a| {
+                        let a = subst_alt(a, &sigma);
+                        let (sv, ren) = rename_sum_vars(&a.sum_vars, scope);
+                        let mut a = subst_alt(
+                            &Alt {
+                                sum_vars: vec![],
+                                ..a
+                            },
+                            &ren,
+                        );
+                        a.sum_vars = sv;
+                        a
+                    })
+                    .collect()
             }
             ProcExpr::Sum { vars, body } => {
                 let (nvars, ren) = rename_sum_vars(vars, scope);
@@ -1080,8 +1334,10 @@ impl<'a> Lin<'a> {
                                 span,
                             });
                         }
-                        let avoid: HashSet<Name> =
-                            x.sum_vars.iter().map(|v| v.name.clone()).collect();
+                        // Apart from `x`'s sum variables and from the scope (fresh names
+                        // must not capture a variable free in `x` either).
+                        let mut avoid: HashSet<Name> = scope.clone();
+                        avoid.extend(x.sum_vars.iter().map(|v| v.name.clone()));
                         let (ysv, ren) = rename_sum_vars(&y.sum_vars, &avoid);
                         let y2 = subst_alt(
                             &Alt {
@@ -1132,8 +1388,10 @@ impl<'a> Lin<'a> {
             });
         }
         self.in_progress.push(p);
-        let scope: HashSet<Name> = decl.params.iter().map(|v| v.name.clone()).collect();
-        let r = self.gnf(&decl.body, &scope, &decl.name.clone(), decl.span);
+        let mut scope: HashSet<Name> = decl.params.iter().map(|v| v.name.clone()).collect();
+        scope.extend(self.reserved.iter().cloned());
+        let body = distribute_prefix_over_conditions(self.spec, &decl.body);
+        let r = self.gnf(&body, &scope, &decl.name.clone(), decl.span);
         self.in_progress.pop();
         let alts = r?;
         self.proc_alts.insert(p, alts.clone());
@@ -1149,8 +1407,16 @@ impl<'a> Lin<'a> {
         let alts = match &ctrl.kind {
             CtrlKind::Proc(p) => self.proc_alts(*p)?,
             CtrlKind::Expr(e) => {
-                let scope: HashSet<Name> = ctrl.params.iter().map(|v| v.name.clone()).collect();
-                self.gnf(e, &scope, &ctrl.owner, ctrl.span)?
+                let mut scope: HashSet<Name> = ctrl.params.iter().map(|v| v.name.clone()).collect();
+                scope.extend(self.reserved.iter().cloned());
+                // A tail `b . (c -> ..)` stays a sequence (mCRL2's `seq_state`); any other
+                // tail is a new process body and gets the distribution, as in mCRL2.
+                let body = if matches!(e, ProcExpr::Seq(..)) {
+                    e.clone()
+                } else {
+                    distribute_prefix_over_conditions(self.spec, e)
+                };
+                self.gnf(&body, &scope, &ctrl.owner, ctrl.span)?
             }
             CtrlKind::Stack(ids) => {
                 // Parameters of the stack state are the renamed parameters of its parts.
@@ -2149,6 +2415,8 @@ impl<'a> Lin<'a> {
         let avoid = {
             let mut s: HashSet<Name> = self.params.iter().map(|v| v.name.clone()).collect();
             s.extend(self.globals.iter().map(|v| v.name.clone()));
+            // Renamed sum variables must not print like a data symbol (cabp: `d1`).
+            s.extend(self.reserved.iter().cloned());
             s
         };
         let summands = sums
