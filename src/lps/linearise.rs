@@ -1328,6 +1328,10 @@ impl<'a> Lin<'a> {
                 let aq = self.gnf(q, scope, owner, span)?;
                 let mut out = Vec::new();
                 for x in &ap {
+                    // `y`'s sum variables are renamed apart from `x`'s and from the scope
+                    // (fresh names must not capture a variable free in `x` either).
+                    let mut avoid: HashSet<Name> = scope.clone();
+                    avoid.extend(x.sum_vars.iter().map(|v| v.name.clone()));
                     for y in &aq {
                         if !x.stack.is_empty() || !y.stack.is_empty() {
                             return Err(LinError::Unsupported {
@@ -1335,10 +1339,6 @@ impl<'a> Lin<'a> {
                                 span,
                             });
                         }
-                        // Apart from `x`'s sum variables and from the scope (fresh names
-                        // must not capture a variable free in `x` either).
-                        let mut avoid: HashSet<Name> = scope.clone();
-                        avoid.extend(x.sum_vars.iter().map(|v| v.name.clone()));
                         let (ysv, ren) = rename_sum_vars(&y.sum_vars, &avoid);
                         let y2 = subst_alt(
                             &Alt {
