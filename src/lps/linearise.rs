@@ -782,8 +782,9 @@ fn can_terminate(spec: &ProcSpec, e: &ProcExpr, visiting: &mut Vec<ProcId>) -> b
 /// inside a branch of a condition when that branch is a `+` or a `sum` (mCRL2 makes such a
 /// branch a new process whose body is again at alternative level). It does not apply to
 /// `a . b . (c -> ..)` (mCRL2 parses `.` to the right, so the condition follows `b` in a
-/// tail), nor when `p` cannot terminate. The result is smaller than `e` in the number of
-/// sequential compositions with a condition on the right, so this terminates.
+/// tail), nor when `p` cannot terminate. Both this function and its leaf collection recurse
+/// only into proper subterms of their input (the produced `p . leaf` is not revisited), so it
+/// terminates; `can_terminate` stops at the first repeated process.
 fn distribute_prefix_over_conditions(spec: &ProcSpec, e: &ProcExpr) -> ProcExpr {
     let r = |x: &ProcExpr| Box::new(distribute_prefix_over_conditions(spec, x));
     match e {
@@ -1327,6 +1328,10 @@ impl<'a> Lin<'a> {
                 let aq = self.gnf(q, scope, owner, span)?;
                 let mut out = Vec::new();
                 for x in &ap {
+                    // `y`'s sum variables are renamed apart from `x`'s and from the scope
+                    // (fresh names must not capture a variable free in `x` either).
+                    let mut avoid: HashSet<Name> = scope.clone();
+                    avoid.extend(x.sum_vars.iter().map(|v| v.name.clone()));
                     for y in &aq {
                         if !x.stack.is_empty() || !y.stack.is_empty() {
                             return Err(LinError::Unsupported {
@@ -1334,10 +1339,6 @@ impl<'a> Lin<'a> {
                                 span,
                             });
                         }
-                        // Apart from `x`'s sum variables and from the scope (fresh names
-                        // must not capture a variable free in `x` either).
-                        let mut avoid: HashSet<Name> = scope.clone();
-                        avoid.extend(x.sum_vars.iter().map(|v| v.name.clone()));
                         let (ysv, ren) = rename_sum_vars(&y.sum_vars, &avoid);
                         let y2 = subst_alt(
                             &Alt {
