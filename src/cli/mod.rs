@@ -99,9 +99,27 @@ enum Command {
     Check(check::Args),
 }
 
+/// mCRL2's tools take an optional value glued to a short option (`lps2lts -t5`); clap's
+/// optional values need `=` (`-t=5`) so that `-t IN.lps` does not read the file name as
+/// the value. Rewrite the glued form `-t<digits>` to `--trace=<digits>` before parsing.
+fn mcrl2_style_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    args.into_iter()
+        .map(|a| match a.to_str() {
+            Some(s)
+                if s.len() > 2
+                    && s.starts_with("-t")
+                    && s[2..].bytes().all(|b| b.is_ascii_digit()) =>
+            {
+                format!("--trace={}", &s[2..]).into()
+            }
+            _ => a,
+        })
+        .collect()
+}
+
 /// Parses the command line, runs the subcommand, and maps errors to diagnostics and exit 1.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(mcrl2_style_args(std::env::args_os()));
     let g = cli.global;
     let result = match &cli.command {
         Command::Parse(a) => parse::run(a, g),
@@ -130,6 +148,30 @@ pub fn main() -> ExitCode {
         Err(report) => {
             eprintln!("{report:?}");
             ExitCode::from(1)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glued_trace_count_is_accepted() {
+        let args = ["muon", "lps2lts", "-D", "-t5", "in.lps", "-t", "-tx"];
+        let out = mcrl2_style_args(args.iter().map(std::ffi::OsString::from));
+        let out: Vec<&str> = out.iter().map(|a| a.to_str().unwrap()).collect();
+        assert_eq!(
+            out,
+            ["muon", "lps2lts", "-D", "--trace=5", "in.lps", "-t", "-tx"]
+        );
+        let cli = Cli::try_parse_from(mcrl2_style_args(
+            ["muon", "lps2lts", "-D", "-t3", "in.lps"].map(std::ffi::OsString::from),
+        ))
+        .unwrap();
+        match cli.command {
+            Command::Lps2lts(a) => assert_eq!(a.trace, Some(3)),
+            other => panic!("parsed as {other:?}"),
         }
     }
 }
