@@ -677,44 +677,9 @@ fn final_trivial_call(spec: &ProcSpec, proc: ProcId, args: &[DataExpr]) -> ProcE
 /// `e` with every call replaced by the final call of its chain of trivial equations
 /// ([`final_trivial_call`]).
 fn expand_trivial_calls_in(spec: &ProcSpec, e: &ProcExpr) -> ProcExpr {
-    let r = |x: &ProcExpr| Box::new(expand_trivial_calls_in(spec, x));
     match e {
         ProcExpr::Call { proc, args } => final_trivial_call(spec, *proc, args),
-        ProcExpr::Action(_) | ProcExpr::Tau | ProcExpr::Delta => e.clone(),
-        ProcExpr::Sync(a, b) => ProcExpr::Sync(r(a), r(b)),
-        ProcExpr::Choice(a, b) => ProcExpr::Choice(r(a), r(b)),
-        ProcExpr::Seq(a, b) => ProcExpr::Seq(r(a), r(b)),
-        ProcExpr::Par(a, b) => ProcExpr::Par(r(a), r(b)),
-        ProcExpr::LeftMerge(a, b) => ProcExpr::LeftMerge(r(a), r(b)),
-        ProcExpr::Sum { vars, body } => ProcExpr::Sum {
-            vars: vars.clone(),
-            body: r(body),
-        },
-        ProcExpr::If { cond, then, else_ } => ProcExpr::If {
-            cond: cond.clone(),
-            then: r(then),
-            else_: else_.as_ref().map(|x| r(x)),
-        },
-        ProcExpr::Allow { set, body } => ProcExpr::Allow {
-            set: set.clone(),
-            body: r(body),
-        },
-        ProcExpr::Block { set, body } => ProcExpr::Block {
-            set: set.clone(),
-            body: r(body),
-        },
-        ProcExpr::Hide { set, body } => ProcExpr::Hide {
-            set: set.clone(),
-            body: r(body),
-        },
-        ProcExpr::Rename { map, body } => ProcExpr::Rename {
-            map: map.clone(),
-            body: r(body),
-        },
-        ProcExpr::Comm { rules, body } => ProcExpr::Comm {
-            rules: rules.clone(),
-            body: r(body),
-        },
+        _ => e.map_children(|x| expand_trivial_calls_in(spec, x)),
     }
 }
 

@@ -129,6 +129,54 @@ pub enum ProcExpr {
     },
 }
 
+impl ProcExpr {
+    /// This node with every direct sub-process replaced by `f` of it; data, variables and
+    /// action sets are kept. The one place that knows every operator's children, so that
+    /// structural rewrites only spell out the cases they change.
+    pub fn map_children(&self, mut f: impl FnMut(&ProcExpr) -> ProcExpr) -> ProcExpr {
+        let mut b = |p: &ProcExpr| Box::new(f(p));
+        match self {
+            ProcExpr::Action(_) | ProcExpr::Tau | ProcExpr::Delta | ProcExpr::Call { .. } => {
+                self.clone()
+            }
+            ProcExpr::Sum { vars, body } => ProcExpr::Sum {
+                vars: vars.clone(),
+                body: b(body),
+            },
+            ProcExpr::Choice(x, y) => ProcExpr::Choice(b(x), b(y)),
+            ProcExpr::Seq(x, y) => ProcExpr::Seq(b(x), b(y)),
+            ProcExpr::Sync(x, y) => ProcExpr::Sync(b(x), b(y)),
+            ProcExpr::Par(x, y) => ProcExpr::Par(b(x), b(y)),
+            ProcExpr::LeftMerge(x, y) => ProcExpr::LeftMerge(b(x), b(y)),
+            ProcExpr::If { cond, then, else_ } => ProcExpr::If {
+                cond: cond.clone(),
+                then: b(then),
+                else_: else_.as_ref().map(|x| b(x)),
+            },
+            ProcExpr::Allow { set, body } => ProcExpr::Allow {
+                set: set.clone(),
+                body: b(body),
+            },
+            ProcExpr::Block { set, body } => ProcExpr::Block {
+                set: set.clone(),
+                body: b(body),
+            },
+            ProcExpr::Hide { set, body } => ProcExpr::Hide {
+                set: set.clone(),
+                body: b(body),
+            },
+            ProcExpr::Rename { map, body } => ProcExpr::Rename {
+                map: map.clone(),
+                body: b(body),
+            },
+            ProcExpr::Comm { rules, body } => ProcExpr::Comm {
+                rules: rules.clone(),
+                body: b(body),
+            },
+        }
+    }
+}
+
 /// A process equation `proc P(x1: S1, …) = body;`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ProcDecl {
