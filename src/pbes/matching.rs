@@ -226,17 +226,21 @@ pub fn equal_multi_actions(a: &[Action], b: &[Action]) -> PbesExpr {
     go(a, b, &mut vec![false; b.len()])
 }
 
+/// Adds the free variables of `d` that are not in `bound` to `out`, each once, in order of
+/// occurrence.
+fn add_free_unbound(d: &DataExpr, bound: &[Var], out: &mut Vec<Var>) {
+    let mut tmp = Vec::new();
+    free_vars_into(d, &mut tmp);
+    for v in tmp {
+        if !bound.contains(&v) && !out.contains(&v) {
+            out.push(v);
+        }
+    }
+}
+
 /// Adds the free data variables of a PBES expression to `out`.
 pub fn pbes_free_vars_into(e: &PbesExpr, bound: &mut Vec<Var>, out: &mut Vec<Var>) {
-    let add = |d: &DataExpr, bound: &Vec<Var>, out: &mut Vec<Var>| {
-        let mut tmp = Vec::new();
-        free_vars_into(d, &mut tmp);
-        for v in tmp {
-            if !bound.contains(&v) && !out.contains(&v) {
-                out.push(v);
-            }
-        }
-    };
+    let add = add_free_unbound;
     match e {
         PbesExpr::True | PbesExpr::False => {}
         PbesExpr::Data(d) => add(d, bound, out),
@@ -262,15 +266,7 @@ pub fn pbes_free_vars_into(e: &PbesExpr, bound: &mut Vec<Var>, out: &mut Vec<Var
 /// Adds the free data variables of a state formula to `out` (in order of occurrence).
 pub fn formula_free_vars_into(f: &StateFormula, bound: &mut Vec<Var>, out: &mut Vec<Var>) {
     use StateFormula as S;
-    let add = |d: &DataExpr, bound: &Vec<Var>, out: &mut Vec<Var>| {
-        let mut tmp = Vec::new();
-        free_vars_into(d, &mut tmp);
-        for v in tmp {
-            if !bound.contains(&v) && !out.contains(&v) {
-                out.push(v);
-            }
-        }
-    };
+    let add = add_free_unbound;
     match f {
         S::True | S::False => {}
         S::Val(d) => add(d, bound, out),
@@ -320,15 +316,7 @@ fn reg_free_vars_into(r: &RegFormula, bound: &mut Vec<Var>, out: &mut Vec<Var>) 
 
 fn action_free_vars_into(a: &ActionFormula, bound: &mut Vec<Var>, out: &mut Vec<Var>) {
     use ActionFormula as A;
-    let add = |d: &DataExpr, bound: &Vec<Var>, out: &mut Vec<Var>| {
-        let mut tmp = Vec::new();
-        free_vars_into(d, &mut tmp);
-        for v in tmp {
-            if !bound.contains(&v) && !out.contains(&v) {
-                out.push(v);
-            }
-        }
-    };
+    let add = add_free_unbound;
     match a {
         A::True | A::False => {}
         A::Val(d) => add(d, bound, out),
