@@ -8,9 +8,14 @@
 //! - `FBag(S)`: `{:}` (empty) or `@fbag(e1, c1, …, en, cn)`, elements increasing, counts
 //!   positive `Nat`s (declared sort `S # Nat -> FBag(S)`).
 //! - `Set(S)`: `@set(f, s)` with `f: S -> Bool` and `s: FSet(S)`; `x` is a member iff
-//!   `f(x) != x in s`. Finite sets have `f = @false_`.
-//! - `Bag(S)`: `@bag(f, b)` with `f: S -> Nat`; the count of `x` is `f(x) + count(x, b)`.
-//!   Finite bags have `f = @zero_`.
+//!   `f(x) != x in s` (mCRL2's representation). Finite sets have `f = @false_`; `f` is a
+//!   symbolic function (`@false_`, `@true_`, `@not_(f)`, `@and_(f, g)`, `@or_(f, g)`) or, for
+//!   a comprehension `{x: S | c}`, `lambda x. c`; see `rewrite::sets` for the normal forms.
+//! - `Bag(S)`: `@bag(f, b)` with `f: S -> Nat`; the count of `x` is
+//!   `@swap_zero(f(x), count(x, b))` (mCRL2's). Finite bags have `f = @zero_`; other
+//!   functions: `@one_`, `@add_`, `@min_`, `@monus_`, `@Bool2Nat_`, lambdas.
+//! - `FSet`/`FBag` enumerations with open elements stay `@fset_make(…)` / `@fbag_make(…)`
+//!   until the elements are values (sorting open terms could separate equal elements).
 //! - `whr` becomes a β-redex `(lambda x1, …, xn . body)(e1, …, en)`.
 
 use num_bigint::BigInt;

@@ -750,10 +750,9 @@ impl Rewriter {
             if !strict || le == store.false_term() {
                 return Ok(Some(le));
             }
-            return Ok(match self.set_eq(a, b)? {
-                Some(eq) => Some(store.bool_term(eq == store.false_term())),
-                None => None,
-            });
+            return Ok(self
+                .set_eq(a, b)?
+                .map(|eq| store.bool_term(eq == store.false_term())));
         }
         if !(self.is_value(a) && self.is_value(b)) {
             return Ok(None);
