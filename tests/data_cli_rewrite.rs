@@ -190,3 +190,50 @@ fn corpus_specifications_compile_into_rewriters() {
     }
     assert!(files.is_empty() || compiled > 0);
 }
+
+/// Set and bag values print as mCRL2 prints its `@set(f, s)` / `@bag(f, b)` normal forms:
+/// `s`, `!s`, a comprehension, or `{ x: S | @swap_zero(f(x), count(x, b)) }` for bags.
+#[test]
+fn sets_and_bags_print_like_mcrl2() {
+    let spec = "sort E = struct e1 | e2 | e3;\nact a;\ninit a;\n";
+    let cases = [
+        ("!!{e1}", "{e1}"),
+        ("!{e1}", "!{e1}"),
+        ("{e1} + !{e1}", "!{}"),
+        ("!{e1, e2, e3} == {}", "true"),
+        ("!{e1, e2} == {}", "false"),
+        ("{e1} * !{e2}", "{e1}"),
+        ("!{} - {e2}", "!{e2}"),
+        ("{e1} < !{e2}", "true"),
+        ("!{e2} <= {e1}", "false"),
+        ("{x: E | x != e1}", "{ x: E | x != e1 }"),
+        ("{x: E | x != e1} == {e2, e3}", "true"),
+        ("e1 in {x: E | x != e1}", "false"),
+        (
+            "!{x: E | x != e1}",
+            "{ x1: E | @not_(lambda x: E. x != e1)(x1) }",
+        ),
+        (
+            "{x: E | x != e1} + {e1}",
+            "{ x1: E | (lambda x: E. x != e1)(x1) != x1 in {e1} }",
+        ),
+        ("{e1: 2, e2: 1} + {e1: 1, e3: 4}", "{e1: 3, e2: 1, e3: 4}"),
+        ("{e1: 2, e2: 1} - {e1: 1, e3: 4}", "{e1: 1, e2: 1}"),
+        ("{e1: 2, e2: 1} * {e1: 1, e3: 4}", "{e1: 1}"),
+        ("Set2Bag({e1, e3})", "{e1: 1, e3: 1}"),
+        ("Bag2Set({e1: 3})", "{e1}"),
+        (
+            "Set2Bag(!{e1})",
+            "{ x: E | @swap_zero(1, count(x, {e1: 1})) }",
+        ),
+        (
+            "Set2Bag(!{e1}) + Set2Bag(!{e1})",
+            "{ x: E | @swap_zero(@add_(@one_, @one_)(x), count(x, {e1: 2})) }",
+        ),
+        ("count(e2, Set2Bag(!{e1}) + Set2Bag(!{e1}))", "2"),
+        ("Bag2Set(Set2Bag(!{e1}))", "!{e1}"),
+    ];
+    let exprs: Vec<&str> = cases.iter().map(|c| c.0).collect();
+    let want: Vec<&str> = cases.iter().map(|c| c.1).collect();
+    assert_eq!(lines(Some(spec), &exprs), want);
+}

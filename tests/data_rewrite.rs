@@ -125,7 +125,7 @@ fn show(e: &DataExpr) -> String {
             let h = show(head);
             if args.len() == 2
                 && !h.chars().next().unwrap().is_alphanumeric()
-                && h != "@func_update"
+                && !h.starts_with('@')
             {
                 format!("({} {} {})", show(&args[0]), h, show(&args[1]))
             } else if args.len() == 1 && h == "-" {
@@ -1046,4 +1046,138 @@ fn enumerator_reports_residual_conditions_of_open_terms() {
         .collect();
     let s = rw.substitute(t, &sigma);
     assert_eq!(show(&rw.expr(s)), "(1 + 2)");
+}
+
+fn enum_spec() -> DataSpec {
+    // sort E = struct e1 | e2 | e3;
+    let c = |name: &str| StructCons {
+        name: name.into(),
+        fields: vec![],
+        recogniser: None,
+    };
+    DataSpec {
+        sorts: vec![SortDecl {
+            name: "E".into(),
+            def: SortDef::Struct(vec![c("e1"), c("e2"), c("e3")]),
+            span: Default::default(),
+        }],
+        ..Default::default()
+    }
+    .with_sort(Sort::Named("E".into()))
+}
+
+/// Set and bag values take mCRL2's normal forms `@set(f, s)` / `@bag(f, b)` with symbolic
+/// functions (hand-checked against mCRL2's set.spec, bag.spec, fset.spec, fbag.spec):
+/// equal terms exactly where mCRL2's rules make them equal, semantic `==`, `<=`, `<`.
+#[test]
+fn sets_and_bags_follow_mcrl2_normal_forms() {
+    let spec = enum_spec();
+    let e = Sort::Named("E".into());
+    let el = |name: &str| func(name, e.clone());
+    let ss = Sort::Set(Box::new(e.clone()));
+    let bs = Sort::Bag(Box::new(e.clone()));
+    let s = |xs: &[&str]| set(xs.iter().map(|x| el(x)).collect(), e.clone());
+    let compl = |x: DataExpr| un("!", x, ss.clone());
+    let nf = |x: DataExpr| nf_in(&spec, x);
+    // Complement: @not_(@false_) = @true_, @not_(@true_) = @false_.
+    assert_eq!(nf(compl(s(&["e1"]))), "!({e1})");
+    assert_eq!(nf(compl(compl(s(&["e1"])))), "{e1}");
+    // Union with the complement: @or_(@false_, @true_) = @true_ and e1 is dropped from the
+    // finite part, since @false_(e1) != @true_(e1).
+    assert_eq!(nf(bin("+", s(&["e1"]), compl(s(&["e1"])))), "!({})");
+    // The empty set written two ways: different terms (as in mCRL2), equal sets.
+    assert_eq!(nf(compl(s(&["e1", "e2", "e3"]))), "!({e1, e2, e3})");
+    assert_eq!(nf(bin("==", compl(s(&["e1", "e2", "e3"])), s(&[]))), "true");
+    assert_eq!(nf(bin("!=", compl(s(&["e2", "e3"])), s(&[]))), "true");
+    // Difference is intersection with the complement; intersection keeps what both decide.
+    assert_eq!(
+        nf(bin("-", compl(s(&["e1", "e2", "e3"])), s(&[]))),
+        "!({e1, e2, e3})"
+    );
+    assert_eq!(nf(bin("*", s(&["e1"]), compl(s(&["e2"])))), "{e1}");
+    assert_eq!(nf(bin("-", compl(s(&[])), s(&["e2"]))), "!({e2})");
+    // Inclusion: x <= y iff x * y == x.
+    assert_eq!(nf(bin("<", s(&["e1"]), compl(s(&["e2"])))), "true");
+    assert_eq!(nf(bin("<=", compl(s(&["e2"])), s(&["e1"]))), "false");
+    assert_eq!(nf(bin("<", compl(s(&["e1", "e2", "e3"])), s(&[]))), "false");
+    assert_eq!(nf(bin("<=", compl(s(&["e1", "e2", "e3"])), s(&[]))), "true");
+    // Comprehension: @set(lambda x. c, {}), membership through the lambda.
+    let x = var("x", e.clone());
+    let comp = DataExpr::Binder {
+        kind: Binder::SetComprehension,
+        vars: vec![x.clone()],
+        body: Box::new(bin("!=", DataExpr::Var(x), el("e1"))),
+    };
+    assert_eq!(nf(bin("in", el("e2"), comp.clone())), "true");
+    assert_eq!(nf(bin("in", el("e1"), comp.clone())), "false");
+    assert_eq!(nf(bin("in", el("e1"), compl(comp.clone()))), "true");
+    assert_eq!(nf(bin("==", comp.clone(), compl(s(&["e1"])))), "true");
+    assert_eq!(nf(bin("==", comp, s(&["e2", "e3"]))), "true");
+    // Bags: join, intersection, difference of finite bags.
+    let b = |xs: &[(&str, i64)]| bag(xs.iter().map(|(x, c)| (el(x), *c)).collect(), e.clone());
+    let b1 = b(&[("e1", 2), ("e2", 1)]);
+    let b2 = b(&[("e1", 1), ("e3", 4)]);
+    assert_eq!(
+        nf(bin("+", b1.clone(), b2.clone())),
+        "{e1: 3, e2: 1, e3: 4}"
+    );
+    assert_eq!(nf(bin("*", b1.clone(), b2.clone())), "{e1: 1}");
+    assert_eq!(nf(bin("-", b1.clone(), b2.clone())), "{e1: 1, e2: 1}");
+    assert_eq!(nf(bin("<", b(&[("e1", 1)]), b1.clone())), "true");
+    assert_eq!(nf(bin("<=", b2.clone(), b1.clone())), "false");
+    // Set2Bag / Bag2Set: @Bool2Nat_(@true_) = @one_, stored counts under @swap_zero.
+    let s2b = |x: DataExpr| un("Set2Bag", x, bs.clone());
+    let b2s = |x: DataExpr| un("Bag2Set", x, ss.clone());
+    assert_eq!(nf(s2b(s(&["e1", "e2"]))), "{e1: 1, e2: 1}");
+    assert_eq!(nf(b2s(b1.clone())), "{e1, e2}");
+    let co = s2b(compl(s(&["e1"])));
+    assert_eq!(nf(co.clone()), "{ x | @swap_zero(1, count(x, {e1: 1})) }");
+    assert_eq!(nf(bin("count", el("e1"), co.clone())), "0");
+    assert_eq!(nf(bin("count", el("e2"), co.clone())), "1");
+    // @add_(@one_, @one_) stays symbolic; e1 (true count 0) is stored with count 2.
+    let twice = bin("+", co.clone(), co.clone());
+    assert_eq!(
+        nf(twice.clone()),
+        "{ x | @swap_zero(@add_(@one_, @one_)(x), count(x, {e1: 2})) }"
+    );
+    assert_eq!(nf(bin("count", el("e1"), twice.clone())), "0");
+    assert_eq!(nf(bin("count", el("e3"), twice.clone())), "2");
+    // No rule simplifies @monus_(@add_(f, f), f) or @min_(@add_(f, f), f) (nor in mCRL2).
+    assert_eq!(
+        nf(bin("-", twice.clone(), co.clone())),
+        "{ x | @swap_zero(@monus_(@add_(@one_, @one_), @one_)(x), count(x, {e1: 1})) }"
+    );
+    assert_eq!(
+        nf(bin("*", twice.clone(), co.clone())),
+        "{ x | @swap_zero(@min_(@add_(@one_, @one_), @one_)(x), count(x, {e1: 1})) }"
+    );
+    assert_eq!(
+        nf(bin("==", bin("-", twice.clone(), co.clone()), co.clone())),
+        "true"
+    );
+    assert_eq!(
+        nf(bin("==", bin("-", co.clone(), co.clone()), b(&[]))),
+        "true"
+    );
+    assert_eq!(nf(b2s(co.clone())), "!({e1})");
+    assert_eq!(
+        nf(b2s(twice.clone())),
+        "{ x | (@Nat2Bool_(@add_(@one_, @one_))(x) != in(x, {e1})) }"
+    );
+    assert_eq!(nf(bin("==", b2s(twice), compl(s(&["e1"])))), "true");
+    // Over an infinite sort: @false_ and @true_ sets never coincide.
+    let ns = |xs: &[i64]| set(xs.iter().map(|x| n(*x, Nat)).collect(), Nat);
+    let nss = Sort::Set(Box::new(Nat));
+    assert_eq!(
+        nf(bin("==", ns(&[1]), un("!", ns(&[]), nss.clone()))),
+        "false"
+    );
+    assert_eq!(
+        nf(bin(
+            "-",
+            un("!", ns(&[]), nss.clone()),
+            un("!", ns(&[1]), nss)
+        )),
+        "{1}"
+    );
 }

@@ -268,11 +268,7 @@ fn sequence_of_calls_is_the_stack_state() {
 }
 
 /// Models of the corpus that muon cannot yet explore like mCRL2, with the reason.
-const KNOWN_EXCEPTIONS: &[(&str, &str)] = &[(
-    "language/sets_bags.mcrl2",
-    "needs mCRL2's symbolic normal form of Set/Bag values (@set/@bag with @false_, @or_, ...); \
-     the data engine's lambda terms grow without bound",
-)];
+const KNOWN_EXCEPTIONS: &[(&str, &str)] = &[];
 
 /// Every corpus model with a finite state space in oracle.tsv: mCRL2's numbers of states,
 /// transitions and distinct action labels, through the CLI as a user runs it.

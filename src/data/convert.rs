@@ -8,9 +8,14 @@
 //! - `FBag(S)`: `{:}` (empty) or `@fbag(e1, c1, …, en, cn)`, elements increasing, counts
 //!   positive `Nat`s (declared sort `S # Nat -> FBag(S)`).
 //! - `Set(S)`: `@set(f, s)` with `f: S -> Bool` and `s: FSet(S)`; `x` is a member iff
-//!   `f(x) != x in s`. Finite sets have `f = @false_`.
-//! - `Bag(S)`: `@bag(f, b)` with `f: S -> Nat`; the count of `x` is `f(x) + count(x, b)`.
-//!   Finite bags have `f = @zero_`.
+//!   `f(x) != x in s` (mCRL2's representation). Finite sets have `f = @false_`; `f` is a
+//!   symbolic function (`@false_`, `@true_`, `@not_(f)`, `@and_(f, g)`, `@or_(f, g)`) or, for
+//!   a comprehension `{x: S | c}`, `lambda x. c`; see `rewrite::sets` for the normal forms.
+//! - `Bag(S)`: `@bag(f, b)` with `f: S -> Nat`; the count of `x` is
+//!   `@swap_zero(f(x), count(x, b))` (mCRL2's). Finite bags have `f = @zero_`; other
+//!   functions: `@one_`, `@add_`, `@min_`, `@monus_`, `@Bool2Nat_`, lambdas.
+//! - `FSet`/`FBag` enumerations with open elements stay `@fset_make(…)` / `@fbag_make(…)`
+//!   until the elements are values (sorting open terms could separate equal elements).
 //! - `whr` becomes a β-redex `(lambda x1, …, xn . body)(e1, …, en)`.
 
 use num_bigint::BigInt;
@@ -38,6 +43,28 @@ pub mod names {
     pub const FALSE_FN: &str = "@false_";
     /// The constant function `0`.
     pub const ZERO_FN: &str = "@zero_";
+    /// The constant function `true`.
+    pub const TRUE_FN: &str = "@true_";
+    /// The constant function `1`.
+    pub const ONE_FN: &str = "@one_";
+    /// Pointwise negation of a characteristic function.
+    pub const NOT_FN: &str = "@not_";
+    /// Pointwise conjunction of characteristic functions.
+    pub const AND_FN: &str = "@and_";
+    /// Pointwise disjunction of characteristic functions.
+    pub const OR_FN: &str = "@or_";
+    /// Pointwise sum of count functions.
+    pub const ADD_FN: &str = "@add_";
+    /// Pointwise minimum of count functions.
+    pub const MIN_FN: &str = "@min_";
+    /// Pointwise truncated difference of count functions.
+    pub const MONUS_FN: &str = "@monus_";
+    /// `x -> f(x) > 0` for a count function `f`.
+    pub const NAT2BOOL_FN: &str = "@Nat2Bool_";
+    /// `x -> if(f(x), 1, 0)` for a characteristic function `f`.
+    pub const BOOL2NAT_FN: &str = "@Bool2Nat_";
+    /// mCRL2's `@swap_zero(m, n)` (only printed, in bags with a non-zero count function).
+    pub const SWAP_ZERO: &str = "@swap_zero";
     /// Function update `f[x -> v]`.
     pub const FUNC_UPDATE: &str = "@func_update";
     /// Empty set / finite set.
@@ -121,6 +148,34 @@ impl Internal {
             sort: arrow(vec![elem.clone()], Sort::Nat),
         });
         store.func(f)
+    }
+    /// A constant function symbol `name: elem -> cod` (`@false_`, `@true_`, `@zero_`, `@one_`).
+    pub(crate) fn const_fn(store: &TermStore, name: &str, elem: &Sort, cod: Sort) -> TermId {
+        let f = store.intern_func(&Func {
+            name: name.into(),
+            sort: arrow(vec![elem.clone()], cod),
+        });
+        store.func(f)
+    }
+    /// A function combinator applied to functions: `name(args)` of sort `elem -> cod`, where
+    /// argument `i` has sort `elem -> arg_cods[i]`.
+    pub(crate) fn fn_comb(
+        store: &TermStore,
+        name: &str,
+        elem: &Sort,
+        arg_cods: &[Sort],
+        cod: Sort,
+        args: &[TermId],
+    ) -> TermId {
+        let dom = arg_cods
+            .iter()
+            .map(|c| arrow(vec![elem.clone()], c.clone()))
+            .collect();
+        let f = store.intern_func(&Func {
+            name: name.into(),
+            sort: arrow(dom, arrow(vec![elem.clone()], cod)),
+        });
+        store.app_func(f, args)
     }
     pub(crate) fn set(store: &TermStore, elem: &Sort, f: TermId, fs: TermId) -> TermId {
         let func = store.intern_func(&Func {
@@ -398,13 +453,13 @@ pub fn term_to_expr(store: &TermStore, t: TermId) -> DataExpr {
                             return e;
                         }
                     }
-                    names::FSET => {
+                    names::FSET | names::FSET_MAKE => {
                         return DataExpr::SetEnum {
                             elems: args.iter().map(|a| term_to_expr(store, *a)).collect(),
                             sort: func.sort.codomain().clone(),
                         }
                     }
-                    names::FBAG => {
+                    names::FBAG | names::FBAG_MAKE => {
                         return DataExpr::BagEnum {
                             elems: args
                                 .chunks(2)
@@ -450,8 +505,11 @@ fn list_expr(store: &TermStore, mut t: TermId) -> Option<DataExpr> {
     }
 }
 
+/// A set or bag value as mCRL2's printer shows it (`print.h`): `@set(@false_, s)` as `s`,
+/// `@set(@true_, s)` as `!s`, `@set(lambda x. c, {})` as `{ x: S | c }`, any other
+/// `@set(f, s)` as `{ x: S | f(x) != x in s }`; `@bag(@zero_, b)` as `b`, `@bag(f, b)` as
+/// `{ x: S | @swap_zero(f(x), count(x, b)) }` (just `f(x)` when `b` is empty).
 fn set_expr(store: &TermStore, is_set: bool, f: TermId, fin: TermId) -> Option<DataExpr> {
-    let fin_expr = term_to_expr(store, fin);
     let sort = store.sort_of(fin);
     let el = elem_sort(&sort);
     let outer = if is_set {
@@ -459,76 +517,38 @@ fn set_expr(store: &TermStore, is_set: bool, f: TermId, fin: TermId) -> Option<D
     } else {
         Sort::Bag(Box::new(el.clone()))
     };
-    let fname = store
-        .as_func_app(f)
-        .map(|(g, a)| (store.func_of(g).name.clone(), a.len()));
-    if let Some((n, 0)) = &fname {
-        if (is_set && &**n == names::FALSE_FN) || (!is_set && &**n == names::ZERO_FN) {
-            return Some(match fin_expr {
-                DataExpr::SetEnum { elems, .. } => DataExpr::SetEnum { elems, sort: outer },
-                DataExpr::BagEnum { elems, .. } => DataExpr::BagEnum { elems, sort: outer },
-                other => other,
-            });
-        }
-    }
-    // Comprehension: { x: S | f(x) } (plus the finite exceptions, if any).
-    let (var, body) = match store.get(f) {
-        Term::Binder(Binder::Lambda, vs, b) if vs.len() == 1 => {
-            (store.var_of(vs[0]).clone(), term_to_expr(store, *b))
-        }
-        _ => {
-            let v = Var {
-                name: "x".into(),
-                sort: el.clone(),
-            };
-            (
-                v.clone(),
-                app(term_to_expr(store, f), vec![DataExpr::Var(v)]),
-            )
-        }
+    let fin_expr = match term_to_expr(store, fin) {
+        DataExpr::SetEnum { elems, .. } => DataExpr::SetEnum {
+            elems,
+            sort: outer.clone(),
+        },
+        DataExpr::BagEnum { elems, .. } => DataExpr::BagEnum {
+            elems,
+            sort: outer.clone(),
+        },
+        other => other,
     };
     let empty = match &fin_expr {
         DataExpr::SetEnum { elems, .. } => elems.is_empty(),
         DataExpr::BagEnum { elems, .. } => elems.is_empty(),
         _ => false,
     };
-    let is_true = matches!(&body, DataExpr::Func(f) if &*f.name == "true");
-    let is_false = matches!(&body, DataExpr::Func(f) if &*f.name == "false");
-    let body = if empty {
-        body
-    } else if is_set && (is_true || is_false) {
-        let inn = app(
-            func_expr("in", arrow(vec![el.clone(), sort.clone()], Sort::Bool)),
-            vec![DataExpr::Var(var.clone()), fin_expr],
-        );
-        if is_false {
-            inn
-        } else {
-            app(
-                func_expr("!", arrow(vec![Sort::Bool], Sort::Bool)),
-                vec![inn],
-            )
+    let const_name = store
+        .as_func_app(f)
+        .filter(|(_, a)| a.is_empty())
+        .map(|(g, _)| store.func_of(g).name.clone());
+    match const_name.as_deref() {
+        Some(names::FALSE_FN) if is_set => return Some(fin_expr),
+        Some(names::ZERO_FN) if !is_set => return Some(fin_expr),
+        Some(names::TRUE_FN) if is_set => {
+            return Some(app(
+                func_expr("!", arrow(vec![outer.clone()], outer)),
+                vec![fin_expr],
+            ))
         }
-    } else if is_set {
-        let inn = app(
-            func_expr("in", arrow(vec![el.clone(), sort.clone()], Sort::Bool)),
-            vec![DataExpr::Var(var.clone()), fin_expr],
-        );
-        app(
-            func_expr("!=", arrow(vec![Sort::Bool, Sort::Bool], Sort::Bool)),
-            vec![body, inn],
-        )
-    } else {
-        let cnt = app(
-            func_expr("count", arrow(vec![el.clone(), sort.clone()], Sort::Nat)),
-            vec![DataExpr::Var(var.clone()), fin_expr],
-        );
-        app(
-            func_expr("+", arrow(vec![Sort::Nat, Sort::Nat], Sort::Nat)),
-            vec![body, cnt],
-        )
-    };
-    Some(DataExpr::Binder {
+        _ => {}
+    }
+    let comprehension = |var: Var, body: DataExpr| DataExpr::Binder {
         kind: if is_set {
             Binder::SetComprehension
         } else {
@@ -536,5 +556,82 @@ fn set_expr(store: &TermStore, is_set: bool, f: TermId, fin: TermId) -> Option<D
         },
         vars: vec![var],
         body: Box::new(body),
-    })
+    };
+    // A lambda over an empty finite part prints as the comprehension it came from.
+    let lambda = match store.get(f) {
+        Term::Binder(Binder::Lambda, vs, b) if vs.len() == 1 => Some((vs[0], *b)),
+        _ => None,
+    };
+    if let (Some((v, b)), true) = (lambda, empty) {
+        return Some(comprehension(
+            store.var_of(v).clone(),
+            term_to_expr(store, b),
+        ));
+    }
+    // Otherwise a fresh `x` (as mCRL2: `x`, or `x1`, `x2`, … if `x` occurs in the value).
+    let mut used = Vec::new();
+    var_names(store, f, &mut used);
+    var_names(store, fin, &mut used);
+    let mut name = "x".to_string();
+    let mut i = 0;
+    while used.iter().any(|n| **n == *name) {
+        i += 1;
+        name = format!("x{i}");
+    }
+    let var = Var {
+        name: name.into(),
+        sort: el.clone(),
+    };
+    let x = DataExpr::Var(var.clone());
+    let fx = if !is_set && const_name.as_deref() == Some(names::ONE_FN) {
+        DataExpr::Number {
+            value: BigInt::one(),
+            sort: Sort::Nat,
+        }
+    } else {
+        app(term_to_expr(store, f), vec![x.clone()])
+    };
+    let body = if empty {
+        fx
+    } else if is_set {
+        let inn = app(
+            func_expr("in", arrow(vec![el.clone(), outer.clone()], Sort::Bool)),
+            vec![x, fin_expr],
+        );
+        app(
+            func_expr("!=", arrow(vec![Sort::Bool, Sort::Bool], Sort::Bool)),
+            vec![fx, inn],
+        )
+    } else {
+        let cnt = app(
+            func_expr("count", arrow(vec![el.clone(), outer.clone()], Sort::Nat)),
+            vec![x, fin_expr],
+        );
+        app(
+            func_expr(
+                names::SWAP_ZERO,
+                arrow(vec![Sort::Nat, Sort::Nat], Sort::Nat),
+            ),
+            vec![fx, cnt],
+        )
+    };
+    Some(comprehension(var, body))
+}
+
+/// Names of all variables (free and bound) in `t`.
+fn var_names(store: &TermStore, t: TermId, out: &mut Vec<super::ir::Name>) {
+    match store.get(t) {
+        Term::Var(v) => out.push(store.var_of(*v).name.clone()),
+        Term::Binder(_, vs, b) => {
+            out.extend(vs.iter().map(|v| store.var_of(*v).name.clone()));
+            var_names(store, *b, out);
+        }
+        Term::App(h, args) => {
+            var_names(store, *h, out);
+            for a in args.iter() {
+                var_names(store, *a, out);
+            }
+        }
+        _ => {}
+    }
 }

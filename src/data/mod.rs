@@ -60,7 +60,9 @@
 //! # Built-in data
 //! `Pos`, `Nat` and `Int` values are machine words ([`Term::Num`]) and switch to big integers
 //! ([`Term::BigNum`]) instead of ever wrapping; `Real` values are exact rationals. Lists,
-//! sets and bags have compact canonical forms (see [`convert`]). Partial functions
+//! finite sets and finite bags have compact canonical forms (see [`convert`]); `Set` and
+//! `Bag` values take mCRL2's normal forms `@set(f, s)` / `@bag(f, b)` with symbolic
+//! functions, so they are equal terms exactly where mCRL2's are (state counts depend on it). Partial functions
 //! (`head([])`, `Nat2Pos(0)`, `x div 0`) stay unevaluated, as in mCRL2.
 
 pub mod builtins;

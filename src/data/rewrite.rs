@@ -24,6 +24,8 @@ use super::convert::{expr_to_term, names, ConvertError, Internal};
 use super::enumerate::{EnumError, Enumerator};
 use super::ir::{Binder, DataExpr, DataSpec, Func, Name, Sort, SortDef, Var};
 use super::numbers::IntVal;
+
+mod sets;
 use super::store::{FuncId, NumSort, Term, TermId, TermStore, VarId};
 
 /// Errors of rewriting.
@@ -135,6 +137,17 @@ pub(crate) enum Op {
     FBagMake,
     FalseFn,
     ZeroFn,
+    /// mCRL2's symbolic characteristic / count functions (see [`sets`]).
+    TrueFn,
+    OneFn,
+    NotFn,
+    AndFn,
+    OrFn,
+    AddFn,
+    MinFn,
+    MonusFn,
+    Nat2BoolFn,
+    Bool2NatFn,
     FuncUpdate,
     EmptySet,
     EmptyBag,
@@ -210,6 +223,16 @@ fn classify_builtin(f: &Func) -> Kind {
         (names::FBAG_MAKE, _) => FBagMake,
         (names::FALSE_FN, _) => FalseFn,
         (names::ZERO_FN, _) => ZeroFn,
+        (names::TRUE_FN, _) => TrueFn,
+        (names::ONE_FN, _) => OneFn,
+        (names::NOT_FN, 1) => NotFn,
+        (names::AND_FN, 2) => AndFn,
+        (names::OR_FN, 2) => OrFn,
+        (names::ADD_FN, 2) => AddFn,
+        (names::MIN_FN, 2) => MinFn,
+        (names::MONUS_FN, 2) => MonusFn,
+        (names::NAT2BOOL_FN, 1) => Nat2BoolFn,
+        (names::BOOL2NAT_FN, 1) => Bool2NatFn,
         (names::FUNC_UPDATE, 3) => FuncUpdate,
         _ => return Kind::Map,
     };
@@ -978,10 +1001,10 @@ impl Rewriter {
         match kind {
             Binder::Lambda => Ok(store.binder(kind, &vars, b)),
             Binder::Forall | Binder::Exists => self.eval_quantifier(kind, &vars, b),
+            // mCRL2: `{x: S | c}` is `@setcomp(lambda x. c)` = `@set(lambda x. c, {})`.
             Binder::SetComprehension => {
                 let el = store.var_of(vars[0]).sort.clone();
-                let lam = store.binder(Binder::Lambda, &vars, b);
-                let f = self.eta(lam);
+                let f = store.binder(Binder::Lambda, &vars, b);
                 Ok(Internal::set(
                     store,
                     &el,
@@ -991,8 +1014,7 @@ impl Rewriter {
             }
             Binder::BagComprehension => {
                 let el = store.var_of(vars[0]).sort.clone();
-                let lam = store.binder(Binder::Lambda, &vars, b);
-                let f = self.eta(lam);
+                let f = store.binder(Binder::Lambda, &vars, b);
                 Ok(Internal::bag(
                     store,
                     &el,
@@ -1001,23 +1023,6 @@ impl Rewriter {
                 ))
             }
         }
-    }
-
-    /// `lambda x. false` → `@false_`, `lambda x. 0` → `@zero_`, so finite sets stay canonical.
-    fn eta(&mut self, lam: TermId) -> TermId {
-        let store = self.store;
-        if let Term::Binder(Binder::Lambda, vs, b) = store.get(lam) {
-            if vs.len() == 1 {
-                let el = store.var_of(vs[0]).sort.clone();
-                if *b == store.false_term() {
-                    return Internal::false_fn(store, &el);
-                }
-                if matches!(store.get(*b), Term::Num(NumSort::Nat, 0)) {
-                    return Internal::zero_fn(store, &el);
-                }
-            }
-        }
-        lam
     }
 
     fn eval_quantifier(
@@ -1093,6 +1098,11 @@ impl Rewriter {
             }
             Term::App(g, gargs) => {
                 if let Term::Func(u) = store.get(*g) {
+                    if let (Kind::Op(op), [x]) = (self.kind(*u), args) {
+                        if let Some(r) = self.apply_fn(op, gargs, *x)? {
+                            return Ok(r);
+                        }
+                    }
                     if self.kind(*u) == Kind::Op(Op::FuncUpdate)
                         && gargs.len() == 3
                         && args.len() == 1
@@ -1290,7 +1300,10 @@ impl Rewriter {
 
     fn is_fn_value(&mut self, t: TermId) -> bool {
         match self.store.as_func_app(t) {
-            Some((f, [])) => matches!(self.kind(f), Kind::Op(Op::FalseFn | Op::ZeroFn)),
+            Some((f, [])) => matches!(
+                self.kind(f),
+                Kind::Op(Op::FalseFn | Op::ZeroFn | Op::TrueFn | Op::OneFn)
+            ),
             _ => false,
         }
     }
@@ -1332,9 +1345,11 @@ impl Rewriter {
                     None
                 }
             }
+            // One function part: the finite parts are canonical (mCRL2's normal forms), so
+            // distinct value parts mean distinct sets. Otherwise see `set_eq`.
             (Kind::Ctor(Ctor::Set), Kind::Ctor(Ctor::Set))
             | (Kind::Ctor(Ctor::Bag), Kind::Ctor(Ctor::Bag)) => {
-                if self.is_value(a) && self.is_value(b) {
+                if aa[0] == ba[0] && self.is_value(aa[1]) && self.is_value(ba[1]) {
                     Some(false)
                 } else {
                     None
@@ -2083,11 +2098,19 @@ impl Rewriter {
                     args[0],
                 ))
             }
+            // Sorting needs values: open elements could become equal under a substitution,
+            // so `{x, y}` stays an `@fset_make` (like mCRL2's `@fset_insert`) until then.
+            (Op::FSetMake, _) if args.len() > 1 && !args.iter().all(|x| self.is_value(*x)) => None,
             (Op::FSetMake, _) => {
                 let el = elem(cod);
                 let mut e = args.to_vec();
                 self.sort_dedup(&mut e);
                 Some(Internal::fset(store, &el, &e))
+            }
+            (Op::FBagMake, _)
+                if args.len() > 2 && !args.iter().step_by(2).all(|x| self.is_value(*x)) =>
+            {
+                None
             }
             (Op::FBagMake, _) => {
                 let el = elem(cod);
@@ -2103,84 +2126,21 @@ impl Rewriter {
             (Op::FalseFn, 1) => Some(ff),
             (Op::ZeroFn, 1) => Some(store.num(NumSort::Nat, 0)),
             (Op::FuncUpdate, 3) => self.func_update(h, args[0], args[1], args[2])?,
-            (Op::Set2Bag, 1) => {
-                let el = elem(cod);
-                match self.set_parts(args[0]) {
-                    Some((fun, fs)) if self.is_false_fn(fun) => {
-                        let e = self.fset_elems(fs).unwrap_or_default();
-                        let pairs = e.into_iter().map(|x| (x, IntVal::Small(1))).collect();
-                        let fb = self.mk_fbag(&el, pairs);
-                        Some(Internal::bag(store, &el, Internal::zero_fn(store, &el), fb))
-                    }
-                    Some(_) => {
-                        // Set2Bag(s) = { x: S | if(x in s, 1, 0) }
-                        let s0 = args[0];
-                        let f = self.lambda_over(&el, &[s0], |rw, x| {
-                            let c = rw.member_term(x, s0)?;
-                            let (one, zero) =
-                                (rw.store.num(NumSort::Nat, 1), rw.store.num(NumSort::Nat, 0));
-                            if c == rw.store.true_term() {
-                                return Ok(one);
-                            }
-                            if c == rw.store.false_term() {
-                                return Ok(zero);
-                            }
-                            let iff = rw.store.intern_func(&Func {
-                                name: "if".into(),
-                                sort: Sort::Arrow(
-                                    vec![Sort::Bool, Sort::Nat, Sort::Nat],
-                                    Box::new(Sort::Nat),
-                                ),
-                            });
-                            Ok(rw.store.app_func(iff, &[c, one, zero]))
-                        })?;
-                        Some(Internal::bag(
-                            store,
-                            &el,
-                            f,
-                            Internal::fbag(store, &el, &[]),
-                        ))
-                    }
-                    None => None,
-                }
-            }
-            (Op::Bag2Set, 1) => {
-                let el = elem(cod);
-                match self.set_parts(args[0]) {
-                    Some((fun, fb)) if self.is_zero_fn(fun) => {
-                        let p = self.fbag_pairs(fb).unwrap_or_default();
-                        let e: Vec<_> = p.into_iter().map(|(x, _)| x).collect();
-                        let fs = Internal::fset(store, &el, &e);
-                        Some(Internal::set(
-                            store,
-                            &el,
-                            Internal::false_fn(store, &el),
-                            fs,
-                        ))
-                    }
-                    Some(_) => {
-                        // Bag2Set(b) = { x: S | count(x, b) > 0 }
-                        let b0 = args[0];
-                        let f = self.lambda_over(&el, &[b0], |rw, x| {
-                            let c = rw.count_term(x, b0)?;
-                            let zero = rw.store.num(NumSort::Nat, 0);
-                            let gt = rw.store.intern_func(&Func {
-                                name: ">".into(),
-                                sort: Sort::Arrow(vec![Sort::Nat, Sort::Nat], Box::new(Sort::Bool)),
-                            });
-                            let h = rw.store.func(gt);
-                            rw.apply_func(gt, h, &[c, zero])
-                        })?;
-                        Some(Internal::set(
-                            store,
-                            &el,
-                            f,
-                            Internal::fset(store, &el, &[]),
-                        ))
-                    }
-                    None => None,
-                }
-            }
+            (Op::Set2Bag, 1) => self.set2bag(cod, args[0]),
+            (Op::Bag2Set, 1) => self.bag2set(cod, args[0])?,
+            (
+                Op::NotFn
+                | Op::AndFn
+                | Op::OrFn
+                | Op::AddFn
+                | Op::MinFn
+                | Op::MonusFn
+                | Op::Nat2BoolFn
+                | Op::Bool2NatFn,
+                _,
+            ) => self.simplify_fn(op, cod, args),
+            (Op::TrueFn, 1) => Some(tt),
+            (Op::OneFn, 1) => Some(store.num(NumSort::Nat, 1)),
             _ => {
                 let _ = (a0, a1);
                 None
@@ -2241,462 +2201,6 @@ impl Rewriter {
             t = store.app(cons, &[*x, t]);
         }
         t
-    }
-
-    // ----- sets and bags -----------------------------------------------------------------
-
-    fn sort_dedup(&mut self, e: &mut Vec<TermId>) {
-        let mut v = std::mem::take(e);
-        v.sort_by(|a, b| self.term_cmp(*a, *b));
-        v.dedup();
-        *e = v;
-    }
-
-    fn fset_elems(&mut self, t: TermId) -> Option<Vec<TermId>> {
-        let (f, args) = self.store.as_func_app(t).map(|(f, a)| (f, a.to_vec()))?;
-        match self.kind(f) {
-            Kind::Ctor(Ctor::FSet) => Some(args),
-            _ => None,
-        }
-    }
-
-    fn fbag_pairs(&mut self, t: TermId) -> Option<Vec<(TermId, IntVal)>> {
-        let (f, args) = self.store.as_func_app(t).map(|(f, a)| (f, a.to_vec()))?;
-        if self.kind(f) != Kind::Ctor(Ctor::FBag) {
-            return None;
-        }
-        args.chunks(2)
-            .map(|c| Some((c[0], self.int(c[1])?)))
-            .collect()
-    }
-
-    fn mk_fbag(&mut self, el: &Sort, mut pairs: Vec<(TermId, IntVal)>) -> TermId {
-        pairs.sort_by(|a, b| self.term_cmp(a.0, b.0));
-        let mut flat: Vec<TermId> = Vec::new();
-        let mut merged: Vec<(TermId, IntVal)> = Vec::new();
-        for (x, n) in pairs {
-            match merged.last_mut() {
-                Some((y, m)) if *y == x => *m = m.add(&n),
-                _ => merged.push((x, n)),
-            }
-        }
-        for (x, n) in merged {
-            if n.signum() > 0 {
-                flat.push(x);
-                flat.push(match n {
-                    IntVal::Small(v) => self.store.num(NumSort::Nat, v),
-                    IntVal::Big(b) => self.store.big_num(NumSort::Nat, &b),
-                });
-            }
-        }
-        Internal::fbag(self.store, el, &flat)
-    }
-
-    fn set_parts(&mut self, t: TermId) -> Option<(TermId, TermId)> {
-        match self.store.as_func_app(t) {
-            Some((f, [a, b])) if matches!(self.kind(f), Kind::Ctor(Ctor::Set | Ctor::Bag)) => {
-                Some((*a, *b))
-            }
-            _ => None,
-        }
-    }
-
-    fn is_false_fn(&mut self, t: TermId) -> bool {
-        matches!(self.store.as_func_app(t), Some((f, [])) if self.kind(f) == Kind::Op(Op::FalseFn))
-    }
-
-    fn is_zero_fn(&mut self, t: TermId) -> bool {
-        matches!(self.store.as_func_app(t), Some((f, [])) if self.kind(f) == Kind::Op(Op::ZeroFn))
-    }
-
-    /// `x in c` for lists, finite sets/bags and sets/bags.
-    fn member(&mut self, x: TermId, c: TermId) -> Result<Option<TermId>, RewriteError> {
-        let store = self.store;
-        let s = store.sort_ref(c);
-        match &*s {
-            Sort::List(_) => {
-                let mut l = c;
-                let mut unknown = false;
-                loop {
-                    if self.is_nil(l) {
-                        return Ok(if unknown {
-                            None
-                        } else {
-                            Some(store.false_term())
-                        });
-                    }
-                    let Some((y, r)) = self.cons_parts(l) else {
-                        return Ok(None);
-                    };
-                    match self.decide_eq(x, y) {
-                        Some(true) => return Ok(Some(store.true_term())),
-                        Some(false) => {}
-                        None => unknown = true,
-                    }
-                    l = r;
-                }
-            }
-            Sort::FSet(_) => {
-                let Some(e) = self.fset_elems(c) else {
-                    return Ok(None);
-                };
-                let mut unknown = false;
-                for y in e {
-                    match self.decide_eq(x, y) {
-                        Some(true) => return Ok(Some(store.true_term())),
-                        Some(false) => {}
-                        None => unknown = true,
-                    }
-                }
-                Ok(if unknown {
-                    None
-                } else {
-                    Some(store.false_term())
-                })
-            }
-            Sort::FBag(_) | Sort::Bag(_) => {
-                let Some(n) = self.count(x, c)? else {
-                    return Ok(None);
-                };
-                match store.get(n) {
-                    Term::Num(..) | Term::BigNum(..) => Ok(Some(
-                        store.bool_term(!matches!(store.get(n), Term::Num(_, 0))),
-                    )),
-                    _ => Ok(None),
-                }
-            }
-            Sort::Set(_) => {
-                let Some((f, fs)) = self.set_parts(c) else {
-                    return Ok(None);
-                };
-                let inf = self.member(x, fs)?;
-                let Some(inf) = inf else { return Ok(None) };
-                if self.is_false_fn(f) {
-                    return Ok(Some(inf));
-                }
-                let fx = self.apply(f, &[x])?;
-                // x in @set(f, s)  =  f(x) != x in s
-                let neq = store.intern_func(&Func {
-                    name: "!=".into(),
-                    sort: Sort::Arrow(vec![Sort::Bool, Sort::Bool], Box::new(Sort::Bool)),
-                });
-                let h = store.func(neq);
-                Ok(Some(self.apply_func(neq, h, &[fx, inf])?))
-            }
-            _ => Ok(None),
-        }
-    }
-
-    /// `x in c` as a normal form (the stuck application if undecided).
-    fn member_term(&mut self, x: TermId, c: TermId) -> Result<TermId, RewriteError> {
-        if let Some(r) = self.member(x, c)? {
-            return Ok(r);
-        }
-        let s = self.store.sort_of(c);
-        let el = self.store.sort_of(x);
-        let f = self.store.intern_func(&Func {
-            name: "in".into(),
-            sort: Sort::Arrow(vec![el, s], Box::new(Sort::Bool)),
-        });
-        Ok(self.store.app_func(f, &[x, c]))
-    }
-
-    /// `count(x, c)` as a normal form (the stuck application if undecided).
-    fn count_term(&mut self, x: TermId, c: TermId) -> Result<TermId, RewriteError> {
-        if let Some(r) = self.count(x, c)? {
-            return Ok(r);
-        }
-        let s = self.store.sort_of(c);
-        let el = self.store.sort_of(x);
-        let f = self.store.intern_func(&Func {
-            name: "count".into(),
-            sort: Sort::Arrow(vec![el, s], Box::new(Sort::Nat)),
-        });
-        Ok(self.store.app_func(f, &[x, c]))
-    }
-
-    fn count(&mut self, x: TermId, c: TermId) -> Result<Option<TermId>, RewriteError> {
-        let store = self.store;
-        match &*store.sort_ref(c) {
-            Sort::FBag(_) => {
-                let Some(p) = self.fbag_pairs(c) else {
-                    return Ok(None);
-                };
-                let mut unknown = false;
-                for (y, n) in p {
-                    match self.decide_eq(x, y) {
-                        Some(true) => return Ok(self.mk_num(&Sort::Nat, NumVal::I(n))),
-                        Some(false) => {}
-                        None => unknown = true,
-                    }
-                }
-                Ok(if unknown {
-                    None
-                } else {
-                    Some(store.num(NumSort::Nat, 0))
-                })
-            }
-            Sort::Bag(_) => {
-                let Some((f, fb)) = self.set_parts(c) else {
-                    return Ok(None);
-                };
-                let Some(k) = self.count(x, fb)? else {
-                    return Ok(None);
-                };
-                if self.is_zero_fn(f) {
-                    return Ok(Some(k));
-                }
-                let fx = self.apply(f, &[x])?;
-                let plus = store.intern_func(&Func {
-                    name: "+".into(),
-                    sort: Sort::Arrow(vec![Sort::Nat, Sort::Nat], Box::new(Sort::Nat)),
-                });
-                let h = store.func(plus);
-                Ok(Some(self.apply_func(plus, h, &[fx, k])?))
-            }
-            _ => Ok(None),
-        }
-    }
-
-    /// A lambda `lambda x: S . body(x)` built from a closure over a fresh variable.
-    fn lambda_over(
-        &mut self,
-        el: &Sort,
-        avoid: &[TermId],
-        body: impl FnOnce(&mut Self, TermId) -> Result<TermId, RewriteError>,
-    ) -> Result<TermId, RewriteError> {
-        // Named `x` (as mCRL2 prints comprehensions) unless that could capture a variable.
-        let store = self.store;
-        let named_x = |t: &TermId| {
-            store
-                .free_vars(*t)
-                .iter()
-                .any(|w| store.var_of(*w).name.as_ref() == "x")
-        };
-        let v = if avoid.iter().any(named_x) {
-            self.fresh_var(el)
-        } else {
-            store.intern_var(&Var {
-                name: "x".into(),
-                sort: el.clone(),
-            })
-        };
-        let x = self.store.var(v);
-        let b = body(self, x)?;
-        let lam = self.store.binder(Binder::Lambda, &[v], b);
-        Ok(self.eta(lam))
-    }
-
-    fn set_complement(&mut self, cod: &Sort, s: TermId) -> Result<Option<TermId>, RewriteError> {
-        if !matches!(cod, Sort::Set(_)) {
-            return Ok(None);
-        }
-        let el = elem(cod);
-        let Some((f, fs)) = self.set_parts(s) else {
-            return Ok(None);
-        };
-        // !@set(f, s) = @set(lambda x. !f(x), s)
-        let g = self.lambda_over(&el, &[f], |rw, x| {
-            let fx = rw.apply(f, &[x])?;
-            Ok(rw.not(fx))
-        })?;
-        Ok(Some(Internal::set(self.store, &el, g, fs)))
-    }
-
-    fn set_binop(
-        &mut self,
-        op: Op,
-        cod: &Sort,
-        a: TermId,
-        b: TermId,
-    ) -> Result<Option<TermId>, RewriteError> {
-        let store = self.store;
-        let el = elem(cod);
-        match cod {
-            Sort::FSet(_) => {
-                let (Some(x), Some(y)) = (self.fset_elems(a), self.fset_elems(b)) else {
-                    return Ok(None);
-                };
-                if op != Op::Add && !(x.iter().chain(&y).all(|t| self.is_value(*t))) {
-                    return Ok(None);
-                }
-                let mut r: Vec<TermId> = match op {
-                    Op::Add => x.iter().chain(&y).copied().collect(),
-                    Op::Mul => x.iter().filter(|t| y.contains(t)).copied().collect(),
-                    _ => x.iter().filter(|t| !y.contains(t)).copied().collect(),
-                };
-                self.sort_dedup(&mut r);
-                Ok(Some(Internal::fset(store, &el, &r)))
-            }
-            Sort::FBag(_) => {
-                let (Some(x), Some(y)) = (self.fbag_pairs(a), self.fbag_pairs(b)) else {
-                    return Ok(None);
-                };
-                if !(x.iter().chain(&y).all(|t| self.is_value(t.0))) {
-                    return Ok(None);
-                }
-                let get = |v: &[(TermId, IntVal)], t: TermId| {
-                    v.iter()
-                        .find(|p| p.0 == t)
-                        .map(|p| p.1.clone())
-                        .unwrap_or(IntVal::Small(0))
-                };
-                let mut keys: Vec<TermId> = x.iter().chain(&y).map(|p| p.0).collect();
-                self.sort_dedup(&mut keys);
-                let pairs = keys
-                    .into_iter()
-                    .map(|k| {
-                        let (m, n) = (get(&x, k), get(&y, k));
-                        let c = match op {
-                            Op::Add => m.add(&n),
-                            Op::Mul => m.min(n),
-                            _ => {
-                                let d = m.sub(&n);
-                                if d.signum() < 0 {
-                                    IntVal::Small(0)
-                                } else {
-                                    d
-                                }
-                            }
-                        };
-                        (k, c)
-                    })
-                    .collect();
-                Ok(Some(self.mk_fbag(&el, pairs)))
-            }
-            Sort::Set(_) | Sort::Bag(_) => {
-                let is_set = matches!(cod, Sort::Set(_));
-                let (Some((f, fa)), Some((g, gb))) = (self.set_parts(a), self.set_parts(b)) else {
-                    return Ok(None);
-                };
-                let finite = if is_set {
-                    self.is_false_fn(f) && self.is_false_fn(g)
-                } else {
-                    self.is_zero_fn(f) && self.is_zero_fn(g)
-                };
-                if finite {
-                    let fcod = if is_set {
-                        Sort::FSet(Box::new(el.clone()))
-                    } else {
-                        Sort::FBag(Box::new(el.clone()))
-                    };
-                    let Some(r) = self.set_binop(op, &fcod, fa, gb)? else {
-                        return Ok(None);
-                    };
-                    return Ok(Some(if is_set {
-                        Internal::set(store, &el, f, r)
-                    } else {
-                        Internal::bag(store, &el, f, r)
-                    }));
-                }
-                // General case: characteristic / count function of the result.
-                let fun = self.lambda_over(&el, &[a, b], |rw, x| {
-                    if is_set {
-                        let ia = rw.member_term(x, a)?;
-                        let ib = rw.member_term(x, b)?;
-                        let and = rw.store.intern_func(&Func {
-                            name: "&&".into(),
-                            sort: Sort::Arrow(vec![Sort::Bool, Sort::Bool], Box::new(Sort::Bool)),
-                        });
-                        let or = rw.store.intern_func(&Func {
-                            name: "||".into(),
-                            sort: Sort::Arrow(vec![Sort::Bool, Sort::Bool], Box::new(Sort::Bool)),
-                        });
-                        let (oh, ah) = (rw.store.func(or), rw.store.func(and));
-                        match op {
-                            Op::Add => rw.bool_binop(Op::Or, oh, ia, ib),
-                            Op::Mul => rw.bool_binop(Op::And, ah, ia, ib),
-                            _ => {
-                                let nb = rw.not(ib);
-                                rw.bool_binop(Op::And, ah, ia, nb)
-                            }
-                        }
-                    } else {
-                        let ca = rw.count_term(x, a)?;
-                        let cb = rw.count_term(x, b)?;
-                        let name = match op {
-                            Op::Add => "+",
-                            Op::Mul => "min",
-                            _ => "@monus",
-                        };
-                        if name == "@monus" {
-                            // max(a - b, 0) as Nat: Int2Nat(max(a - b, 0)) evaluated natively.
-                            if let (Some(p), Some(q)) = (rw.int(ca), rw.int(cb)) {
-                                let d = p.sub(&q);
-                                let d = if d.signum() < 0 { IntVal::Small(0) } else { d };
-                                return Ok(rw
-                                    .mk_num(&Sort::Nat, NumVal::I(d))
-                                    .expect("non-negative"));
-                            }
-                        }
-                        let func = rw.store.intern_func(&Func {
-                            name: name.into(),
-                            sort: Sort::Arrow(vec![Sort::Nat, Sort::Nat], Box::new(Sort::Nat)),
-                        });
-                        let h = rw.store.func(func);
-                        rw.apply_func(func, h, &[ca, cb])
-                    }
-                })?;
-                Ok(Some(if is_set {
-                    Internal::set(store, &el, fun, Internal::fset(store, &el, &[]))
-                } else {
-                    Internal::bag(store, &el, fun, Internal::fbag(store, &el, &[]))
-                }))
-            }
-            _ => Ok(None),
-        }
-    }
-
-    /// Equality of (infinite) sets and bags with identical representation parts.
-    fn set_eq(&mut self, a: TermId, b: TermId) -> Result<Option<TermId>, RewriteError> {
-        let (Some((f, x)), Some((g, y))) = (self.set_parts(a), self.set_parts(b)) else {
-            return Ok(None);
-        };
-        if f == g {
-            if let Some(r) = self.decide_eq(x, y) {
-                return Ok(Some(self.store.bool_term(r)));
-            }
-        }
-        Ok(None)
-    }
-
-    fn subset(
-        &mut self,
-        a: TermId,
-        b: TermId,
-        strict: bool,
-    ) -> Result<Option<TermId>, RewriteError> {
-        let store = self.store;
-        let s = store.sort_of(a);
-        let (fa, fb) = match s {
-            Sort::FSet(_) | Sort::FBag(_) => (a, b),
-            Sort::Set(_) | Sort::Bag(_) => {
-                let (Some((f, x)), Some((g, y))) = (self.set_parts(a), self.set_parts(b)) else {
-                    return Ok(None);
-                };
-                let fin = (self.is_false_fn(f) || self.is_zero_fn(f))
-                    && (self.is_false_fn(g) || self.is_zero_fn(g));
-                if !fin {
-                    return Ok(None);
-                }
-                (x, y)
-            }
-            _ => return Ok(None),
-        };
-        if !(self.is_value(fa) && self.is_value(fb)) {
-            return Ok(None);
-        }
-        let r = if let (Some(x), Some(y)) = (self.fset_elems(fa), self.fset_elems(fb)) {
-            x.iter().all(|t| y.contains(t)) && (!strict || x.len() < y.len())
-        } else if let (Some(x), Some(y)) = (self.fbag_pairs(fa), self.fbag_pairs(fb)) {
-            let sub = x
-                .iter()
-                .all(|(t, n)| y.iter().any(|(u, m)| u == t && n <= m));
-            sub && (!strict || fa != fb)
-        } else {
-            return Ok(None);
-        };
-        Ok(Some(store.bool_term(r)))
     }
 
     /// Normalises `f[x -> v]`: drops updates that change nothing, merges updates of one

@@ -98,6 +98,15 @@ pub fn data_expr_to_string(e: &DataExpr) -> String {
                     );
                 }
                 if args.len() == 1 && matches!(n, "!" | "-" | "#") {
+                    // `!{e1}` (a set's complement) as mCRL2 prints it: enumerations are atoms.
+                    if matches!(
+                        args[0],
+                        DataExpr::SetEnum { .. }
+                            | DataExpr::BagEnum { .. }
+                            | DataExpr::ListEnum { .. }
+                    ) {
+                        return format!("{n}{}", data_expr_to_string(&args[0]));
+                    }
                     return format!("{n}({})", data_expr_to_string(&args[0]));
                 }
                 if args.len() == 3 && n == "@func_update" {
@@ -110,7 +119,10 @@ pub fn data_expr_to_string(e: &DataExpr) -> String {
                 }
             }
             let h = match &**head {
-                DataExpr::Func(_) | DataExpr::Var(_) => data_expr_to_string(head),
+                // `f(a)(x)`: application is postfix, so an applied head needs no brackets.
+                DataExpr::Func(_) | DataExpr::Var(_) | DataExpr::App { .. } => {
+                    data_expr_to_string(head)
+                }
                 _ => format!("({})", data_expr_to_string(head)),
             };
             let a: Vec<String> = args.iter().map(data_expr_to_string).collect();
