@@ -1023,6 +1023,32 @@ impl<'s> Checker<'s> {
                 );
                 continue;
             }
+            // As mCRL2: the built-in number and Boolean sorts have fixed constructors that the
+            // rewriter and enumerator rely on (`cons N: Pos; eqn N = 3;` would leave `n < N`
+            // stuck).
+            if is_cons
+                && matches!(
+                    func.sort.codomain(),
+                    Sort::Bool | Sort::Pos | Sort::Nat | Sort::Int | Sort::Real
+                )
+            {
+                self.error(
+                    f.span,
+                    format!(
+                        "constructor `{}` of the built-in sort {}: constructors of built-in \
+                         sorts are not allowed",
+                        func.name,
+                        sort_str(func.sort.codomain())
+                    ),
+                    "constructor of a built-in sort",
+                    Some(format!(
+                        "declare `{}` with `map` instead of `cons`",
+                        func.name
+                    )),
+                );
+                self.broken.insert(func.name.clone());
+                continue;
+            }
             if self
                 .funcs
                 .get(&func.name)
@@ -2291,17 +2317,25 @@ impl Checker<'_> {
             ));
         }
         let arg_tys = self.synth_args(args)?;
-        let viable: Vec<usize> = sigs
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| {
-                s.len() == args.len()
-                    && s.iter()
-                        .zip(&arg_tys)
-                        .all(|(p, alts)| alts.iter().any(|a| fits(a, &Ty::of(p), false)))
-            })
-            .map(|(i, _)| i)
-            .collect();
+        let viable_with = |compat: bool| -> Vec<usize> {
+            sigs.iter()
+                .enumerate()
+                .filter(|(_, s)| {
+                    s.len() == args.len()
+                        && s.iter()
+                            .zip(&arg_tys)
+                            .all(|(p, alts)| alts.iter().any(|a| fits(a, &Ty::of(p), compat)))
+                })
+                .map(|(i, _)| i)
+                .collect()
+        };
+        // As for functions (`resolve`): an empty `{}` may stand for the empty bag, as in
+        // mCRL2's own examples (`P_kl({})` with `P_kl(b: Bag(Nat))`), but only when no
+        // declaration fits otherwise.
+        let mut viable = viable_with(false);
+        if viable.is_empty() {
+            viable = viable_with(true);
+        }
         let found: Vec<String> = arg_tys.iter().map(|a| alts_str(a)).collect();
         if viable.is_empty() {
             let same_arity: Vec<&Vec<Sort>> =
