@@ -56,3 +56,31 @@ fn else_branch_after_a_sum_in_the_then_branch() {
 fn empty_set_literal_as_a_bag_argument_of_a_process() {
     assert_eq!(states_and_transitions("empty_set_as_bag.mcrl2"), (4, 8));
 }
+
+#[test]
+fn builtins_over_literals_take_the_expected_element_sort() {
+    assert_eq!(
+        states_and_transitions("literal_containers_widen.mcrl2"),
+        (3, 3)
+    );
+    // Only literals are re-typed: a List(Pos) variable is still not a List(Nat).
+    let dir = std::env::temp_dir().join(format!("muon-frontend-{}-widen", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, text) in [
+        (
+            "action.mcrl2",
+            "act a: List(Nat);\nproc P(l: List(Pos)) = a(l ++ [1]) . P(l);\ninit P([1]);\n",
+        ),
+        (
+            "eqn.mcrl2",
+            "map f: List(Pos) -> List(Nat);\nvar l: List(Pos);\neqn f(l) = l ++ [1];\ninit delta;\n",
+        ),
+    ] {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        let (code, _, err) = muon(&["parse", p.to_str().unwrap()]);
+        assert_ne!(code, 0, "{name} must not type-check");
+        assert!(err.contains("List(Nat)"), "{name}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
