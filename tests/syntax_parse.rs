@@ -384,6 +384,51 @@ fn process_priorities_follow_mcrl2() {
     assert_eq!(init("(a . b) . c"), "((a . b) . c)");
 }
 
+/// mCRL2 reads `c -> sum x: D . p <> q` as if-then-else with `sum x: D . p` as the then
+/// branch (the only parse: `<>` needs a condition), also deeper in the then branch.
+#[test]
+fn else_after_sum_in_then_branch() {
+    assert_eq!(init("c -> sum x: D . p <> q"), "(c -> (sum x: D . p) <> q)");
+    assert_eq!(
+        init("c -> sum x: D . a . P(x) <> b . Q"),
+        "(c -> (sum x: D . (a . P(x))) <> (b . Q))"
+    );
+    assert_eq!(
+        init("c -> a . sum x: D . p <> q"),
+        "(c -> (a . (sum x: D . p)) <> q)"
+    );
+    assert_eq!(
+        init("c -> sum x: D . sum y: E . p <> q"),
+        "(c -> (sum x: D . (sum y: E . p)) <> q)"
+    );
+    assert_eq!(
+        init("c -> sum x: D . d -> p <> q <> r"),
+        "(c -> (sum x: D . (d -> p <> q)) <> r)"
+    );
+    assert_eq!(
+        init("c -> d -> sum x: D . p <> q"),
+        "(c -> (d -> (sum x: D . p) <> q))"
+    );
+    assert_eq!(
+        init("c -> sum x: D . p <> q + r"),
+        "((c -> (sum x: D . p) <> q) + r)"
+    );
+    // Still no condition to attach to: a clear error, not a silent regrouping.
+    for bad in [
+        "sum x: D . p <> q",
+        "(sum x: D . p <> q) . r",
+        "c -> a + sum x: D . p <> q",
+        "c -> sum x: D . p <> q <> r",
+    ] {
+        let e = parse_spec(&src(&format!("init {bad};"))).expect_err(bad);
+        assert!(
+            e.message().contains("`<>` without a matching condition"),
+            "{bad}: {}",
+            e.message()
+        );
+    }
+}
+
 #[test]
 fn process_operators_and_calls() {
     assert_eq!(init("P(x = 1, y = x == 2)"), "P(x = 1, y = (x == 2))");

@@ -397,6 +397,23 @@ fn fits(a: &Ty, b: &Ty, compat: bool) -> bool {
     }
 }
 
+/// `fits`, but also with numeric widening inside container sorts (List(Pos) where
+/// List(Nat) is needed): only for choosing an instance whose arguments are then checked
+/// top-down, never to accept an expression by itself.
+fn fits_widened(a: &Ty, b: &Ty) -> bool {
+    if fits(a, b, false) {
+        return true;
+    }
+    match (a, b) {
+        (Ty::List(x) | Ty::ListLit(x), Ty::List(y))
+        | (Ty::Set(x) | Ty::FSet(x) | Ty::SetLit(x, _), Ty::Set(y) | Ty::FSet(y))
+        | (Ty::Bag(x) | Ty::FBag(x) | Ty::BagLit(x), Ty::Bag(y) | Ty::FBag(y)) => {
+            fits_widened(x, y)
+        }
+        _ => false,
+    }
+}
+
 /// The common sort of two rigid positions (equal up to holes and literal choices).
 fn unify(a: &Ty, b: &Ty) -> Option<Ty> {
     Some(match (a, b) {
@@ -1023,6 +1040,32 @@ impl<'s> Checker<'s> {
                 );
                 continue;
             }
+            // As mCRL2: the built-in number and Boolean sorts have fixed constructors that the
+            // rewriter and enumerator rely on (`cons N: Pos; eqn N = 3;` would leave `n < N`
+            // stuck).
+            if is_cons
+                && matches!(
+                    func.sort.codomain(),
+                    Sort::Bool | Sort::Pos | Sort::Nat | Sort::Int | Sort::Real
+                )
+            {
+                self.error(
+                    f.span,
+                    format!(
+                        "constructor `{}` of the built-in sort {}: constructors of built-in \
+                         sorts are not allowed",
+                        func.name,
+                        sort_str(func.sort.codomain())
+                    ),
+                    "constructor of a built-in sort",
+                    Some(format!(
+                        "declare `{}` with `map` instead of `cons`",
+                        func.name
+                    )),
+                );
+                self.broken.insert(func.name.clone());
+                continue;
+            }
             if self
                 .funcs
                 .get(&func.name)
@@ -1205,6 +1248,36 @@ impl<'s> Checker<'s> {
         out
     }
 
+    /// Instantiates a built-in candidate by solving its sort parameters from the expected
+    /// result sort alone; `None` unless every parameter is fixed and the arguments fit.
+    fn instantiate_for_result(&self, cand: &Cand, args: &[Vec<Ty>], exp: &Sort) -> Option<Inst> {
+        let Cand::Builtin(s) = cand else { return None };
+        if s.params.len() != args.len() || s.sort_params() == 0 {
+            return None;
+        }
+        let mut cs = Vec::new();
+        if !gather(&s.result, &Ty::of(exp), true, &mut cs) {
+            return None;
+        }
+        let sp = solve(&cs, s.sort_params())?;
+        if sp.iter().any(Ty::has_hole) {
+            return None;
+        }
+        let params: Vec<Ty> = s.params.iter().map(|p| inst_pat(p, &sp)).collect();
+        // Numbers may widen inside containers here: the arguments are checked top-down
+        // against `params` afterwards, which accepts only what can be re-typed (literals).
+        let fits_all = params
+            .iter()
+            .zip(args)
+            .all(|(p, alts)| alts.iter().any(|a| fits_widened(a, p)));
+        fits_all.then(|| Inst {
+            cand: cand.clone(),
+            result: inst_pat(&s.result, &sp),
+            sort_params: sp,
+            params,
+        })
+    }
+
     /// Instantiates a candidate against argument sorts (alternatives per argument): one
     /// instance per distinct way the arguments fix a built-in's sort parameters.
     fn instantiate(&self, cand: &Cand, args: &[Vec<Ty>], compat: bool) -> Vec<Inst> {
@@ -1287,6 +1360,17 @@ impl<'s> Checker<'s> {
                 .collect();
             if !matching.is_empty() {
                 viable = matching;
+            } else {
+                // The arguments alone fixed a built-in's sort parameters to a sort that does
+                // not fit (`[1, 2] ++ [3]` is a List(Pos)); as mCRL2, let the expected result
+                // fix them instead when the arguments (literals) fit that instance too.
+                let directed: Vec<Inst> = cands
+                    .iter()
+                    .filter_map(|c| self.instantiate_for_result(c, args, exp))
+                    .collect();
+                if !directed.is_empty() {
+                    viable = directed;
+                }
             }
         }
         let best: Vec<Inst> = viable
@@ -2291,17 +2375,44 @@ impl Checker<'_> {
             ));
         }
         let arg_tys = self.synth_args(args)?;
-        let viable: Vec<usize> = sigs
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| {
-                s.len() == args.len()
-                    && s.iter()
-                        .zip(&arg_tys)
-                        .all(|(p, alts)| alts.iter().any(|a| fits(a, &Ty::of(p), false)))
-            })
-            .map(|(i, _)| i)
-            .collect();
+        let viable_with = |compat: bool| -> Vec<usize> {
+            sigs.iter()
+                .enumerate()
+                .filter(|(_, s)| {
+                    s.len() == args.len()
+                        && s.iter()
+                            .zip(&arg_tys)
+                            .all(|(p, alts)| alts.iter().any(|a| fits(a, &Ty::of(p), compat)))
+                })
+                .map(|(i, _)| i)
+                .collect()
+        };
+        // As for functions (`resolve`): an empty `{}` may stand for the empty bag, as in
+        // mCRL2's own examples (`P_kl({})` with `P_kl(b: Bag(Nat))`), but only when no
+        // declaration fits otherwise.
+        let mut viable = viable_with(false);
+        if viable.is_empty() {
+            viable = viable_with(true);
+        }
+        if viable.is_empty() {
+            // Bottom-up sorts are too rigid for built-ins over literals only (`[1, 2] ++ [3]`
+            // is a List(Pos), but checking it against List(Nat) succeeds, as in mCRL2): try
+            // each declaration top-down, keeping no diagnostics from the attempts.
+            for (i, sig) in sigs.iter().enumerate() {
+                if sig.len() != args.len() {
+                    continue;
+                }
+                let before = self.errors.len();
+                let ok = args
+                    .iter()
+                    .zip(sig)
+                    .all(|(a, s)| self.check(a, Some(s)).is_ok());
+                self.errors.truncate(before);
+                if ok {
+                    viable.push(i);
+                }
+            }
+        }
         let found: Vec<String> = arg_tys.iter().map(|a| alts_str(a)).collect();
         if viable.is_empty() {
             let same_arity: Vec<&Vec<Sort>> =

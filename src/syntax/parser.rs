@@ -755,6 +755,34 @@ struct Node<E> {
     outer: Span,
 }
 
+/// A process operand during Pratt folding. `pending` is an else branch `<> q` (with the
+/// span of `<>`) that found no open condition in its left operand; the nearest enclosing
+/// `c ->` prefix claims it (mCRL2 reads `c -> sum x: D. p <> q` as `c -> (sum x: D. p) <> q`).
+struct PNode {
+    e: ProcExpr,
+    outer: Span,
+    pending: Option<(Span, ProcExpr)>,
+}
+
+impl From<Node<ProcExpr>> for PNode {
+    fn from(n: Node<ProcExpr>) -> Self {
+        PNode {
+            e: n.e,
+            outer: n.outer,
+            pending: None,
+        }
+    }
+}
+
+/// The span of an expression whose trailing `<> q` is still pending: it ends where its last
+/// operand `last` (never parenthesised then) ends, before `<>`.
+fn span_before(span: Span, last: Span, pending: &Option<(Span, ProcExpr)>) -> Span {
+    match pending {
+        Some(_) => Span::new(span.start as usize, last.end as usize),
+        None => span,
+    }
+}
+
 static DATA_PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
     use Rule::*;
     PrattParser::new()
@@ -1434,19 +1462,33 @@ impl Builder<'_> {
     fn proc_expr(&self, p: Pair<Rule>) -> R<ProcExpr> {
         debug_assert_eq!(p.as_rule(), Rule::proc_expr);
         let n = PROC_PRATT
-            .map_primary(|q| self.proc_primary(q))
+            .map_primary(|q| self.proc_primary(q).map(PNode::from))
             .map_prefix(|op, rhs| {
                 let rhs = rhs?;
                 let span = sp(&op).join(rhs.outer);
+                let last = rhs.e.span;
                 let kind = match op.as_rule() {
-                    Rule::p_sum => ProcExprKind::Sum {
-                        vars: self.vars_decl_list(kids(op).next().expect("sum variables"))?,
-                        body: Box::new(rhs.e),
-                    },
+                    Rule::p_sum => {
+                        // `sum` binds weaker than `<>`, so in `c -> sum x: D. p <> q` the `<> q`
+                        // ends up under the sum; it stays pending and goes to the condition.
+                        let e = ProcExpr {
+                            kind: ProcExprKind::Sum {
+                                vars: self
+                                    .vars_decl_list(kids(op).next().expect("sum variables"))?,
+                                body: Box::new(rhs.e),
+                            },
+                            span: span_before(span, last, &rhs.pending),
+                        };
+                        return Ok(PNode {
+                            e,
+                            outer: span,
+                            pending: rhs.pending,
+                        });
+                    }
                     Rule::p_cond => ProcExprKind::Cond {
                         cond: self.data_unit(kids(op).next().expect("condition"))?,
                         then: Box::new(rhs.e),
-                        else_: None,
+                        else_: rhs.pending.map(|(_, q)| Box::new(q)),
                     },
                     _ => {
                         let s = sp(&op);
@@ -1456,9 +1498,10 @@ impl Builder<'_> {
                         ));
                     }
                 };
-                Ok(Node {
+                Ok(PNode {
                     e: ProcExpr { kind, span },
                     outer: span,
+                    pending: None,
                 })
             })
             .map_postfix(|lhs, op| {
@@ -1472,7 +1515,13 @@ impl Builder<'_> {
             .map_infix(|lhs, op, rhs| {
                 let (lhs, rhs) = (lhs?, rhs?);
                 let ospan = sp(&op);
+                if let Some((else_span, _)) = &lhs.pending {
+                    // `(… <> q) op r` without parentheses: the else branch was never claimed.
+                    return Err(self.dangling_else(*else_span));
+                }
                 let span = lhs.outer.join(rhs.outer);
+                let pending = rhs.pending;
+                let inner = span_before(span, rhs.e.span, &pending);
                 let (a, b) = (Box::new(lhs.e), Box::new(rhs.e));
                 let kind = match op.as_rule() {
                     Rule::p_choice => ProcExprKind::Choice(a, b),
@@ -1481,24 +1530,35 @@ impl Builder<'_> {
                     Rule::p_par => ProcExprKind::Par(a, b),
                     Rule::p_leftmerge => ProcExprKind::LeftMerge(a, b),
                     Rule::p_else => {
+                        if let Some((else_span, _)) = &pending {
+                            return Err(self.dangling_else(*else_span));
+                        }
                         let outer = lhs.outer;
                         let mut then = *a;
-                        if then.span.end != outer.end || attach_else(&mut then, *b).is_err() {
-                            return Err(self
-                                .err(
-                                    ospan,
-                                    "`<>` without a matching condition `c ->`",
-                                    "this `<>`",
-                                )
-                                .with_help("the if-then-else operator is written `c -> p <> q`"));
+                        if then.span.end == outer.end {
+                            match attach_else(&mut then, *b) {
+                                Ok(()) => {
+                                    return Ok(PNode {
+                                        e: ProcExpr {
+                                            kind: then.kind,
+                                            span,
+                                        },
+                                        outer: span,
+                                        pending: None,
+                                    })
+                                }
+                                // No open condition inside: an enclosing prefix (`sum`, then
+                                // `c ->`) may still claim it.
+                                Err(q) => {
+                                    return Ok(PNode {
+                                        e: then,
+                                        outer: span,
+                                        pending: Some((ospan, q)),
+                                    })
+                                }
+                            }
                         }
-                        return Ok(Node {
-                            e: ProcExpr {
-                                kind: then.kind,
-                                span,
-                            },
-                            outer: span,
-                        });
+                        return Err(self.dangling_else(ospan));
                     }
                     Rule::p_until => {
                         return Err(self.unsupported(
@@ -1518,13 +1578,26 @@ impl Builder<'_> {
                             ))
                     }
                 };
-                Ok(Node {
-                    e: ProcExpr { kind, span },
+                Ok(PNode {
+                    e: ProcExpr { kind, span: inner },
                     outer: span,
+                    pending,
                 })
             })
             .parse(p.into_inner())?;
+        if let Some((else_span, _)) = n.pending {
+            return Err(self.dangling_else(else_span));
+        }
         Ok(n.e)
+    }
+
+    fn dangling_else(&self, span: Span) -> SyntaxError {
+        self.err(
+            span,
+            "`<>` without a matching condition `c ->`",
+            "this `<>`",
+        )
+        .with_help("the if-then-else operator is written `c -> p <> q`")
     }
 
     fn proc_primary(&self, p: Pair<Rule>) -> R<Node<ProcExpr>> {
