@@ -384,7 +384,14 @@ impl TransitionSystem for LpsSystem {
                 continue;
             }
             self.evaluate(w, k, state)?;
-            emit_outcome(&w.outcome, &s.writes, state, &mut w.label, &mut w.next, emit);
+            emit_outcome(
+                &w.outcome,
+                &s.writes,
+                state,
+                &mut w.label,
+                &mut w.next,
+                emit,
+            );
             let words = w.key.len() + w.outcome.len() + 8;
             if w.memo_words + words > MEMO_WORDS {
                 w.memo.iter_mut().for_each(FxHashMap::clear);

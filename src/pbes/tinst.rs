@@ -358,19 +358,19 @@ impl Eng<'_> {
         key.clear();
         key.push(eq);
         key.extend(args.iter().map(|t| t.0));
-        let found = self.ids.get(key.as_slice()).copied();
-        let r = match found {
-            Some(id) => Ok(id),
-            None => self.g.new_var(self.rank[eq as usize]).map(|id| {
-                let shared: Rc<[u32]> = key.as_slice().into();
-                self.inst.push(Some(shared.clone()));
-                self.ids.insert(shared, id);
-                self.queue.push_back(id);
-                id
-            }),
-        };
+        if let Some(&id) = self.ids.get(key.as_slice()) {
+            self.key_buf = key;
+            return Ok(id);
+        }
+        let id = self.g.new_var(self.rank[eq as usize]);
+        if let Ok(id) = id {
+            let shared: Rc<[u32]> = key.as_slice().into();
+            self.inst.push(Some(shared.clone()));
+            self.ids.insert(shared, id);
+            self.queue.push_back(id);
+        }
         self.key_buf = key;
-        r
+        id
     }
 
     fn expand(&mut self, x: u32) -> Result<(), InstError> {
