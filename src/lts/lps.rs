@@ -7,6 +7,15 @@
 //! result true, and rewriting the action arguments and next-state expressions under the
 //! parameters and the sum variables' values. Summands are tried in LPS order and solutions
 //! in the enumerator's order, which fixes the state numbering.
+//!
+//! Summand memo. A summand's transitions depend only on the parameters it *reads* (free in
+//! its condition, action arguments or next-state expressions). In a parallel composition
+//! most summands read the local state of one or two components, which recurs in many global
+//! states, so each worker memoises per summand: the values of the read parameters -> the
+//! summand's transitions (label key and the new values of the parameters it changes). A hit
+//! skips rewriting and enumeration entirely; the emitted transitions and their order are
+//! exactly those of a fresh evaluation (rewriting is a function of the term and the values
+//! of its free variables). The memo is bounded ([`MEMO_WORDS`]) and cleared when full.
 
 use rustc_hash::FxHashMap;
 use thiserror::Error;
@@ -68,7 +77,19 @@ struct CompiledSummand {
     /// Per parameter: `None` when the parameter keeps its value, else the expression.
     next: Vec<Option<TermId>>,
     origin: String,
+    /// Indices of the parameters the summand reads: its transitions depend on these only.
+    reads: Vec<u32>,
+    /// Indices of the parameters it changes (the `Some` entries of `next`), in order.
+    writes: Vec<u32>,
 }
+
+/// Bound on the `u32` words (keys plus outcomes) one worker's summand memo holds before it
+/// is cleared: 16 Mi words = 64 MiB per exploring thread.
+const MEMO_WORDS: usize = 16 << 20;
+
+/// One summand's transitions from one valuation of its read parameters, flattened: per
+/// transition the label length, the label key, then the values of the written parameters.
+type Outcome = Box<[u32]>;
 
 /// An LPS compiled for exploration.
 pub struct LpsSystem {
@@ -87,6 +108,12 @@ pub struct LpsWorker {
     next: Vec<u32>,
     label: Vec<u32>,
     parts: Vec<(u32, Vec<TermId>)>,
+    /// Per summand: read-parameter values -> [`Outcome`].
+    memo: Vec<FxHashMap<Box<[u32]>, Outcome>>,
+    /// Words held by `memo` (for the [`MEMO_WORDS`] bound).
+    memo_words: usize,
+    key: Vec<u32>,
+    outcome: Vec<u32>,
 }
 
 impl LpsSystem {
@@ -144,12 +171,41 @@ impl LpsSystem {
                     Some(t)
                 });
             }
+            let condition = rw.term(&s.condition)?;
+            let param_index: FxHashMap<VarId, u32> = params
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (*p, i as u32))
+                .collect();
+            let mut reads: Vec<u32> = Vec::new();
+            let terms = std::iter::once(condition)
+                .chain(actions.iter().flat_map(|(_, args)| args.iter().copied()))
+                .chain(next.iter().flatten().copied());
+            for t in terms {
+                for v in store.free_vars(t) {
+                    // Sum variables shadow parameters of the same name.
+                    if s.sum_vars.iter().any(|x| store.intern_var(x) == v) {
+                        continue;
+                    }
+                    if let Some(&i) = param_index.get(&v) {
+                        if !reads.contains(&i) {
+                            reads.push(i);
+                        }
+                    }
+                }
+            }
+            reads.sort_unstable();
+            let writes = (0..next.len() as u32)
+                .filter(|&i| next[i as usize].is_some())
+                .collect();
             summands.push(CompiledSummand {
                 sum_vars: s.sum_vars.iter().map(|v| store.intern_var(v)).collect(),
-                condition: rw.term(&s.condition)?,
+                condition,
                 actions,
                 next,
                 origin: s.origin.description.clone(),
+                reads,
+                writes,
             });
         }
         Ok(LpsSystem {
@@ -167,23 +223,9 @@ impl LpsSystem {
     }
 }
 
-/// Fires one solution of a summand: rewrites action arguments and next state under `sigma`.
-fn fire(
-    w: &mut LpsWorker,
-    s: &CompiledSummand,
-    state: &[u32],
-    emit: &mut dyn FnMut(&Vec<u32>, &[u32]),
-) -> Result<(), LpsError> {
-    w.next.clear();
-    for (i, n) in s.next.iter().enumerate() {
-        match n {
-            None => w.next.push(state[i]),
-            Some(t) => {
-                let v = w.rw.rewrite_with(*t, &w.sigma)?;
-                w.next.push(v.0);
-            }
-        }
-    }
+/// Fires one solution of a summand: rewrites action arguments and next state under `sigma`
+/// and appends the transition to `w.outcome` (see [`Outcome`]).
+fn fire(w: &mut LpsWorker, s: &CompiledSummand) -> Result<(), LpsError> {
     // The label key: actions sorted by (name, argument ids), each as name, args.
     w.parts.clear();
     for (name, args) in &s.actions {
@@ -194,14 +236,109 @@ fn fire(
         w.parts.push((*name, vals));
     }
     w.parts.sort_unstable();
-    w.label.clear();
+    let len_at = w.outcome.len();
+    w.outcome.push(0);
     for (name, vals) in &w.parts {
-        w.label.push(*name);
-        w.label.push(vals.len() as u32);
-        w.label.extend(vals.iter().map(|v| v.0));
+        w.outcome.push(*name);
+        w.outcome.push(vals.len() as u32);
+        w.outcome.extend(vals.iter().map(|v| v.0));
     }
-    emit(&w.label, &w.next);
+    w.outcome[len_at] = (w.outcome.len() - len_at - 1) as u32;
+    for t in s.next.iter().flatten() {
+        let v = w.rw.rewrite_with(*t, &w.sigma)?;
+        w.outcome.push(v.0);
+    }
     Ok(())
+}
+
+impl LpsSystem {
+    /// Computes summand `k`'s transitions from `state` into `w.outcome`.
+    fn evaluate(&self, w: &mut LpsWorker, k: usize, state: &[u32]) -> Result<(), LpsError> {
+        let s = &self.summands[k];
+        let store = w.rw.store();
+        let tt = store.true_term();
+        let ff = store.false_term();
+        w.outcome.clear();
+        // Only the read parameters are bound: the others do not occur.
+        w.sigma.clear();
+        w.sigma.extend(
+            s.reads
+                .iter()
+                .map(|&i| (self.params[i as usize], TermId(state[i as usize]))),
+        );
+        let c = w.rw.rewrite_with(s.condition, &w.sigma)?;
+        if c == ff {
+            return Ok(());
+        }
+        if s.sum_vars.is_empty() {
+            if c != tt {
+                return Err(LpsError::Undecided {
+                    summand: k + 1,
+                    origin: s.origin.clone(),
+                    residual: self.print(c),
+                });
+            }
+            return fire(w, s);
+        }
+        // Enumerate the sum variables; collect solutions first (the enumerator borrows
+        // the rewriter), then fire each.
+        let mut solutions: Vec<Vec<TermId>> = Vec::new();
+        let mut undecided = None;
+        w.rw.enumerator()
+            .enumerate(&s.sum_vars, c, &mut |vals, residual| {
+                if residual == tt {
+                    solutions.push(vals.to_vec());
+                    true
+                } else {
+                    undecided = Some(residual);
+                    false
+                }
+            })
+            .map_err(|source| LpsError::Enumerate {
+                summand: k + 1,
+                origin: s.origin.clone(),
+                source,
+            })?;
+        if let Some(r) = undecided {
+            return Err(LpsError::Undecided {
+                summand: k + 1,
+                origin: s.origin.clone(),
+                residual: self.print(r),
+            });
+        }
+        let bound = w.sigma.len();
+        for vals in solutions {
+            w.sigma.truncate(bound);
+            w.sigma.extend(s.sum_vars.iter().copied().zip(vals));
+            fire(w, s)?;
+        }
+        Ok(())
+    }
+}
+
+/// Emits the transitions of one [`Outcome`] from `state`.
+fn emit_outcome(
+    outcome: &[u32],
+    writes: &[u32],
+    state: &[u32],
+    label: &mut Vec<u32>,
+    next: &mut Vec<u32>,
+    emit: &mut dyn FnMut(&Vec<u32>, &[u32]),
+) {
+    let mut i = 0;
+    while i < outcome.len() {
+        let n = outcome[i] as usize;
+        label.clear();
+        label.extend_from_slice(&outcome[i + 1..i + 1 + n]);
+        i += 1 + n;
+        next.clear();
+        next.extend_from_slice(state);
+        for (&p, &v) in writes.iter().zip(&outcome[i..i + writes.len()]) {
+            next[p as usize] = v;
+        }
+        i += writes.len();
+        emit(label, next);
+    }
 }
 
 impl TransitionSystem for LpsSystem {
@@ -221,6 +358,10 @@ impl TransitionSystem for LpsSystem {
             next: Vec::with_capacity(self.params.len()),
             label: Vec::new(),
             parts: Vec::new(),
+            memo: vec![FxHashMap::default(); self.summands.len()],
+            memo_words: 0,
+            key: Vec::new(),
+            outcome: Vec::new(),
         }
     }
 
@@ -235,59 +376,31 @@ impl TransitionSystem for LpsSystem {
         state: &[u32],
         emit: &mut dyn FnMut(&Vec<u32>, &[u32]),
     ) -> Result<(), LpsError> {
-        let store = w.rw.store();
-        let tt = store.true_term();
-        let ff = store.false_term();
         for (k, s) in self.summands.iter().enumerate() {
-            w.sigma.clear();
-            w.sigma
-                .extend(self.params.iter().zip(state).map(|(p, v)| (*p, TermId(*v))));
-            let c = w.rw.rewrite_with(s.condition, &w.sigma)?;
-            if c == ff {
+            w.key.clear();
+            w.key.extend(s.reads.iter().map(|&i| state[i as usize]));
+            if let Some(out) = w.memo[k].get(w.key.as_slice()) {
+                emit_outcome(out, &s.writes, state, &mut w.label, &mut w.next, emit);
                 continue;
             }
-            if s.sum_vars.is_empty() {
-                if c != tt {
-                    return Err(LpsError::Undecided {
-                        summand: k + 1,
-                        origin: s.origin.clone(),
-                        residual: self.print(c),
-                    });
-                }
-                fire(w, s, state, emit)?;
-                continue;
+            self.evaluate(w, k, state)?;
+            emit_outcome(
+                &w.outcome,
+                &s.writes,
+                state,
+                &mut w.label,
+                &mut w.next,
+                emit,
+            );
+            let words = w.key.len() + w.outcome.len() + 8;
+            if w.memo_words + words > MEMO_WORDS {
+                w.memo.iter_mut().for_each(FxHashMap::clear);
+                w.memo_words = 0;
             }
-            // Enumerate the sum variables; collect solutions first (the enumerator borrows
-            // the rewriter), then fire each.
-            let mut solutions: Vec<Vec<TermId>> = Vec::new();
-            let mut undecided = None;
-            w.rw.enumerator()
-                .enumerate(&s.sum_vars, c, &mut |vals, residual| {
-                    if residual == tt {
-                        solutions.push(vals.to_vec());
-                        true
-                    } else {
-                        undecided = Some(residual);
-                        false
-                    }
-                })
-                .map_err(|source| LpsError::Enumerate {
-                    summand: k + 1,
-                    origin: s.origin.clone(),
-                    source,
-                })?;
-            if let Some(r) = undecided {
-                return Err(LpsError::Undecided {
-                    summand: k + 1,
-                    origin: s.origin.clone(),
-                    residual: self.print(r),
-                });
-            }
-            for vals in solutions {
-                w.sigma.truncate(self.params.len());
-                w.sigma.extend(s.sum_vars.iter().copied().zip(vals));
-                fire(w, s, state, emit)?;
-            }
+            w.memo_words += words;
+            let key: Box<[u32]> = w.key.as_slice().into();
+            let out: Outcome = w.outcome.as_slice().into();
+            w.memo[k].insert(key, out);
         }
         Ok(())
     }
@@ -318,5 +431,82 @@ impl TransitionSystem for LpsSystem {
             .map(|(n, v)| format!("{n} = {}", self.print(TermId(*v))))
             .collect();
         format!("({})", vals.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lps::{linearise, LineariseOptions};
+    use crate::process::typecheck::check_specification;
+    use crate::syntax::SourceFile;
+
+    fn system(text: &str) -> LpsSystem {
+        let src = SourceFile::new("memo.mcrl2", text);
+        let spec = check_specification(&src).expect("well-typed");
+        let lps = linearise(&spec, LineariseOptions::default()).expect("linearisable");
+        LpsSystem::new(&lps, None).expect("compiles")
+    }
+
+    /// Every transition reachable from the initial state, as printed (source, label, target),
+    /// sorted; states are expanded in breadth-first order with one long-lived worker, so
+    /// later states are answered from the summand memo.
+    fn transitions(sys: &LpsSystem) -> Vec<(String, String, String)> {
+        let mut w = sys.worker();
+        let mut init = Vec::new();
+        sys.initial_state(&mut w, &mut init).unwrap();
+        let mut seen = vec![init.clone()];
+        let mut queue = std::collections::VecDeque::from([init]);
+        let mut out = Vec::new();
+        while let Some(s) = queue.pop_front() {
+            let mut succ = Vec::new();
+            sys.successors(&mut w, &s, &mut |l, row| {
+                succ.push((sys.label(l).to_string(), row.to_vec()))
+            })
+            .unwrap();
+            for (l, row) in succ {
+                out.push((sys.format_state(&s), l, sys.format_state(&row)));
+                if !seen.contains(&row) {
+                    seen.push(row.clone());
+                    queue.push_back(row);
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn summand_memo_is_keyed_by_every_parameter_a_summand_reads() {
+        // The first summand's condition reads only `x` but its action reads `y`; the third
+        // one's condition reads `x` and its sum variable is enumerated. A memo keyed by the
+        // condition alone would give (x = 0, y = 1) the label of (x = 0, y = 0).
+        let sys = system(
+            "act a, b: Nat;\n\
+             proc P(x: Nat, y: Nat) = (x < 2) -> a(y) . P(x + 1, y)\n\
+               + (y < 2) -> a(x) . P(x, y + 1)\n\
+               + sum z: Nat . (z < 2 && x == 0) -> b(z) . P(x, y);\n\
+             init P(0, 0);",
+        );
+        let st = |x: u32, y: u32| format!("(x = {x}, y = {y})");
+        let mut want = Vec::new();
+        for x in 0..3 {
+            for y in 0..3 {
+                if x < 2 {
+                    want.push((st(x, y), format!("a({y})"), st(x + 1, y)));
+                }
+                if y < 2 {
+                    want.push((st(x, y), format!("a({x})"), st(x, y + 1)));
+                }
+                if x == 0 {
+                    for z in 0..2 {
+                        want.push((st(x, y), format!("b({z})"), st(x, y)));
+                    }
+                }
+            }
+        }
+        want.sort();
+        assert_eq!(want.len(), 18);
+        assert_eq!(transitions(&sys), want);
     }
 }

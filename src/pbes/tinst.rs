@@ -6,6 +6,7 @@
 //! use.
 
 use std::collections::VecDeque;
+use std::rc::Rc;
 use std::time::Instant;
 
 use rustc_hash::FxHashMap;
@@ -42,20 +43,33 @@ struct Eng<'a> {
     rhs: Vec<T>,
     params: Vec<Vec<VarId>>,
     globals: Vec<(VarId, TermId)>,
-    ids: FxHashMap<(u32, Box<[TermId]>), u32>,
-    /// Per BES variable: equation and instance (`None` for auxiliary variables).
-    inst: Vec<Option<(u32, Box<[TermId]>)>>,
+    /// BES variable per instance key `[equation, argument ids…]`; looked up by slice so a
+    /// known instance costs no allocation, and the key is shared with `inst`.
+    ids: FxHashMap<Rc<[u32]>, u32>,
+    /// Per BES variable: its instance key (`None` for auxiliary variables).
+    inst: Vec<Option<Rc<[u32]>>>,
+    /// Scratch for instance keys and argument values.
+    key_buf: Vec<u32>,
+    vals_buf: Vec<TermId>,
     g: Graph,
     queue: VecDeque<u32>,
     enum_cache: FxHashMap<Sort, Result<Vec<TermId>, String>>,
     current: u32,
-    /// Free variables per term (rewriting binds only those).
-    fv_cache: FxHashMap<TermId, (u32, u32)>,
+    /// Free variables per term, indexed by [`TermId`] (`(u32::MAX, _)` = not computed yet):
+    /// rewriting binds only those.
+    fv_cache: Vec<(u32, u32)>,
     fv_arena: Vec<VarId>,
     /// Scratch substitution for [`Eng::rewrite`].
     small: Vec<(VarId, TermId)>,
     /// Normal forms of closed terms.
     closed_cache: FxHashMap<TermId, TermId>,
+    /// Normal forms of open terms, keyed by `[term, value of each free variable]`
+    /// (`u32::MAX` for an unbound one): a condition or next-state expression reads few
+    /// parameters, whose values recur across many instances (see [`Eng::rewrite`]).
+    memo: FxHashMap<Box<[u32]>, TermId>,
+    /// Words held by `memo` keys (for the [`MEMO_WORDS`] bound).
+    memo_words: usize,
+    memo_key: Vec<u32>,
     /// Values of the globals and the current instance's parameters, by variable index
     /// (`u32::MAX` = unbound), and how many entries of the substitution they cover.
     dense: Vec<TermId>,
@@ -66,6 +80,10 @@ struct Eng<'a> {
     or_f: crate::data::FuncId,
     not_f: crate::data::FuncId,
 }
+
+/// Bound on the key words of [`Eng::rewrite`]'s memo before it is cleared (16 Mi words,
+/// about 64 MiB of keys plus the table).
+const MEMO_WORDS: usize = 16 << 20;
 
 fn bool_func(name: &str, arity: usize) -> Func {
     Func {
@@ -89,14 +107,19 @@ pub fn instantiate_terms(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiatio
         globals: Vec::new(),
         ids: FxHashMap::default(),
         inst: Vec::new(),
+        key_buf: Vec::new(),
+        vals_buf: Vec::new(),
         g: Graph::new(opts.max_vars),
         queue: VecDeque::new(),
         enum_cache: FxHashMap::default(),
         current: 0,
-        fv_cache: FxHashMap::default(),
+        fv_cache: Vec::new(),
         fv_arena: Vec::new(),
         small: Vec::new(),
         closed_cache: FxHashMap::default(),
+        memo: FxHashMap::default(),
+        memo_words: 0,
+        memo_key: Vec::new(),
         dense: Vec::new(),
         base: 0,
         tt: store.true_term(),
@@ -140,7 +163,7 @@ pub fn instantiate_terms(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiatio
         let r = eng.rewrite(t, &globals)?;
         args.push(r);
     }
-    let init = eng.var_of(init_eq, args)?;
+    let init = eng.var_of(init_eq, &args)?;
     while let Some(x) = eng.queue.pop_front() {
         if opts.stop_when_decided && eng.g.value[init as usize].is_some() {
             break;
@@ -151,7 +174,7 @@ pub fn instantiate_terms(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiatio
     let complete = eng.queue.is_empty() && eng.g.is_complete();
     let bes = if complete {
         let name = |i: usize| match &eng.inst[i] {
-            Some((eq, _)) => format!("{}_{i}", pbes.equations[*eq as usize].var.name),
+            Some(key) => format!("{}_{i}", pbes.equations[key[0] as usize].var.name),
             None => format!("aux_{i}"),
         };
         Some(eng.g.build(init, &name)?)
@@ -162,9 +185,9 @@ pub fn instantiate_terms(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiatio
         eng.inst
             .iter()
             .map(|o| {
-                o.as_ref().map(|(eq, args)| VarOrigin {
-                    equation: *eq,
-                    args: args.iter().map(|t| eng.rw.expr(*t)).collect(),
+                o.as_ref().map(|key| VarOrigin {
+                    equation: key[0],
+                    args: key[1..].iter().map(|t| eng.rw.expr(TermId(*t))).collect(),
                 })
             })
             .collect()
@@ -216,7 +239,9 @@ impl Eng<'_> {
     /// The normal form of `t` under `sigma` (whose terms are normal forms). Only the
     /// variables that occur in `t` are bound (an LPS has many parameters, a condition or
     /// next-state expression mentions few), a variable is looked up without rewriting, and
-    /// closed terms are rewritten once.
+    /// closed terms are rewritten once. Open terms are memoised by the values of their free
+    /// variables: the normal form is a function of the term and those values alone, and the
+    /// same local values recur in many instances.
     fn rewrite(&mut self, t: TermId, sigma: &[(VarId, TermId)]) -> Result<TermId, InstError> {
         let store = self.rw.store();
         if let Term::Var(v) = store.get(t) {
@@ -224,13 +249,17 @@ impl Eng<'_> {
                 return Ok(val);
             }
         }
-        let (start, len) = match self.fv_cache.get(&t) {
-            Some(&r) => r,
-            None => {
+        let ti = t.0 as usize;
+        let (start, len) = match self.fv_cache.get(ti) {
+            Some(&r) if r.0 != u32::MAX => r,
+            _ => {
                 let fv = store.free_vars(t);
                 let r = (self.fv_arena.len() as u32, fv.len() as u32);
                 self.fv_arena.extend(fv);
-                self.fv_cache.insert(t, r);
+                if ti >= self.fv_cache.len() {
+                    self.fv_cache.resize(ti + 1024, (u32::MAX, 0));
+                }
+                self.fv_cache[ti] = r;
                 r
             }
         };
@@ -241,19 +270,43 @@ impl Eng<'_> {
         }
         let mut small = std::mem::take(&mut self.small);
         small.clear();
+        let mut key = std::mem::take(&mut self.memo_key);
+        key.clear();
+        key.push(t.0);
         for k in start..start + len {
             let v = self.fv_arena[k as usize];
-            if let Some(val) = self.lookup(v, sigma) {
-                small.push((v, val));
+            match self.lookup(v, sigma) {
+                Some(val) => {
+                    small.push((v, val));
+                    key.push(val.0);
+                }
+                None => key.push(u32::MAX),
+            }
+        }
+        if len > 0 {
+            if let Some(&r) = self.memo.get(key.as_slice()) {
+                self.small = small;
+                self.memo_key = key;
+                return Ok(r);
             }
         }
         let r = self.rw.rewrite_with(t, &small);
         self.small = small;
-        let r = r.map_err(|err| InstError::Data(err.to_string()))?;
-        if len == 0 {
-            self.closed_cache.insert(t, r);
+        let r = r.map_err(|err| InstError::Data(err.to_string()));
+        if let Ok(r) = r {
+            if len == 0 {
+                self.closed_cache.insert(t, r);
+            } else {
+                if self.memo_words + key.len() > MEMO_WORDS {
+                    self.memo.clear();
+                    self.memo_words = 0;
+                }
+                self.memo_words += key.len();
+                self.memo.insert(key.as_slice().into(), r);
+            }
         }
-        Ok(r)
+        self.memo_key = key;
+        r
     }
 
     fn compile(&self, e: &PbesExpr, index: &FxHashMap<&str, u32>) -> Result<T, InstError> {
@@ -300,29 +353,38 @@ impl Eng<'_> {
         })
     }
 
-    fn var_of(&mut self, eq: u32, args: Vec<TermId>) -> Result<u32, InstError> {
-        let key = (eq, args.into_boxed_slice());
-        if let Some(&id) = self.ids.get(&key) {
+    fn var_of(&mut self, eq: u32, args: &[TermId]) -> Result<u32, InstError> {
+        let mut key = std::mem::take(&mut self.key_buf);
+        key.clear();
+        key.push(eq);
+        key.extend(args.iter().map(|t| t.0));
+        if let Some(&id) = self.ids.get(key.as_slice()) {
+            self.key_buf = key;
             return Ok(id);
         }
-        let id = self.g.new_var(self.rank[eq as usize])?;
-        self.inst.push(Some(key.clone()));
-        self.ids.insert(key, id);
-        self.queue.push_back(id);
-        Ok(id)
+        let id = self.g.new_var(self.rank[eq as usize]);
+        if let Ok(id) = id {
+            let shared: Rc<[u32]> = key.as_slice().into();
+            self.inst.push(Some(shared.clone()));
+            self.ids.insert(shared, id);
+            self.queue.push_back(id);
+        }
+        self.key_buf = key;
+        id
     }
 
     fn expand(&mut self, x: u32) -> Result<(), InstError> {
-        let Some((eq, args)) = self.inst[x as usize].clone() else {
+        let Some(key) = self.inst[x as usize].clone() else {
             return Ok(());
         };
+        let eq = key[0];
         self.current = eq;
         let mut sigma = self.globals.clone();
         sigma.extend(
             self.params[eq as usize]
                 .iter()
                 .copied()
-                .zip(args.iter().copied()),
+                .zip(key[1..].iter().map(|t| TermId(*t))),
         );
         for (v, t) in &sigma {
             let i = v.0 as usize;
@@ -397,7 +459,9 @@ impl Eng<'_> {
                 if !positive {
                     return Err(InstError::NotPositive(self.eq_name()));
                 }
-                let mut vals = Vec::with_capacity(args.len());
+                // Argument rewriting never re-enters `eval`, so one scratch buffer serves.
+                let mut vals = std::mem::take(&mut self.vals_buf);
+                vals.clear();
                 for a in args {
                     let r = self.rewrite(*a, sigma)?;
                     if !self.rw.store().is_closed(r) {
@@ -409,7 +473,9 @@ impl Eng<'_> {
                     }
                     vals.push(r);
                 }
-                let id = self.var_of(*eq, vals)?;
+                let id = self.var_of(*eq, &vals);
+                self.vals_buf = vals;
+                let id = id?;
                 match self.g.value[id as usize] {
                     Some(true) => B::T,
                     Some(false) => B::F,
