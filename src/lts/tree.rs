@@ -19,8 +19,9 @@
 
 use super::StateId;
 
-/// Entries per page of a pair arena; pages are allocated whole so the arena never copies.
-const PAIR_PAGE: usize = 1 << 16;
+/// Entries per page of a pair arena (32 KiB): pages are allocated whole so the arena never
+/// copies, and small so that small state spaces stay small.
+const PAIR_PAGE: usize = 1 << 12;
 
 /// Marks an empty index slot, and in a tree array a node not (yet) in the node table.
 pub const NO_NODE: u32 = u32::MAX;
@@ -338,9 +339,7 @@ mod tests {
             let mut ids = Vec::new();
             for r in &rows {
                 let (id, new) = t.insert(r).unwrap();
-                let want = ids
-                    .iter()
-                    .position(|&(_, ref q): &(StateId, Vec<u32>)| q == r);
+                let want = ids.iter().position(|(_, q): &(StateId, Vec<u32>)| q == r);
                 match want {
                     Some(k) => {
                         assert!(!new);
@@ -389,7 +388,7 @@ mod tests {
             .filter(|&&n| n == NO_NODE)
             .count();
         assert!(
-            missing >= 1 && missing <= 4,
+            (1..=4).contains(&missing),
             "only the path to the root is new"
         );
         let mut probe = tree.clone();
