@@ -5,12 +5,15 @@
 //!
 //! ```text
 //! cargo run --release --example explore_bench -- [--k 8] [--n 7] [--threads 0]
-//!     [--strategy bfs|dfs|highway] [--max N] [--out FILE.aut] [--stats-json FILE] [-v]
+//!     [--strategy bfs|dfs|highway] [--store tree|table] [--max N] [--out FILE.aut]
+//!     [--stats-json FILE] [-v]
 //! ```
 
 use std::convert::Infallible;
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+use muon::lts::table::StoreKind;
 
 use muon::lts::{
     generate, ActionPart, ExploreOptions, GenerateOptions, Label, Strategy, TransitionSystem,
@@ -93,6 +96,13 @@ fn main() -> ExitCode {
                             seed: 0,
                         },
                         s => return Err(format!("unknown strategy {s}")),
+                    }
+                }
+                "--store" => {
+                    opts.explore.store = match value(&mut i).as_str() {
+                        "tree" => StoreKind::Tree,
+                        "table" => StoreKind::Table,
+                        s => return Err(format!("unknown state store {s}")),
                     }
                 }
                 "--out" => opts.output = Some(PathBuf::from(value(&mut i))),

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use super::Global;
 use crate::lts::lps::LpsSystem;
+use crate::lts::table::StoreKind;
 use crate::lts::{generate, ExploreOptions, GenerateOptions, OutputFormat, Strategy};
 
 /// Stack of the exploring threads: deep recursion in user equations needs it, and the
@@ -27,6 +28,15 @@ pub enum StrategyArg {
     /// Highway search: per level at most --todo-max randomly chosen new states are explored.
     #[value(alias = "h")]
     Highway,
+}
+
+/// The state stores of `--state-store`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoreArg {
+    /// Tree compression of state vectors.
+    Tree,
+    /// Flat rows of parameter values.
+    Table,
 }
 
 /// Arguments of `muon lps2lts`.
@@ -68,6 +78,11 @@ pub struct Args {
     /// Worker threads (default: all cores); results do not depend on it.
     #[arg(long, value_name = "NUM", default_value_t = 0)]
     pub threads: usize,
+    /// How states are stored: `tree` (tree compression, the default: little memory per
+    /// state when states have many parameters) or `table` (flat rows). Results do not
+    /// depend on it.
+    #[arg(long, value_enum, value_name = "STORE", default_value_t = StoreArg::Tree)]
+    pub state_store: StoreArg,
     /// Write statistics (states, transitions, levels, seconds, peak memory) as JSON.
     #[arg(long, value_name = "FILE")]
     pub stats_json: Option<PathBuf>,
@@ -116,6 +131,10 @@ pub fn options(args: &Args, g: Global) -> miette::Result<GenerateOptions> {
             keep_parents: args.trace.is_some(),
             record_limit: 1000,
             thread_stack: Some(STACK),
+            store: match args.state_store {
+                StoreArg::Tree => StoreKind::Tree,
+                StoreArg::Table => StoreKind::Table,
+            },
         },
         output: args.outfile.clone(),
         traces: args.trace,

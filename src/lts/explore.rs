@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use thiserror::Error;
 
-use super::table::{hash_row, StateTable, MAX_STATES};
+use super::table::{StateStore, StoreKind, MAX_STATES};
 use super::{Label, LabelId, StateId, Transition};
 
 /// A system whose states the [`Explorer`] enumerates; `muon lps2lts` implements it for an LPS.
@@ -100,6 +100,9 @@ pub struct ExploreOptions {
     /// Stack size in bytes of the parallel worker threads (`None`: rayon's default); deep
     /// rewriting needs more than the default.
     pub thread_stack: Option<usize>,
+    /// How states are stored (tree compression by default); the numbering and every
+    /// output are the same for both.
+    pub store: StoreKind,
 }
 
 impl Default for ExploreOptions {
@@ -113,6 +116,7 @@ impl Default for ExploreOptions {
             keep_parents: false,
             record_limit: 1000,
             thread_stack: None,
+            store: StoreKind::default(),
         }
     }
 }
@@ -187,7 +191,7 @@ pub struct ExploreSummary {
     pub action_hits: Vec<ActionHit>,
     /// Wall-clock seconds.
     pub seconds: f64,
-    /// Bytes allocated by the state table (rows + hash index) at the end.
+    /// Bytes allocated by the state store (rows or tree nodes, and hash indices) at the end.
     pub table_bytes: u64,
     /// Bytes allocated for parent pointers.
     pub parent_bytes: u64,
@@ -213,8 +217,10 @@ pub enum ExploreError<E: std::error::Error + 'static> {
         /// The width produced.
         found: usize,
     },
-    /// More states than fit in 32-bit state numbers.
-    #[error("the state space has more than {MAX_STATES} states; bound it with --max")]
+    /// More states (or, with tree compression, tree nodes) than fit in 32-bit numbers.
+    #[error(
+        "the state space has more than {MAX_STATES} states or tree nodes; bound it with --max"
+    )]
     TooManyStates,
     /// Writing transitions failed.
     #[error("cannot write the transitions: {0}")]
@@ -266,10 +272,10 @@ enum LabIn<'l, L> {
     Sys(&'l L),
 }
 
-/// Target of a buffered successor.
+/// Target of a buffered successor: a known state, or a store key (with its hash).
 enum TgtIn<'r> {
     Known(StateId),
-    Row(&'r [u32], u64),
+    Key(&'r [u32], u64),
 }
 
 /// What one rayon task produced for a run of consecutive states.
@@ -277,9 +283,9 @@ struct ChunkOut<L, E> {
     /// Successor count per fully expanded state.
     counts: Vec<u32>,
     /// Successors: label (known id, or index into `new_labels` with the top bit set) and
-    /// target (known state, or an offset into `rows`).
+    /// target (known state, or the offset of its store key in `keys`).
     entries: Vec<(u32, Tgt)>,
-    rows: Vec<u32>,
+    keys: Vec<u32>,
     new_labels: Vec<L>,
     /// The error of the state after the last counted one, if any.
     error: Option<E>,
@@ -299,7 +305,7 @@ const NEW_LABEL_BIT: u32 = 1 << 31;
 pub struct Explorer<'a, S: TransitionSystem> {
     sys: &'a S,
     opts: ExploreOptions,
-    table: StateTable,
+    table: StateStore,
     parents: Vec<u32>,
     label_map: FxHashMap<S::Label, LabelId>,
     text_map: FxHashMap<String, LabelId>,
@@ -334,7 +340,7 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         let now = Instant::now();
         Explorer {
             sys,
-            table: StateTable::new(sys.state_width()),
+            table: StateStore::new(opts.store, sys.state_width()),
             opts,
             parents: Vec::new(),
             label_map: FxHashMap::default(),
@@ -367,8 +373,8 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         self.table.len()
     }
 
-    /// The row of a state.
-    pub fn state(&self, s: StateId) -> &[u32] {
+    /// The row of a state (decoded from the store).
+    pub fn state(&self, s: StateId) -> Vec<u32> {
         self.table.row(s)
     }
 
@@ -417,10 +423,12 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
                 source,
             })?;
         self.check_width(row.len())?;
-        let h = hash_row(&row);
-        self.table
-            .insert(&row, h)
-            .ok_or(ExploreError::TooManyStates)?;
+        let mut key = Vec::new();
+        if let Err(h) = self.table.lookup(&[], &row, &mut Vec::new(), &mut key) {
+            self.table
+                .insert_key(&key, h)
+                .ok_or(ExploreError::TooManyStates)?;
+        }
         if self.opts.keep_parents {
             self.parents.push(NO_PARENT);
         }
@@ -455,7 +463,7 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
             st.push(0);
         }
         let mut worker = self.take_worker();
-        let mut scratch = Vec::new();
+        let mut scratch = Scratch::default();
         loop {
             let next = match &mut self.frontier {
                 Frontier::Stack(st) => st.pop(),
@@ -483,7 +491,7 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         let mut level_list: Vec<u32> = vec![0];
         let mut level_start = 0usize;
         let mut worker = self.take_worker();
-        let mut scratch = Vec::new();
+        let mut scratch = Scratch::default();
         let mut ids: Vec<StateId> = Vec::new();
         loop {
             // The current level: a range of the table (BFS) or the sampled list (highway).
@@ -558,20 +566,32 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         &mut self,
         s: StateId,
         worker: &mut S::Worker,
-        scratch: &mut Vec<u32>,
+        scratch: &mut Scratch,
         sink: &mut dyn TransitionSink,
     ) -> Result<(), ExploreError<S::Error>> {
-        scratch.clear();
-        scratch.extend_from_slice(self.table.row(s));
+        let Scratch { cur, work, key } = scratch;
+        self.table.load(s, cur);
+        let width = self.table.width();
         let sys = self.sys;
         let mut count = 0u32;
         let mut err = None;
-        let res = sys.successors(worker, scratch, &mut |lab, row| {
+        let res = sys.successors(worker, self.table.row_of(cur), &mut |lab, row| {
             if err.is_some() || self.stopped {
                 return;
             }
             count += 1;
-            let tgt = TgtIn::Row(row, hash_row(row));
+            if row.len() != width {
+                err = Some(ExploreError::Width {
+                    expected: width,
+                    found: row.len(),
+                });
+                return;
+            }
+            key.clear();
+            let tgt = match self.table.lookup(cur, row, work, key) {
+                Ok(t) => TgtIn::Known(t),
+                Err(h) => TgtIn::Key(key, h),
+            };
             if let Err(e) = self.accept(s, LabIn::Sys(lab), tgt, sink) {
                 err = Some(e);
             }
@@ -625,7 +645,7 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
                         Tgt::Known(t) => TgtIn::Known(t),
                         Tgt::New { off, hash } => {
                             let off = off as usize;
-                            TgtIn::Row(&out.rows[off..off + self.table.width()], hash)
+                            TgtIn::Key(&out.keys[off..off + self.table.key_len()], hash)
                         }
                     };
                     self.accept(s, lab, tgt, sink)?;
@@ -685,27 +705,32 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
     ) -> Result<(), ExploreError<S::Error>> {
         let to = match tgt {
             TgtIn::Known(t) => t,
-            TgtIn::Row(row, hash) => {
-                self.check_width(row.len())?;
-                match self.table.find(row, hash) {
-                    Some(t) => t,
-                    None => {
-                        if let Some(max) = self.opts.max_states {
-                            if self.table.len() as u64 >= max {
-                                self.stopped = true;
-                                return Ok(());
-                            }
+            TgtIn::Key(key, hash) => {
+                let full = self
+                    .opts
+                    .max_states
+                    .is_some_and(|max| self.table.len() as u64 >= max);
+                if full {
+                    // At the bound only known states are accepted.
+                    match self.table.find_key(key, hash) {
+                        Some(t) => t,
+                        None => {
+                            self.stopped = true;
+                            return Ok(());
                         }
-                        let (t, _) = self
-                            .table
-                            .insert(row, hash)
-                            .ok_or(ExploreError::TooManyStates)?;
+                    }
+                } else {
+                    let (t, new) = self
+                        .table
+                        .insert_key(key, hash)
+                        .ok_or(ExploreError::TooManyStates)?;
+                    if new {
                         if self.opts.keep_parents {
                             self.parents.push(from.0);
                         }
                         self.on_new_state(t);
-                        t
                     }
+                    t
                 }
             }
         };
@@ -806,8 +831,8 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
             let want = self.table.row(c);
             let mut found: Option<S::Label> = None;
             self.sys
-                .successors(&mut worker, self.table.row(p), &mut |lab, row| {
-                    if found.is_none() && row == want {
+                .successors(&mut worker, &self.table.row(p), &mut |lab, row| {
+                    if found.is_none() && row == &want[..] {
                         found = Some(lab.clone());
                     }
                 })
@@ -829,7 +854,7 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
 /// The read-only part of an [`Explorer`] shared by the threads of the parallel phase.
 struct View<'v, S: TransitionSystem> {
     sys: &'v S,
-    table: &'v StateTable,
+    table: &'v StateStore,
     label_map: &'v FxHashMap<S::Label, LabelId>,
     workers: &'v Mutex<Vec<S::Worker>>,
 }
@@ -848,18 +873,20 @@ impl<S: TransitionSystem> View<'_, S> {
         let mut out = ChunkOut {
             counts: Vec::with_capacity(chunk.len()),
             entries: Vec::new(),
-            rows: Vec::new(),
+            keys: Vec::new(),
             new_labels: Vec::new(),
             error: None,
             bad_width: None,
         };
         let mut local_labels: FxHashMap<S::Label, u32> = FxHashMap::default();
+        let (mut cur, mut work) = (Vec::new(), Vec::new());
         for &s in chunk {
             let before = out.entries.len();
             let mut bad_width = None;
+            self.table.load(s, &mut cur);
             let res = self
                 .sys
-                .successors(&mut worker, self.table.row(s), &mut |lab, row| {
+                .successors(&mut worker, self.table.row_of(&cur), &mut |lab, row| {
                     if row.len() != width {
                         bad_width = Some(row.len());
                         return;
@@ -874,14 +901,10 @@ impl<S: TransitionSystem> View<'_, S> {
                             }) | NEW_LABEL_BIT
                         }
                     };
-                    let h = hash_row(row);
-                    let t = match self.table.find(row, h) {
-                        Some(t) => Tgt::Known(t),
-                        None => {
-                            let off = out.rows.len() as u32;
-                            out.rows.extend_from_slice(row);
-                            Tgt::New { off, hash: h }
-                        }
+                    let off = out.keys.len() as u32;
+                    let t = match self.table.lookup(&cur, row, &mut work, &mut out.keys) {
+                        Ok(t) => Tgt::Known(t),
+                        Err(hash) => Tgt::New { off, hash },
                     };
                     out.entries.push((l, t));
                 });
@@ -902,6 +925,15 @@ impl<S: TransitionSystem> View<'_, S> {
         }
         out
     }
+}
+
+/// Per-thread buffers of the sequential expansion: the cursor of the state being expanded,
+/// lookup scratch, and the key of a new successor.
+#[derive(Default)]
+struct Scratch {
+    cur: Vec<u32>,
+    work: Vec<u32>,
+    key: Vec<u32>,
 }
 
 /// splitmix64: a small, good-quality generator for reproducible highway sampling.

@@ -14,6 +14,7 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 use super::explore::{ExploreOptions, ExploreSummary, Explorer, Strategy, TransitionSink};
+use super::table::StoreKind;
 use super::{aut, dot, Label, LabelId, Lts, StateId, Transition, TransitionSystem};
 use crate::artifact::{display_path, write_output, ArtifactError};
 
@@ -106,6 +107,9 @@ pub struct GenerateReport {
     pub traces: Vec<PathBuf>,
     /// Peak resident memory (VmHWM) in KiB, where the OS reports it.
     pub peak_memory_kib: Option<u64>,
+    /// Resident memory (VmRSS) in KiB just before exploration, where the OS reports it:
+    /// `peak - baseline` is what the exploration itself needed.
+    pub baseline_memory_kib: Option<u64>,
     /// CPU seconds (user + system) of the whole process at the end, where the OS reports it.
     pub cpu_seconds: Option<f64>,
 }
@@ -202,6 +206,7 @@ pub fn generate<S: TransitionSystem>(
     if opts.traces.is_some() {
         explore.keep_parents = true;
     }
+    let baseline = proc_status_kib("VmRSS");
     let mut explorer = Explorer::new(sys, explore.clone());
     if opts.verbose {
         explorer.on_progress(|p| {
@@ -395,6 +400,7 @@ pub fn generate<S: TransitionSystem>(
         summary,
         traces,
         peak_memory_kib: peak,
+        baseline_memory_kib: baseline,
         cpu_seconds: proc_cpu_seconds(),
     };
     if let Some(p) = &opts.stats_json {
@@ -420,7 +426,7 @@ fn explore_error<S: TransitionSystem>(
             source,
         } if s.index() < ex.num_states() => GenerateError::Explore(format!(
             "while exploring state {s} {}: {source}",
-            ex.system().format_state(ex.state(s))
+            ex.system().format_state(&ex.state(s))
         )),
         e => GenerateError::Explore(e.to_string()),
     }
@@ -458,6 +464,8 @@ fn stats_json(r: &GenerateReport, opts: &ExploreOptions) -> String {
         }
     };
     let peak_bytes = r.peak_memory_kib.map(|k| k * 1024);
+    let base_bytes = r.baseline_memory_kib.map(|k| k * 1024);
+    let explore_bytes = peak_bytes.zip(base_bytes).map(|(p, b)| p.saturating_sub(b));
     format!(
         concat!(
             "{{\n",
@@ -474,6 +482,9 @@ fn stats_json(r: &GenerateReport, opts: &ExploreOptions) -> String {
             "  \"states_per_second\": {:.1},\n",
             "  \"peak_memory_bytes\": {},\n",
             "  \"peak_bytes_per_state\": {},\n",
+            "  \"baseline_memory_bytes\": {},\n",
+            "  \"explore_bytes_per_state\": {},\n",
+            "  \"state_store\": \"{}\",\n",
             "  \"table_bytes\": {},\n",
             "  \"table_bytes_per_state\": {:.2},\n",
             "  \"parent_bytes\": {},\n",
@@ -499,6 +510,12 @@ fn stats_json(r: &GenerateReport, opts: &ExploreOptions) -> String {
         s.states as f64 / s.seconds.max(1e-9),
         peak_bytes.map_or("null".to_string(), |b| b.to_string()),
         peak_bytes.map_or("null".to_string(), |b| format!("{:.2}", per_state(b))),
+        base_bytes.map_or("null".to_string(), |b| b.to_string()),
+        explore_bytes.map_or("null".to_string(), |b| format!("{:.2}", per_state(b))),
+        match opts.store {
+            StoreKind::Tree => "tree",
+            StoreKind::Table => "table",
+        },
         s.table_bytes,
         per_state(s.table_bytes),
         s.parent_bytes,

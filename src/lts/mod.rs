@@ -6,7 +6,8 @@
 //! - [`TransitionSystem`]: the trait a state-space generator explores. Whatever implements it
 //!   (the LPS via the data engine, or a hand-written system in a test) encodes each state as a
 //!   fixed-width row of `u32` words ([`TransitionSystem::state_width`]; for an LPS one
-//!   `TermId` per process parameter) and reports successors through a callback. Mutable
+//!   `TermId` per process parameter) and reports successors through a callback; the
+//!   explorer stores rows tree-compressed (or flat), see *Memory layout*. Mutable
 //!   per-thread scratch (rewriter caches, enumerator stacks) lives in a
 //!   [`TransitionSystem::Worker`], one per exploring thread, so the system itself only
 //!   needs `&self` (`Sync`).
@@ -70,12 +71,27 @@
 //!
 //! # Memory layout
 //!
-//! - State rows live in one arena of fixed-width `u32` rows, allocated in pages of
-//!   [`table::PAGE_ROWS`] rows so growth never copies (or doubles) the arena; state `i` is row
-//!   `i`. For 8 parameters a state costs 32 bytes here.
-//! - The hash index is an open-addressing (linear probing) array of `u32` state numbers,
-//!   kept at most 3/4 full; it stores no keys or hashes (the row in the arena is the key), so it
-//!   costs 4/load ≈ 5.3–10.7 bytes per state. Hence ≈ 40 bytes per state for 8 parameters.
+//! States live in a [`table::StateStore`], chosen with [`ExploreOptions::store`]
+//! (`--state-store`); both number states identically, so the choice changes memory and
+//! speed, never an output.
+//!
+//! - `tree` (the default; [`tree::TreeTable`], LTSmin's tree compression): a state row of
+//!   `k` words is the leaf sequence of a fixed binary tree whose internal nodes are
+//!   `(left, right)` pairs of `u32`s interned in a table of pairs (a paged arena of 8-byte
+//!   pairs plus an open-addressing index of pair numbers, at most 3/4 full). The root pairs
+//!   have their own table, whose dense pair numbers are the state numbers. A state whose
+//!   sub-vectors already occur costs one root pair, ≈ 8 + 4/load ≈ 13–19 bytes; new
+//!   sub-vectors add node pairs. A state being expanded is decoded once into its tree
+//!   array, and its successors' lookups reuse the nodes whose children did not change, so
+//!   a successor that changes few parameters costs a few pair lookups, not `k - 1`.
+//! - `table` ([`table::StateTable`]): fixed-width `u32` rows in one arena, allocated in
+//!   pages of [`table::PAGE_ROWS`] rows so growth never copies (or doubles) the arena; state
+//!   `i` is row `i`. The hash index is an open-addressing (linear probing) array of `u32`
+//!   state numbers, kept at most 3/4 full; it stores no keys or hashes (the row in the arena
+//!   is the key), so it costs 4/load ≈ 5.3–10.7 bytes per state: ≈ 40 bytes per state for
+//!   8 parameters, `4k + 8` for `k`.
+//! - In the parallel phase a successor not found is buffered as a store *key* (its row, or
+//!   for the tree its partially looked-up tree array), which the sequential phase inserts.
 //! - With traces (`-t`) or deadlock/action traces, one `u32` parent pointer per state; a
 //!   trace is rebuilt by re-expanding the states on the parent path (its length, not the
 //!   state space) to find the labels, so no label is stored per state.
@@ -93,6 +109,7 @@ pub mod generate;
 pub mod label;
 pub mod lps;
 pub mod table;
+pub mod tree;
 
 use std::path::Path;
 

@@ -1,6 +1,8 @@
-//! The state table: fixed-width `u32` rows in a paged arena, numbered densely, with an
-//! open-addressing hash index of state numbers.
+//! The state stores: the flat table (fixed-width `u32` rows in a paged arena, numbered
+//! densely, with an open-addressing hash index of state numbers) and, behind the same
+//! [`StateStore`] interface, the tree-compressed table of [`super::tree`].
 
+use super::tree::TreeTable;
 use super::StateId;
 
 /// Rows per arena page; pages are allocated whole so the arena never reallocates.
@@ -150,6 +152,172 @@ impl StateTable {
     }
 }
 
+/// Which state store an exploration uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StoreKind {
+    /// Tree compression ([`TreeTable`]): a state whose sub-vectors occur in other states
+    /// costs about one pair (8 bytes plus index); the default.
+    #[default]
+    Tree,
+    /// The flat table ([`StateTable`]): `4·k` bytes of row plus index per state; fastest
+    /// when states have few words.
+    Table,
+}
+
+/// A state store: rows numbered densely in insertion order, looked up through a per-thread
+/// *cursor* (the decoded form of the state being expanded: its row for the flat table, its
+/// tree array for the tree table) so that successors can reuse the work of decoding it.
+///
+/// A successor is found with [`lookup`](StateStore::lookup), which on a miss appends a
+/// *key* of [`key_len`](StateStore::key_len) words (and returns a hash) that
+/// [`insert_key`](StateStore::insert_key) or [`find_key`](StateStore::find_key) accept
+/// later, even after other insertions: this is how the parallel phase hands new states to
+/// the sequential one.
+#[derive(Debug)]
+pub enum StateStore {
+    /// The flat table.
+    Table(StateTable),
+    /// The tree-compressed table.
+    Tree(TreeTable, Vec<u32>),
+}
+
+impl StateStore {
+    /// An empty store of rows of `width` words.
+    pub fn new(kind: StoreKind, width: usize) -> StateStore {
+        match kind {
+            StoreKind::Table => StateStore::Table(StateTable::new(width)),
+            StoreKind::Tree => StateStore::Tree(TreeTable::new(width), Vec::new()),
+        }
+    }
+
+    /// The row width in words.
+    pub fn width(&self) -> usize {
+        match self {
+            StateStore::Table(t) => t.width(),
+            StateStore::Tree(t, _) => t.width(),
+        }
+    }
+
+    /// The number of states.
+    pub fn len(&self) -> usize {
+        match self {
+            StateStore::Table(t) => t.len(),
+            StateStore::Tree(t, _) => t.len(),
+        }
+    }
+
+    /// Whether the store is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The length of a key (see [`lookup`](StateStore::lookup)).
+    pub fn key_len(&self) -> usize {
+        match self {
+            StateStore::Table(t) => t.width(),
+            StateStore::Tree(t, _) => t.tree_len() - 2,
+        }
+    }
+
+    /// Decodes state `id` into the cursor `cur`.
+    #[inline]
+    pub fn load(&self, id: StateId, cur: &mut Vec<u32>) {
+        match self {
+            StateStore::Table(t) => {
+                cur.clear();
+                cur.extend_from_slice(t.row(id));
+            }
+            StateStore::Tree(t, _) => t.decode(id, cur),
+        }
+    }
+
+    /// The row of a cursor filled by [`load`](StateStore::load).
+    #[inline]
+    pub fn row_of<'c>(&self, cur: &'c [u32]) -> &'c [u32] {
+        match self {
+            StateStore::Table(_) => cur,
+            StateStore::Tree(t, _) => t.row_of(cur),
+        }
+    }
+
+    /// The row of state `id` as a new vector.
+    pub fn row(&self, id: StateId) -> Vec<u32> {
+        let mut cur = Vec::new();
+        self.load(id, &mut cur);
+        self.row_of(&cur).to_vec()
+    }
+
+    /// Looks up `row` (of `width` words), a successor of the state loaded in the cursor
+    /// `src` (empty if none). On a miss, appends the row's key to `keys` and returns its
+    /// hash; `work` is scratch space.
+    #[inline]
+    pub fn lookup(
+        &self,
+        src: &[u32],
+        row: &[u32],
+        work: &mut Vec<u32>,
+        keys: &mut Vec<u32>,
+    ) -> Result<StateId, u64> {
+        match self {
+            StateStore::Table(t) => {
+                let h = hash_row(row);
+                match t.find(row, h) {
+                    Some(id) => Ok(id),
+                    None => {
+                        keys.extend_from_slice(row);
+                        Err(h)
+                    }
+                }
+            }
+            StateStore::Tree(t, _) => match t.lookup(src, row, work) {
+                Some(id) => Ok(id),
+                None => {
+                    keys.extend_from_slice(&work[2..]);
+                    Err(0)
+                }
+            },
+        }
+    }
+
+    /// Looks up the state of a key from [`lookup`](StateStore::lookup), without inserting.
+    pub fn find_key(&mut self, key: &[u32], hash: u64) -> Option<StateId> {
+        match self {
+            StateStore::Table(t) => t.find(key, hash),
+            StateStore::Tree(t, work) => {
+                fill_tree(work, key);
+                t.find_tree(work)
+            }
+        }
+    }
+
+    /// Inserts the state of a key from [`lookup`](StateStore::lookup) unless present;
+    /// returns its number and whether it is new, or `None` when the store is full.
+    pub fn insert_key(&mut self, key: &[u32], hash: u64) -> Option<(StateId, bool)> {
+        match self {
+            StateStore::Table(t) => t.insert(key, hash),
+            StateStore::Tree(t, work) => {
+                fill_tree(work, key);
+                t.insert_tree(work)
+            }
+        }
+    }
+
+    /// Bytes allocated by the store (rows or pairs, and indices).
+    pub fn memory_bytes(&self) -> usize {
+        match self {
+            StateStore::Table(t) => t.memory_bytes(),
+            StateStore::Tree(t, _) => t.memory_bytes(),
+        }
+    }
+}
+
+/// A tree array from a key (the key is the array without its two unused slots).
+fn fill_tree(work: &mut Vec<u32>, key: &[u32]) {
+    work.clear();
+    work.extend_from_slice(&[0, 0]);
+    work.extend_from_slice(key);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,6 +339,45 @@ mod tests {
         }
         assert_eq!(t.find(&[9, 9, 9], hash_row(&[9, 9, 9])), None);
         assert_eq!(t.len(), 50_000);
+    }
+
+    /// Both stores number the same rows identically, through cursors and keys.
+    #[test]
+    fn stores_agree_through_keys() {
+        for width in [0usize, 1, 2, 3, 7, 16] {
+            let mut stores = [
+                StateStore::new(StoreKind::Table, width),
+                StateStore::new(StoreKind::Tree, width),
+            ];
+            let row = |i: u32| -> Vec<u32> { (0..width as u32).map(|j| (i * 7 + j) % 5).collect() };
+            let mut ids: [Vec<StateId>; 2] = [Vec::new(), Vec::new()];
+            for (k, st) in stores.iter_mut().enumerate() {
+                let (mut cur, mut work, mut keys) = (Vec::new(), Vec::new(), Vec::new());
+                let r0 = row(0);
+                let h = st.lookup(&[], &r0, &mut work, &mut keys).unwrap_err();
+                assert_eq!(st.insert_key(&keys, h), Some((StateId(0), true)));
+                for i in 0..200u32 {
+                    st.load(StateId(i % st.len() as u32), &mut cur);
+                    let r = row(i + 1);
+                    keys.clear();
+                    let id = match st.lookup(&cur, &r, &mut work, &mut keys) {
+                        Ok(id) => id,
+                        Err(h) => {
+                            assert_eq!(keys.len(), st.key_len());
+                            assert_eq!(st.find_key(&keys, h), None);
+                            let (id, new) = st.insert_key(&keys, h).unwrap();
+                            assert!(new);
+                            assert_eq!(st.find_key(&keys, h), Some(id));
+                            id
+                        }
+                    };
+                    assert_eq!(st.row(id), r);
+                    ids[k].push(id);
+                }
+            }
+            assert_eq!(ids[0], ids[1], "width {width}");
+            assert_eq!(stores[0].len(), stores[1].len());
+        }
     }
 
     #[test]
