@@ -2369,11 +2369,12 @@ impl Rewriter {
                 let Some((f, fs)) = self.set_parts(c) else {
                     return Ok(None);
                 };
-                let inf = self.member(x, fs)?;
-                let Some(inf) = inf else { return Ok(None) };
                 if self.is_false_fn(f) {
-                    return Ok(Some(inf));
+                    return self.member(x, fs);
                 }
+                // The exceptions as a term (stuck for an unknown `x`): `f(x)` may still
+                // decide or bound it.
+                let inf = self.member_term(x, fs)?;
                 let fx = self.apply(f, &[x])?;
                 // x in @set(f, s)  =  f(x) != x in s
                 let neq = store.intern_func(&Func {
@@ -2589,6 +2590,18 @@ impl Rewriter {
                         Internal::bag(store, &el, f, r)
                     }));
                 }
+                // An infinite set combined with a finite one keeps its characteristic
+                // function and updates the exceptions (mCRL2's @set(f, s) rules), so that
+                // `s - {x} + {x}` returns to `s`: a PBES parameter of sort Set stays finite.
+                if is_set {
+                    let swap = self.is_false_fn(f) && matches!(op, Op::Add | Op::Mul);
+                    let (f, s, g, t) = if swap { (g, gb, f, fa) } else { (f, fa, g, gb) };
+                    if self.is_false_fn(g) {
+                        if let Some(r) = self.set_with_finite(op, &el, f, s, g, t)? {
+                            return Ok(Some(r));
+                        }
+                    }
+                }
                 // General case: characteristic / count function of the result.
                 let fun = self.lambda_over(&el, &[a, b], |rw, x| {
                     if is_set {
@@ -2642,6 +2655,61 @@ impl Rewriter {
                 } else {
                     Internal::bag(store, &el, fun, Internal::fbag(store, &el, &[]))
                 }))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// `@set(f, s) op @set(false, t)` with the exceptions `s` updated element by element of
+    /// the finite `t` (membership in `@set(f, s)` is `f(x) != x in s`); `None` when an
+    /// element is not a value or `f` does not decide it.
+    fn set_with_finite(
+        &mut self,
+        op: Op,
+        el: &Sort,
+        f: TermId,
+        s: TermId,
+        false_fn: TermId,
+        t: TermId,
+    ) -> Result<Option<TermId>, RewriteError> {
+        let (Some(xs), Some(ts)) = (self.fset_elems(s), self.fset_elems(t)) else {
+            return Ok(None);
+        };
+        if !xs.iter().chain(&ts).all(|x| self.is_value(*x)) {
+            return Ok(None);
+        }
+        let (tt, ff) = (self.store.true_term(), self.store.false_term());
+        let mut fin = Vec::with_capacity(ts.len());
+        for &x in &ts {
+            let fx = self.apply(f, &[x])?;
+            if fx != tt && fx != ff {
+                return Ok(None);
+            }
+            fin.push((x, fx == tt));
+        }
+        let mut r: Vec<TermId> = Vec::new();
+        match op {
+            // x in t becomes a member: an exception exactly where f(x) is false.
+            Op::Add | Op::Sub => {
+                r.extend(xs.iter().filter(|x| !ts.contains(x)).copied());
+                let want = op == Op::Sub;
+                r.extend(fin.iter().filter(|(_, fx)| *fx == want).map(|(x, _)| *x));
+                self.sort_dedup(&mut r);
+                Ok(Some(Internal::set(self.store, el, f, Internal::fset(self.store, el, &r))))
+            }
+            Op::Mul => {
+                r.extend(
+                    fin.iter()
+                        .filter(|(x, fx)| *fx != xs.contains(x))
+                        .map(|(x, _)| *x),
+                );
+                self.sort_dedup(&mut r);
+                Ok(Some(Internal::set(
+                    self.store,
+                    el,
+                    false_fn,
+                    Internal::fset(self.store, el, &r),
+                )))
             }
             _ => Ok(None),
         }

@@ -67,6 +67,65 @@ struct Eng<'a> {
     not_f: crate::data::FuncId,
 }
 
+/// Whether `x` decides a conjunction (`false`) or a disjunction (`true`) on its own.
+fn decides(x: &B, conj: bool) -> bool {
+    matches!((x, conj), (B::F, true) | (B::T, false))
+}
+
+/// Whether `e` is a data term that did not rewrite to `true` or `false`: harmless where the
+/// other operand of a junction decides it.
+fn is_stuck(e: &InstError) -> bool {
+    matches!(e, InstError::Undecided { .. })
+}
+
+/// The running value of a quantifier over its instances: the conjunction (`forall`) or
+/// disjunction of the instances so far, and the first stuck instance, which is an error
+/// only if no later instance decides the quantifier.
+struct Acc {
+    forall: bool,
+    value: B,
+    stuck: Option<InstError>,
+}
+
+impl Acc {
+    fn new(forall: bool) -> Acc {
+        Acc {
+            forall,
+            value: if forall { B::T } else { B::F },
+            stuck: None,
+        }
+    }
+
+    /// Adds an instance; `Ok(true)` when the quantifier is decided.
+    fn add(&mut self, r: Result<B, InstError>) -> Result<bool, InstError> {
+        match r {
+            Ok(x) => {
+                let v = std::mem::replace(&mut self.value, B::T);
+                self.value = if self.forall { b_and(v, x) } else { b_or(v, x) };
+            }
+            Err(e) if is_stuck(&e) => {
+                if self.stuck.is_none() {
+                    self.stuck = Some(e);
+                }
+            }
+            Err(e) => return Err(e),
+        }
+        Ok(decides(&self.value, self.forall))
+    }
+
+    /// Whether the value is decided.
+    fn decided(&self) -> bool {
+        decides(&self.value, self.forall)
+    }
+
+    fn finish(self) -> Result<B, InstError> {
+        match self.stuck {
+            Some(e) if !self.decided() => Err(e),
+            _ => Ok(self.value),
+        }
+    }
+}
+
 fn bool_func(name: &str, arity: usize) -> Func {
     Func {
         name: name.into(),
@@ -373,23 +432,23 @@ impl Eng<'_> {
                 _ => return Err(InstError::NotPositive(self.eq_name())),
             },
             T::And(a, b) => {
-                let x = self.eval(a, sigma, positive)?;
-                if matches!(x, B::F) {
-                    return Ok(B::F);
-                }
-                b_and(x, self.eval(b, sigma, positive)?)
+                let x = self.eval(a, sigma, positive);
+                return self.join(true, x, |eng| eng.eval(b, sigma, positive));
             }
             T::Or(a, b) => {
-                let x = self.eval(a, sigma, positive)?;
-                if matches!(x, B::T) {
-                    return Ok(B::T);
-                }
-                b_or(x, self.eval(b, sigma, positive)?)
+                let x = self.eval(a, sigma, positive);
+                return self.join(false, x, |eng| eng.eval(b, sigma, positive));
             }
-            T::Imp(a, b) => match self.eval(a, sigma, false)? {
-                B::F => B::T,
-                B::T => self.eval(b, sigma, positive)?,
-                _ => return Err(InstError::NotPositive(self.eq_name())),
+            T::Imp(a, b) => match self.eval(a, sigma, false) {
+                Ok(B::F) => B::T,
+                Ok(B::T) => self.eval(b, sigma, positive)?,
+                Ok(_) => return Err(InstError::NotPositive(self.eq_name())),
+                // A stuck premise is harmless when the conclusion is true.
+                Err(e) if is_stuck(&e) => match self.eval(b, sigma, positive) {
+                    Ok(B::T) => B::T,
+                    _ => return Err(e),
+                },
+                Err(e) => return Err(e),
             },
             T::Forall(vs, a) => self.quantifier(true, vs, a, sigma, positive)?,
             T::Exists(vs, a) => self.quantifier(false, vs, a, sigma, positive)?,
@@ -417,6 +476,31 @@ impl Eng<'_> {
                 }
             }
         })
+    }
+
+    /// `first && second` (`conj`) or `first || second`, evaluating `second` only when
+    /// `first` does not decide. A stuck data term (a partial function outside its domain,
+    /// as mCRL2's `Int2Pos(0)`) in `first` is harmless when `second` decides the junction
+    /// (`stuck && false == false`), as in mCRL2's simplifying rewriter; otherwise its error
+    /// stands.
+    fn join(
+        &mut self,
+        conj: bool,
+        first: Result<B, InstError>,
+        second: impl FnOnce(&mut Self) -> Result<B, InstError>,
+    ) -> Result<B, InstError> {
+        match first {
+            Ok(x) if decides(&x, conj) => Ok(x),
+            Ok(x) => {
+                let y = second(self)?;
+                Ok(if conj { b_and(x, y) } else { b_or(x, y) })
+            }
+            Err(e) if is_stuck(&e) => match second(self) {
+                Ok(y) if decides(&y, conj) => Ok(y),
+                _ => Err(e),
+            },
+            Err(e) => Err(e),
+        }
     }
 
     /// The free variables of `e` among `vs`.
@@ -462,18 +546,12 @@ impl Eng<'_> {
                 return self.quantifier(forall, &all, b, sigma, positive);
             }
             (T::And(a, b), true) => {
-                let x = self.quantifier(true, &vs, a, sigma, positive)?;
-                if matches!(x, B::F) {
-                    return Ok(B::F);
-                }
-                return Ok(b_and(x, self.quantifier(true, &vs, b, sigma, positive)?));
+                let x = self.quantifier(true, &vs, a, sigma, positive);
+                return self.join(true, x, |eng| eng.quantifier(true, &vs, b, sigma, positive));
             }
             (T::Or(a, b), false) => {
-                let x = self.quantifier(false, &vs, a, sigma, positive)?;
-                if matches!(x, B::T) {
-                    return Ok(B::T);
-                }
-                return Ok(b_or(x, self.quantifier(false, &vs, b, sigma, positive)?));
+                let x = self.quantifier(false, &vs, a, sigma, positive);
+                return self.join(false, x, |eng| eng.quantifier(false, &vs, b, sigma, positive));
             }
             (T::Or(a, b), true) | (T::And(a, b), false)
                 if !self.mentions(a, &vs) || !self.mentions(b, &vs) =>
@@ -483,12 +561,9 @@ impl Eng<'_> {
                 } else {
                     (b, a)
                 };
-                let x = self.eval(outside, sigma, positive)?;
-                return Ok(match (forall, x) {
-                    (true, B::T) => B::T,
-                    (false, B::F) => B::F,
-                    (true, x) => b_or(x, self.quantifier(true, &vs, inside, sigma, positive)?),
-                    (false, x) => b_and(x, self.quantifier(false, &vs, inside, sigma, positive)?),
+                let x = self.eval(outside, sigma, positive);
+                return self.join(!forall, x, |eng| {
+                    eng.quantifier(forall, &vs, inside, sigma, positive)
                 });
             }
             (T::Imp(a, b), true) if !self.mentions(a, &vs) => {
@@ -527,18 +602,16 @@ impl Eng<'_> {
                 Ok(values) => {
                     let mut rest = vs.clone();
                     rest.remove(i);
-                    let mut acc = if forall { B::T } else { B::F };
+                    let mut acc = Acc::new(forall);
                     for v in values {
                         sigma.push((*x, v));
                         let r = self.quantifier(forall, &rest, body, sigma, positive);
                         sigma.pop();
-                        let r = r?;
-                        acc = if forall { b_and(acc, r) } else { b_or(acc, r) };
-                        if matches!((&acc, forall), (B::F, true) | (B::T, false)) {
+                        if acc.add(r)? {
                             break;
                         }
                     }
-                    return Ok(acc);
+                    return acc.finish();
                 }
                 Err(reason) => {
                     if first_err.is_none() {
@@ -852,27 +925,27 @@ impl Eng<'_> {
             );
         }
         let remaining: Vec<VarId> = vs.iter().filter(|v| !evars.contains(v)).copied().collect();
-        let mut acc = if forall { B::T } else { B::F };
+        let mut acc = Acc::new(forall);
         for (values, residual) in found {
-            if residual != self.tt {
-                return Some(Err(InstError::Undecided {
+            let r = if residual != self.tt {
+                // A stuck guard instance: only an error if no other instance decides.
+                Err(InstError::Undecided {
                     equation: self.eq_name(),
                     expr: self.rw.show(residual),
-                }));
-            }
-            let n = sigma.len();
-            sigma.extend(evars.iter().copied().zip(values));
-            let r = self.quantifier(forall, &remaining, &rest, sigma, positive);
-            sigma.truncate(n);
-            let r = match r {
-                Ok(r) => r,
-                Err(e) => return Some(Err(e)),
+                })
+            } else {
+                let n = sigma.len();
+                sigma.extend(evars.iter().copied().zip(values));
+                let r = self.quantifier(forall, &remaining, &rest, sigma, positive);
+                sigma.truncate(n);
+                r
             };
-            acc = if forall { b_and(acc, r) } else { b_or(acc, r) };
-            if matches!((&acc, forall), (B::F, true) | (B::T, false)) {
-                break;
+            match acc.add(r) {
+                Ok(true) => break,
+                Ok(false) => {}
+                Err(e) => return Some(Err(e)),
             }
         }
-        Some(Ok(acc))
+        Some(acc.finish())
     }
 }
