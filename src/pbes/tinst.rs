@@ -8,11 +8,13 @@
 use std::collections::VecDeque;
 use std::time::Instant;
 
+use num_bigint::BigInt;
+use num_traits::Signed;
 use rustc_hash::FxHashMap;
 
 use crate::data::ir::{DataExpr, Func, Sort, Var};
 use crate::data::ir_ops::default_value;
-use crate::data::{Rewriter, Substitution, Term, TermId, VarId};
+use crate::data::{NumSort, Rewriter, Substitution, Term, TermId, VarId};
 use crate::pbes::graph::{b_and, b_or, Graph, B};
 use crate::pbes::inst::{
     enumerate_sort, show_sort, InstError, InstOptions, InstStats, Instantiation, VarOrigin,
@@ -125,6 +127,9 @@ impl Acc {
         }
     }
 }
+
+/// Instances tried by [`Eng::lazy_term`] for one quantifier before giving up.
+const LAZY_BUDGET: usize = 10_000;
 
 fn bool_func(name: &str, arity: usize) -> Func {
     Func {
@@ -620,8 +625,24 @@ impl Eng<'_> {
                 }
             }
         }
-        if let Some(r) = self.guarded(forall, &vs, body, sigma, positive) {
-            return r;
+        let guarded = self.guarded(forall, &vs, body, sigma, positive);
+        match guarded {
+            Some(Err(InstError::Quantifier { .. })) | None => {
+                // A data-only body over numbers the guard does not bound: try values in
+                // order, stopping at the first deciding instance (or when the values
+                // tried cover every case of the body's comparisons).
+                if let Some(t) = self.to_term(body) {
+                    let t = self.rewrite(t, sigma)?;
+                    let mut budget = LAZY_BUDGET.min(self.opts.max_enumeration.max(1));
+                    if let Some(b) = self.lazy_term(forall, &vs, t, &mut budget) {
+                        return Ok(if b { B::T } else { B::F });
+                    }
+                }
+                if let Some(r) = guarded {
+                    return r;
+                }
+            }
+            Some(r) => return r,
         }
         let (x, reason) = first_err.expect("some variable");
         let v: Var = self.rw.store().var_of(x).clone();
@@ -631,6 +652,152 @@ impl Eng<'_> {
             sort: show_sort(&v.sort),
             reason,
         })
+    }
+
+    /// `forall vs. t` (or `exists`) for a Boolean data term `t`, by instances: finite sorts
+    /// by their values, numbers in the order 0, 1, 2, … (Int: 0, 1, -1, …) with an early stop
+    /// at the first deciding instance. When the variable occurs only in comparisons with
+    /// constants the values up to one past the constants cover every case, so the
+    /// quantifier is decided either way. `None` when undecided within `budget` instances.
+    fn lazy_term(
+        &mut self,
+        forall: bool,
+        vs: &[VarId],
+        t: TermId,
+        budget: &mut usize,
+    ) -> Option<bool> {
+        if t == self.tt || t == self.ff {
+            return Some(t == self.tt);
+        }
+        let store = self.rw.store();
+        let free: Vec<VarId> = vs
+            .iter()
+            .filter(|v| store.occurs_free(**v, t))
+            .copied()
+            .collect();
+        let (&x, rest) = free.split_first()?;
+        let sort = store.var_of(x).sort.clone();
+        let ns = NumSort::of(&sort);
+        let finite = match ns {
+            Some(_) => None,
+            None => Some(self.enumerate(&sort).ok()?),
+        };
+        // The values that cover every case, when `x` occurs only in comparisons.
+        let cover = match (ns, &finite) {
+            (Some(ns), None) => {
+                let mut consts = Vec::new();
+                self.comparison_constants(x, t, &mut consts, 0).then(|| {
+                    let lo: BigInt = consts.iter().min().cloned().unwrap_or_default() - 1;
+                    let hi: BigInt = consts.iter().max().cloned().unwrap_or_default() + 1;
+                    let lo = match ns {
+                        NumSort::Pos => lo.max(BigInt::from(1)),
+                        NumSort::Nat => lo.max(BigInt::from(0)),
+                        NumSort::Int => lo,
+                    };
+                    (lo, hi)
+                })
+            }
+            _ => None,
+        };
+        let mut unknown = false;
+        let mut k: u64 = 0;
+        loop {
+            let value = if let Some(vals) = &finite {
+                match vals.get(k as usize) {
+                    Some(v) => *v,
+                    None => break,
+                }
+            } else {
+                let ns = ns.expect("numeric");
+                // 0, 1, 2, … for Nat; 1, 2, … for Pos; 0, 1, -1, 2, -2, … for Int.
+                let n = match ns {
+                    NumSort::Pos => BigInt::from(k + 1),
+                    NumSort::Nat => BigInt::from(k),
+                    NumSort::Int if k % 2 == 1 => BigInt::from(k.div_ceil(2)),
+                    NumSort::Int => -BigInt::from(k / 2),
+                };
+                if let Some((lo, hi)) = &cover {
+                    let past = match ns {
+                        NumSort::Int => n.abs() > lo.abs().max(hi.abs()),
+                        _ => &n > hi,
+                    };
+                    if past {
+                        break;
+                    }
+                    if &n < lo || &n > hi {
+                        k += 1;
+                        continue;
+                    }
+                }
+                store.big_num(ns, &n)
+            };
+            k += 1;
+            if *budget == 0 {
+                return None;
+            }
+            *budget -= 1;
+            let r = match self.rw.rewrite_with(t, &[(x, value)]) {
+                Ok(tv) => self.lazy_term(forall, rest, tv, budget),
+                Err(_) => None,
+            };
+            match r {
+                Some(b) if b != forall => return Some(b),
+                Some(_) => {}
+                None => unknown = true,
+            }
+            if finite.is_none() && cover.is_none() && *budget == 0 {
+                return None;
+            }
+        }
+        (!unknown).then_some(forall)
+    }
+
+    /// Collects the integer constants that `x` is compared with in `t`; false when `x`
+    /// occurs elsewhere than as an operand of `==`, `!=`, `<`, `<=`, `>`, `>=` (possibly
+    /// under a numeric upcast) facing a constant.
+    fn comparison_constants(
+        &self,
+        x: VarId,
+        t: TermId,
+        out: &mut Vec<BigInt>,
+        depth: usize,
+    ) -> bool {
+        let store = self.rw.store();
+        if !store.occurs_free(x, t) {
+            return true;
+        }
+        if depth > 256 {
+            return false;
+        }
+        let strip = |u: TermId| match self.app(u) {
+            Some(("Pos2Nat" | "Pos2Int" | "Nat2Int", [a])) => *a,
+            _ => u,
+        };
+        let xt = store.var(x);
+        if let Some((op, [l, r])) = self.app(t) {
+            if matches!(op, "==" | "!=" | "<" | "<=" | ">" | ">=") {
+                for (a, b) in [(*l, *r), (*r, *l)] {
+                    if strip(a) == xt {
+                        let b = strip(b);
+                        match store.get(b) {
+                            Term::Num(_, v) => out.push(BigInt::from(*v)),
+                            Term::BigNum(_, v) => out.push((**v).clone()),
+                            _ => return false,
+                        }
+                        return true;
+                    }
+                }
+            }
+        }
+        match store.get(t) {
+            Term::App(h, args) => {
+                matches!(store.get(*h), Term::Func(_))
+                    && args
+                        .iter()
+                        .all(|a| self.comparison_constants(x, *a, out, depth + 1))
+            }
+            _ => false,
+        }
     }
 
     /// Whether a binder inside `e` binds one of `vs`.
