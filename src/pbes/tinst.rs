@@ -625,6 +625,9 @@ impl Eng<'_> {
                 }
             }
         }
+        if let Some(r) = self.distribute(forall, &vs, body, sigma, positive) {
+            return r;
+        }
         let guarded = self.guarded(forall, &vs, body, sigma, positive);
         match guarded {
             Some(Err(InstError::Quantifier { .. })) | None => {
@@ -652,6 +655,224 @@ impl Eng<'_> {
             sort: show_sort(&v.sort),
             reason,
         })
+    }
+
+    /// `e` in negation normal form: implications removed, negations pushed to data atoms
+    /// (and propositional variables), the Boolean junctions of data terms lifted.
+    fn nnf(&self, e: &T, neg: bool) -> T {
+        let b = |x: &T, n: bool| Box::new(self.nnf(x, n));
+        match e {
+            T::True | T::False => {
+                if matches!(e, T::True) != neg {
+                    T::True
+                } else {
+                    T::False
+                }
+            }
+            T::Data(t) => self.nnf_data(*t, neg),
+            T::Not(a) => self.nnf(a, !neg),
+            T::And(x, y) if neg => T::Or(b(x, true), b(y, true)),
+            T::And(x, y) => T::And(b(x, false), b(y, false)),
+            T::Or(x, y) if neg => T::And(b(x, true), b(y, true)),
+            T::Or(x, y) => T::Or(b(x, false), b(y, false)),
+            T::Imp(x, y) if neg => T::And(b(x, false), b(y, true)),
+            T::Imp(x, y) => T::Or(b(x, true), b(y, false)),
+            T::Forall(vs, a) if neg => T::Exists(vs.clone(), b(a, true)),
+            T::Forall(vs, a) => T::Forall(vs.clone(), b(a, false)),
+            T::Exists(vs, a) if neg => T::Forall(vs.clone(), b(a, true)),
+            T::Exists(vs, a) => T::Exists(vs.clone(), b(a, false)),
+            T::Prop(..) if neg => T::Not(Box::new(e.clone())),
+            T::Prop(..) => e.clone(),
+        }
+    }
+
+    fn nnf_data(&self, t: TermId, neg: bool) -> T {
+        let b = |x: TermId, n: bool| Box::new(self.nnf_data(x, n));
+        match self.app(t) {
+            Some(("&&", [x, y])) if neg => T::Or(b(*x, true), b(*y, true)),
+            Some(("&&", [x, y])) => T::And(b(*x, false), b(*y, false)),
+            Some(("||", [x, y])) if neg => T::And(b(*x, true), b(*y, true)),
+            Some(("||", [x, y])) => T::Or(b(*x, false), b(*y, false)),
+            Some(("!", [x])) => self.nnf_data(*x, !neg),
+            _ if t == self.tt || t == self.ff => {
+                if (t == self.tt) != neg {
+                    T::True
+                } else {
+                    T::False
+                }
+            }
+            _ if neg => T::Data(self.rw.store().app_func(self.not_f, &[t])),
+            _ => T::Data(t),
+        }
+    }
+
+    /// The operands of nested conjunctions (`conj`) or disjunctions of `e`.
+    fn junction_parts<'t>(e: &'t T, conj: bool, out: &mut Vec<&'t T>) {
+        match (e, conj) {
+            (T::And(a, b), true) | (T::Or(a, b), false) => {
+                Self::junction_parts(a, conj, out);
+                Self::junction_parts(b, conj, out);
+            }
+            _ => out.push(e),
+        }
+    }
+
+    /// `e` (in NNF) as `Q ds. core` with the quantifiers `Q` (`exists` when `conj`, else
+    /// `forall`) pulled out of its conjunction (disjunction). `None` if a variable would be
+    /// bound twice.
+    fn pull(&self, e: &T, conj: bool, ds: &mut Vec<VarId>) -> Option<T> {
+        let mut parts = Vec::new();
+        Self::junction_parts(e, conj, &mut parts);
+        let mut out: Option<T> = None;
+        for p in parts {
+            let q = match (p, conj) {
+                (T::Exists(vs, a), true) | (T::Forall(vs, a), false) => {
+                    if vs.iter().any(|v| ds.contains(v)) {
+                        return None;
+                    }
+                    ds.extend(vs.iter().copied());
+                    self.pull(a, conj, ds)?
+                }
+                _ => p.clone(),
+            };
+            out = Some(match out {
+                None => q,
+                Some(o) if conj => T::And(Box::new(o), Box::new(q)),
+                Some(o) => T::Or(Box::new(o), Box::new(q)),
+            });
+        }
+        out
+    }
+
+    /// Every variable occurring in `e` (free or bound): an over-approximation of its free
+    /// variables.
+    fn vars_of(&self, e: &T) -> rustc_hash::FxHashSet<VarId> {
+        fn go(eng: &Eng<'_>, e: &T, out: &mut rustc_hash::FxHashSet<VarId>) {
+            let store = eng.rw.store();
+            match e {
+                T::True | T::False => {}
+                T::Data(t) => out.extend(store.free_vars(*t)),
+                T::Prop(_, args) => {
+                    for t in args.iter() {
+                        out.extend(store.free_vars(*t));
+                    }
+                }
+                T::Not(a) => go(eng, a, out),
+                T::And(a, b) | T::Or(a, b) | T::Imp(a, b) => {
+                    go(eng, a, out);
+                    go(eng, b, out);
+                }
+                T::Forall(vs, a) | T::Exists(vs, a) => {
+                    out.extend(vs.iter().copied());
+                    go(eng, a, out);
+                }
+            }
+        }
+        let mut out = rustc_hash::FxHashSet::default();
+        go(self, e, &mut out);
+        out
+    }
+
+    /// Quantifier distribution for the one-point rule: `exists x. (D1 || … || Dn) && R`
+    /// becomes `(exists x. D1 && R) || … || (exists x. Dn && R)` when every `Di` fixes `x`
+    /// by an equation `x == ti` (after pulling its own `exists` out), so that each branch
+    /// loses `x` by the one-point rule; dually `forall x. (C1 && … && Cn) || R` when every
+    /// `Ci` has a disjunct `x != ti`. This is how a quantifier over an infinite sort guarded
+    /// by a modality (`forall a. <label(a)>true => φ`) is eliminated: the modality is the
+    /// disjunction of the transitions' `a == label`.
+    fn distribute(
+        &mut self,
+        forall: bool,
+        vs: &[VarId],
+        body: &T,
+        sigma: &mut Vec<(VarId, TermId)>,
+        positive: bool,
+    ) -> Option<Result<B, InstError>> {
+        let conj = !forall; // the junction of the body around the distributed part
+        let n = self.nnf(body, false);
+        let mut outer = Vec::new();
+        Self::junction_parts(&n, conj, &mut outer);
+        for k in 0..outer.len() {
+            let part = outer[k];
+            let mut inner = Vec::new();
+            Self::junction_parts(part, !conj, &mut inner);
+            if inner.len() < 2 || !self.mentions(part, vs) {
+                continue;
+            }
+            let mut rest: Option<T> = None;
+            for (j, p) in outer.iter().enumerate() {
+                if j != k {
+                    let p = (*p).clone();
+                    rest = Some(match rest {
+                        None => p,
+                        Some(r) if conj => T::And(Box::new(r), Box::new(p)),
+                        Some(r) => T::Or(Box::new(r), Box::new(p)),
+                    });
+                }
+            }
+            let rest_vars = rest.as_ref().map(|r| self.vars_of(r)).unwrap_or_default();
+            let mut branches = Vec::new();
+            let mut fits = true;
+            for piece in inner {
+                let mut ds = Vec::new();
+                let Some(core) = self.pull(piece, conj, &mut ds) else {
+                    fits = false;
+                    break;
+                };
+                if ds.iter().any(|d| vs.contains(d) || rest_vars.contains(d)) {
+                    fits = false;
+                    break;
+                }
+                let fixed = vs.iter().any(|x| {
+                    self.one_point(forall, *x, &core)
+                        .is_some_and(|t| !self.rw.store().occurs_free(*x, t))
+                });
+                if !fixed {
+                    fits = false;
+                    break;
+                }
+                let mut all = vs.to_vec();
+                all.extend(ds);
+                branches.push((all, core));
+            }
+            if !fits {
+                continue;
+            }
+            let mut acc = Acc::new(forall);
+            for (all, core) in branches {
+                // Skip a branch that a cheap data part of its own already decides (the
+                // summand's or transition's condition), before substituting into `rest`.
+                let mut parts = Vec::new();
+                Self::junction_parts(&core, conj, &mut parts);
+                let mut dead = false;
+                for p in parts {
+                    if !self.mentions(p, &all) && self.to_term(p).is_some() {
+                        if let Ok(x) = self.eval(p, sigma, positive) {
+                            if decides(&x, conj) {
+                                dead = true;
+                                break;
+                            }
+                        }
+                    }
+                }
+                if dead {
+                    continue;
+                }
+                let b = match &rest {
+                    None => core,
+                    Some(r) if conj => T::And(Box::new(core), Box::new(r.clone())),
+                    Some(r) => T::Or(Box::new(core), Box::new(r.clone())),
+                };
+                let r = self.quantifier(forall, &all, &b, sigma, positive);
+                match acc.add(r) {
+                    Ok(true) => break,
+                    Ok(false) => {}
+                    Err(e) => return Some(Err(e)),
+                }
+            }
+            return Some(acc.finish());
+        }
+        None
     }
 
     /// `forall vs. t` (or `exists`) for a Boolean data term `t`, by instances: finite sorts
@@ -956,42 +1177,6 @@ impl Eng<'_> {
         }
     }
 
-    /// Splits a conjunction into its data-only conjuncts (as one term; `None` if there are
-    /// none) and the conjunction of the others.
-    fn split_data_conjuncts(&self, e: &T) -> Option<(TermId, Option<T>)> {
-        fn flat<'t>(e: &'t T, out: &mut Vec<&'t T>) {
-            match e {
-                T::And(a, b) => {
-                    flat(a, out);
-                    flat(b, out);
-                }
-                other => out.push(other),
-            }
-        }
-        let mut parts = Vec::new();
-        flat(e, &mut parts);
-        let store = self.rw.store();
-        let mut guard: Option<TermId> = None;
-        let mut rest: Option<T> = None;
-        for p in parts {
-            match self.to_term(p) {
-                Some(t) => {
-                    guard = Some(match guard {
-                        Some(g) => store.app_func(self.and_f, &[g, t]),
-                        None => t,
-                    })
-                }
-                None => {
-                    rest = Some(match rest {
-                        Some(r) => T::And(Box::new(r), Box::new(p.clone())),
-                        None => p.clone(),
-                    })
-                }
-            }
-        }
-        Some((guard?, rest))
-    }
-
     /// A term for a PBES expression without propositional variables or quantifiers.
     fn to_term(&self, e: &T) -> Option<TermId> {
         let store = self.rw.store();
@@ -1021,28 +1206,35 @@ impl Eng<'_> {
         positive: bool,
     ) -> Option<Result<B, InstError>> {
         let store = self.rw.store();
-        let (guard, rest): (TermId, T) = match (body, forall) {
-            (T::Imp(a, b), true) => {
-                // forall x. (g && h) => b  ==  forall x. g => (h => b), g the data conjuncts.
-                let (g, h) = self.split_data_conjuncts(a)?;
-                let rest = match h {
-                    Some(h) => T::Imp(Box::new(h), b.clone()),
-                    None => (**b).clone(),
-                };
-                (g, rest)
+        // In negation normal form, `forall x. g1 || … || φ` has the guard `!(g1 || …)` and
+        // `exists x. g1 && … && φ` the guard `g1 && …`, the `gi` being the data-only parts.
+        let n = self.nnf(body, false);
+        let mut parts = Vec::new();
+        Self::junction_parts(&n, !forall, &mut parts);
+        let mut guard: Option<TermId> = None;
+        let mut rest: Option<T> = None;
+        for p in parts {
+            match self.to_term(p) {
+                Some(t) => {
+                    let f = if forall { self.or_f } else { self.and_f };
+                    guard = Some(match guard {
+                        Some(g) => store.app_func(f, &[g, t]),
+                        None => t,
+                    })
+                }
+                None => {
+                    let p = p.clone();
+                    rest = Some(match rest {
+                        Some(r) if forall => T::Or(Box::new(r), Box::new(p)),
+                        Some(r) => T::And(Box::new(r), Box::new(p)),
+                        None => p,
+                    })
+                }
             }
-            (T::Or(a, b), true) => match (self.to_term(a), self.to_term(b)) {
-                (Some(g), _) => (self.negate_term(g), (**b).clone()),
-                (None, Some(g)) => (self.negate_term(g), (**a).clone()),
-                _ => return None,
-            },
-            (T::And(..), false) => {
-                let (g, h) = self.split_data_conjuncts(body)?;
-                (g, h.unwrap_or(T::True))
-            }
-            (other, true) => (self.negate_term(self.to_term(other)?), T::False),
-            (other, false) => (self.to_term(other)?, T::True),
-        };
+        }
+        let guard = guard?;
+        let guard = if forall { self.negate_term(guard) } else { guard };
+        let rest = rest.unwrap_or(if forall { T::False } else { T::True });
         // Apply the current substitution, keeping the variables to enumerate free.
         let mut sub = Substitution::default();
         for (v, t) in sigma.iter() {
