@@ -2,8 +2,10 @@
 //!
 //! Strategy (per variable, on the condition rewritten under the partial solution):
 //! 1. one-point rule: a conjunct `x == e` (or `e == x`) with `x` not in `e` fixes `x := e`;
-//! 2. bounds: conjuncts `x < K`, `x <= K`, `K < x`, `x > K`, …, `x in L` with closed `K`, `L`
-//!    give a finite candidate list for numbers / the elements of a closed list or set;
+//! 2. bounds: `x < K`, `x <= K`, `K < x`, `x > K`, …, their negations, `x == K` and
+//!    `x in L` with closed `K`, `L` give a finite candidate list for numbers / the elements
+//!    of a closed list or set; a conjunction takes the tighter bound of its operands, a
+//!    disjunction the hull of theirs (`x < 3 || (5 <= x && x <= 7)` gives `0..=7`);
 //! 3. constructor expansion: `Bool`, structs and `cons` sorts are expanded constructor by
 //!    constructor with fresh variables for the fields (recursive sorts stop at the budget);
 //! 4. otherwise the set of solutions is not known to be finite: [`EnumError::Unbounded`].
@@ -244,11 +246,17 @@ impl<'r> Enumerator<'r> {
         let kind = self.rw.kind(f);
         match (kind, &args[..]) {
             (Kind::Op(Op::And), [a, b]) => {
-                let (ba, bb) = (self.bound(x, sort, *a, depth + 1), self.bound(x, sort, *b, depth + 1));
+                let (ba, bb) = (
+                    self.bound(x, sort, *a, depth + 1),
+                    self.bound(x, sort, *b, depth + 1),
+                );
                 self.meet(ba, bb)
             }
             (Kind::Op(Op::Or), [a, b]) => {
-                let (ba, bb) = (self.bound(x, sort, *a, depth + 1), self.bound(x, sort, *b, depth + 1));
+                let (ba, bb) = (
+                    self.bound(x, sort, *a, depth + 1),
+                    self.bound(x, sort, *b, depth + 1),
+                );
                 self.join(ba, bb)
             }
             (Kind::Op(Op::Not), [a]) => match store.as_func_app(*a) {
@@ -268,7 +276,10 @@ impl<'r> Enumerator<'r> {
             // `a != b` on Booleans (set membership `f(x) != x in s`) holds only where
             // one of them does.
             (Kind::Op(Op::Neq), [a, b]) if store.sort_of(*a) == Sort::Bool => {
-                let (ba, bb) = (self.bound(x, sort, *a, depth + 1), self.bound(x, sort, *b, depth + 1));
+                let (ba, bb) = (
+                    self.bound(x, sort, *a, depth + 1),
+                    self.bound(x, sort, *b, depth + 1),
+                );
                 self.join(ba, bb)
             }
             (Kind::Op(Op::Eq), [l, r]) => {
@@ -342,10 +353,9 @@ impl<'r> Enumerator<'r> {
                         .collect(),
                 )
             }
-            (Bound::Range(l1, h1), Bound::Range(l2, h2)) => Bound::Range(
-                max_opt(l1, l2, true),
-                max_opt(h1, h2, false),
-            ),
+            (Bound::Range(l1, h1), Bound::Range(l2, h2)) => {
+                Bound::Range(max_opt(l1, l2, true), max_opt(h1, h2, false))
+            }
         }
     }
 

@@ -2695,7 +2695,12 @@ impl Rewriter {
                 let want = op == Op::Sub;
                 r.extend(fin.iter().filter(|(_, fx)| *fx == want).map(|(x, _)| *x));
                 self.sort_dedup(&mut r);
-                Ok(Some(Internal::set(self.store, el, f, Internal::fset(self.store, el, &r))))
+                Ok(Some(Internal::set(
+                    self.store,
+                    el,
+                    f,
+                    Internal::fset(self.store, el, &r),
+                )))
             }
             Op::Mul => {
                 r.extend(

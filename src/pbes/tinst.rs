@@ -4,6 +4,14 @@
 //! of the equation's parameters without building intermediate expressions, and instances
 //! are looked up by their ids. This is what `pbesinst`, `pbes2bool`, `pbessolve` and `check`
 //! use.
+//!
+//! Beyond [`super::inst`], quantifiers are also eliminated by distribution (`exists x.
+//! (x == t1 || x == t2) && φ` into one-point branches, and the dual for `forall`), by guards
+//! taken from every data-only part of the body in negation normal form, and, for data-only
+//! bodies over unbounded numbers, by instances in order with an early stop. A data term
+//! that does not rewrite to a Boolean (a partial function outside its domain) is an error
+//! only when the other operand of its junction, or another instance of its quantifier,
+//! does not decide the result.
 
 use std::collections::VecDeque;
 use std::time::Instant;
@@ -556,7 +564,9 @@ impl Eng<'_> {
             }
             (T::Or(a, b), false) => {
                 let x = self.quantifier(false, &vs, a, sigma, positive);
-                return self.join(false, x, |eng| eng.quantifier(false, &vs, b, sigma, positive));
+                return self.join(false, x, |eng| {
+                    eng.quantifier(false, &vs, b, sigma, positive)
+                });
             }
             (T::Or(a, b), true) | (T::And(a, b), false)
                 if !self.mentions(a, &vs) || !self.mentions(b, &vs) =>
@@ -1233,7 +1243,11 @@ impl Eng<'_> {
             }
         }
         let guard = guard?;
-        let guard = if forall { self.negate_term(guard) } else { guard };
+        let guard = if forall {
+            self.negate_term(guard)
+        } else {
+            guard
+        };
         let rest = rest.unwrap_or(if forall { T::False } else { T::True });
         // Apply the current substitution, keeping the variables to enumerate free.
         let mut sub = Substitution::default();
