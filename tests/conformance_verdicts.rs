@@ -27,20 +27,8 @@ const EXPECTED_FAILURES: &[(&str, &str, char, &str)] = &[
     ),
     (
         "academic/non-atomic_registers/models/Peterson.mcrl2",
-        "academic/non-atomic_registers/properties/df_just_A.mcf",
-        'B',
-        STRUCT_NAT,
-    ),
-    (
-        "academic/non-atomic_registers/models/Peterson.mcrl2",
         "academic/non-atomic_registers/properties/df_just_I.mcf",
         'A',
-        STRUCT_NAT,
-    ),
-    (
-        "academic/non-atomic_registers/models/Peterson.mcrl2",
-        "academic/non-atomic_registers/properties/df_just_I.mcf",
-        'B',
         STRUCT_NAT,
     ),
     (
@@ -51,20 +39,8 @@ const EXPECTED_FAILURES: &[(&str, &str, char, &str)] = &[
     ),
     (
         "academic/non-atomic_registers/models/Peterson.mcrl2",
-        "academic/non-atomic_registers/properties/df_just_S.mcf",
-        'B',
-        STRUCT_NAT,
-    ),
-    (
-        "academic/non-atomic_registers/models/Peterson.mcrl2",
         "academic/non-atomic_registers/properties/df_just_T.mcf",
         'A',
-        STRUCT_NAT,
-    ),
-    (
-        "academic/non-atomic_registers/models/Peterson.mcrl2",
-        "academic/non-atomic_registers/properties/df_just_T.mcf",
-        'B',
         STRUCT_NAT,
     ),
     (
@@ -75,20 +51,8 @@ const EXPECTED_FAILURES: &[(&str, &str, char, &str)] = &[
     ),
     (
         "academic/non-atomic_registers/models/Peterson.mcrl2",
-        "academic/non-atomic_registers/properties/sf_just_A.mcf",
-        'B',
-        STRUCT_NAT,
-    ),
-    (
-        "academic/non-atomic_registers/models/Peterson.mcrl2",
         "academic/non-atomic_registers/properties/sf_just_I.mcf",
         'A',
-        STRUCT_NAT,
-    ),
-    (
-        "academic/non-atomic_registers/models/Peterson.mcrl2",
-        "academic/non-atomic_registers/properties/sf_just_I.mcf",
-        'B',
         STRUCT_NAT,
     ),
     (
@@ -99,69 +63,18 @@ const EXPECTED_FAILURES: &[(&str, &str, char, &str)] = &[
     ),
     (
         "academic/non-atomic_registers/models/Peterson.mcrl2",
-        "academic/non-atomic_registers/properties/sf_just_S.mcf",
-        'B',
-        STRUCT_NAT,
-    ),
-    (
-        "academic/non-atomic_registers/models/Peterson.mcrl2",
         "academic/non-atomic_registers/properties/sf_just_T.mcf",
         'A',
         STRUCT_NAT,
-    ),
-    (
-        "academic/non-atomic_registers/models/Peterson.mcrl2",
-        "academic/non-atomic_registers/properties/sf_just_T.mcf",
-        'B',
-        STRUCT_NAT,
-    ),
-    (
-        "games/quoridor/quoridor.mcrl2",
-        "games/quoridor/properties/rule4.mcf",
-        'A',
-        UNBOUNDED_POS,
-    ),
-    (
-        "games/quoridor/quoridor.mcrl2",
-        "games/quoridor/properties/rule4.mcf",
-        'B',
-        UNBOUNDED_POS,
-    ),
-    (
-        "games/quoridor/quoridor.mcrl2",
-        "games/quoridor/properties/rule789.mcf",
-        'A',
-        PARTIAL_INT2POS,
-    ),
-    (
-        "games/quoridor/quoridor.mcrl2",
-        "games/quoridor/properties/rule789.mcf",
-        'B',
-        PARTIAL_INT2POS,
-    ),
-    (
-        "software_models/Knuths_dancing_links/Dancing_links/Dancing_links_spec.mcrl2",
-        "software_models/Knuths_dancing_links/Dancing_links/properties/Correctness.mcf",
-        'A',
-        UNBOUNDED_NAT,
-    ),
-    (
-        "software_models/Knuths_dancing_links/Dancing_links/Dancing_links_spec.mcrl2",
-        "software_models/Knuths_dancing_links/Dancing_links/properties/Correctness.mcf",
-        'B',
-        UNBOUNDED_NAT,
     ),
 ];
 
-/// Quantifier over a struct sort with a `Nat` field, unbounded by the formula.
+/// Decided now (the quantifier over `a: Label` by quantifier distribution and the one-point
+/// rule; route B passes, route A agrees with mCRL2 in release builds), but lps2pbes's
+/// instantiation makes some 48,000 BES variables with a large right-hand side each: 6-20 s
+/// of CPU in a release build, over the time limit in the test profile.
 const STRUCT_NAT: &str =
-    "quantifier over `a: Label` (struct with Nat fields): the enumerator cannot bound it";
-/// Quantifier over `Pos` that the enumerator cannot bound from its guard.
-const UNBOUNDED_POS: &str = "quantifier over Pos not bounded by its guard for the enumerator";
-/// A partial function application reaches an instantiated condition.
-const PARTIAL_INT2POS: &str = "condition `2 == Int2Pos(0)` does not rewrite to true or false";
-/// Quantifier over `Nat` without a usable guard.
-const UNBOUNDED_NAT: &str = "quantifier over `x'': Nat` without a bounding guard";
+    "decided, but too slow for the time limit: ~48,000 BES variables (quantifier over `a: Label`)";
 
 /// Time limit of one command for a pair that is expected to pass.
 const LIMIT: Duration = Duration::from_secs(30);

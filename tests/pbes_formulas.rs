@@ -485,3 +485,109 @@ fn unbounded_instantiation_hits_the_bound() {
     let err = solve_pbes(&p, Engine::Terms, &opts, SolverKind::Zielonka, false).unwrap_err();
     assert!(err.to_string().contains("1000"), "{err}");
 }
+
+/// Solves a textual PBES with the term engine (with and without early stopping); the
+/// verdict, or the error message.
+fn solve_text(text: &str) -> Result<bool, String> {
+    let src = muon::syntax::SourceFile::new("test.pbes", text);
+    let p = muon::pbes::typecheck::check_pbes(&src).map_err(|e| format!("{e:?}"))?;
+    let mut verdict = None;
+    for early in [false, true] {
+        let out = solve_pbes(
+            &p,
+            Engine::Terms,
+            &InstOptions::default(),
+            SolverKind::Zielonka,
+            early,
+        )
+        .map_err(|e| e.to_string())?;
+        if let Some(v) = verdict {
+            assert_eq!(v, out.value, "early stop changes the verdict");
+        }
+        verdict = Some(out.value);
+    }
+    Ok(verdict.expect("solved"))
+}
+
+#[test]
+fn one_point_through_negation_and_distribution() {
+    // forall n. !(n == 3 || n == 5) || X(n): the disjunction of equations is distributed,
+    // each branch loses n by the one-point rule; X(3) and X(5) hold, X(4) does not.
+    let base = "pbes nu X(m: Nat) = val(m != 4);\n";
+    let t = format!("{base}nu Y = forall n: Nat. !(val(n == 3) || val(n == 5)) || X(n);\ninit Y;");
+    assert_eq!(solve_text(&t), Ok(true));
+    let f = format!("{base}nu Y = forall n: Nat. !(val(n == 3) || val(4 == n)) || X(n);\ninit Y;");
+    assert_eq!(solve_text(&f), Ok(false));
+    // exists over a disjunction of equations with inner existentials.
+    let e = format!(
+        "{base}nu Y = exists n: Nat. (val(n == 4) || (exists k: Nat. val(k < 2) && val(n == k + 7))) && X(n);\ninit Y;"
+    );
+    assert_eq!(solve_text(&e), Ok(true));
+}
+
+#[test]
+fn disjunctive_bounds_bound_the_enumeration() {
+    // Each disjunct bounds n from above: n ranges over 0..=9 and 20..=22.
+    let t = "pbes nu X = forall n: Nat. val((n < 10) || (20 <= n && n <= 22) || !(n >= 3)) => val(n != 15);\ninit X;";
+    assert_eq!(solve_text(t), Ok(true));
+    let f = "pbes nu X = forall n: Nat. val((n < 10) || (20 <= n && n <= 22)) => val(n != 21);\ninit X;";
+    assert_eq!(solve_text(f), Ok(false));
+    // Only comparisons with constants: decided by the values up to one past them.
+    let c = "pbes nu X = forall n: Nat. val((n < 10) || (20 <= n)) => val(n != 15);\ninit X;";
+    assert_eq!(solve_text(c), Ok(true));
+    // One unbounded disjunct and a body that is not data: a clear error naming the
+    // variable, not a verdict.
+    let u = "pbes nu Y(m: Nat) = val(m != 15);\nnu X = forall n: Nat. val((n < 10) || (20 <= n)) => Y(n);\ninit X;";
+    let err = solve_text(u).expect_err("unbounded");
+    assert!(err.contains("`n: Nat`"), "{err}");
+}
+
+#[test]
+fn early_termination_over_nat_and_pos() {
+    // A witness beyond the constants decides an exists; a counterexample a forall.
+    let e = "pbes nu X = exists c: Pos. val(!(c <= 3));\ninit X;";
+    assert_eq!(solve_text(e), Ok(true));
+    let f = "pbes nu X = forall c: Nat. val(c <= 100);\ninit X;";
+    assert_eq!(solve_text(f), Ok(false));
+    // Only comparisons with constants: the values up to one past them decide it all.
+    let all = "pbes nu X = forall c: Nat. val(c <= 3 || c > 3 && c != 2);\ninit X;";
+    assert_eq!(solve_text(all), Ok(true));
+    let none = "pbes nu X = exists c: Int. val(c < -2 && c > 5);\ninit X;";
+    assert_eq!(solve_text(none), Ok(false));
+}
+
+#[test]
+fn stuck_term_in_a_decided_junction() {
+    // Int2Pos(0) has no value: `stuck && false` is false, `stuck || true` is true …
+    let f = "pbes nu X = !(val(2 == Int2Pos(0)) && val(false));\ninit X;";
+    assert_eq!(solve_text(f), Ok(true));
+    let t = "pbes nu X = val(2 == Int2Pos(0)) || val(1 < 2);\ninit X;";
+    assert_eq!(solve_text(t), Ok(true));
+    let q = "pbes nu X = forall n: Nat. val(n < 3) => (val(2 == Int2Pos(n - 1)) || val(n < 5));\ninit X;";
+    assert_eq!(solve_text(q), Ok(true));
+    // … but a verdict that depends on it is an error.
+    let d = "pbes nu X = val(2 == Int2Pos(0)) || val(false);\ninit X;";
+    assert!(solve_text(d).is_err());
+}
+
+#[test]
+fn struct_with_nat_quantifier_bounded_by_a_modality() {
+    // `forall a: L. <a>true => Y(a)` on a state with transitions l(1, 0) and m(4): after
+    // lps2pbes/lts2pbes the modality is a disjunction of `a == label` equations.
+    let spec = "sort L = struct l(x: Nat, y: Nat) | m(z: Nat);\n";
+    let t = format!(
+        "{spec}pbes nu Y(b: L) = val(b != l(2, 0));\n\
+         nu X = forall a: L. !(val(a == l(1, 0)) || (exists k: Nat. val(k == 4) && val(a == m(k)))) || Y(a);\ninit X;"
+    );
+    assert_eq!(solve_text(&t), Ok(true));
+    let f = format!(
+        "{spec}pbes nu Y(b: L) = val(b != m(4));\n\
+         nu X = forall a: L. !(val(a == l(1, 0)) || (exists k: Nat. val(k == 4) && val(a == m(k)))) || Y(a);\ninit X;"
+    );
+    assert_eq!(solve_text(&f), Ok(false));
+    let e = format!(
+        "{spec}pbes nu Y(b: L) = val(b == m(4));\n\
+         nu X = exists a: L. (val(l(1, 0) == a) || val(m(4) == a)) && Y(a);\ninit X;"
+    );
+    assert_eq!(solve_text(&e), Ok(true));
+}

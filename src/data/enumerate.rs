@@ -2,8 +2,10 @@
 //!
 //! Strategy (per variable, on the condition rewritten under the partial solution):
 //! 1. one-point rule: a conjunct `x == e` (or `e == x`) with `x` not in `e` fixes `x := e`;
-//! 2. bounds: conjuncts `x < K`, `x <= K`, `K < x`, `x > K`, …, `x in L` with closed `K`, `L`
-//!    give a finite candidate list for numbers / the elements of a closed list or set;
+//! 2. bounds: `x < K`, `x <= K`, `K < x`, `x > K`, …, their negations, `x == K` and
+//!    `x in L` with closed `K`, `L` give a finite candidate list for numbers / the elements
+//!    of a closed list or set; a conjunction takes the tighter bound of its operands, a
+//!    disjunction the hull of theirs (`x < 3 || (5 <= x && x <= 7)` gives `0..=7`);
 //! 3. constructor expansion: `Bool`, structs and `cons` sorts are expanded constructor by
 //!    constructor with fresh variables for the fields (recursive sorts stop at the budget);
 //! 4. otherwise the set of solutions is not known to be finite: [`EnumError::Unbounded`].
@@ -167,71 +169,30 @@ impl<'r> Enumerator<'r> {
                 }
             }
         }
-        // 2. bounds.
-        let mut lo: Option<BigInt> = match sort {
-            Sort::Pos => Some(BigInt::one()),
-            Sort::Nat => Some(BigInt::from(0)),
-            _ => None,
-        };
-        let mut hi: Option<BigInt> = None;
-        let mut members: Option<Vec<TermId>> = None;
-        for &a in &conj {
-            let Some((f, [l, r])) = store.as_func_app(a) else {
-                continue;
-            };
-            let (l, r) = (self.strip_conv(*l), self.strip_conv(*r));
-            let k = self.rw.kind(f);
-            match k {
-                Kind::Op(Op::In) if l == xt && store.is_closed(r) => {
-                    if let Some(e) = self.elements(r) {
-                        members = Some(match members {
-                            Some(m) => m.into_iter().filter(|t| e.contains(t)).collect(),
-                            None => e,
+        // 2. bounds, through conjunctions (meet), disjunctions (join) and negated
+        // comparisons: each disjunct of `x < 3 || (2 < x && x <= 5)` bounds `x`.
+        match self.bound(x, &sort, c, 0) {
+            Bound::Vals(m) => return Ok(m.into_iter().map(|t| (t, vec![])).collect()),
+            Bound::Range(Some(lo), Some(hi)) => {
+                if let Some(ns) = NumSort::of(&sort) {
+                    let n = (&hi - &lo + 1i32).to_i64().unwrap_or(i64::MAX);
+                    if n > self.rw.enum_budget as i64 {
+                        return Err(EnumError::Budget {
+                            var: display_var(&store.var_of(x).name),
+                            sort: sort_to_string(&sort),
+                            budget: self.rw.enum_budget,
                         });
                     }
-                }
-                Kind::Op(op @ (Op::Lt | Op::Le | Op::Gt | Op::Ge)) => {
-                    // Normalise to `small (<|<=) big`.
-                    let (small, big) = if matches!(op, Op::Lt | Op::Le) {
-                        (l, r)
-                    } else {
-                        (r, l)
-                    };
-                    let strict = matches!(op, Op::Lt | Op::Gt);
-                    if small == xt {
-                        if let Some(v) = self.int_value(big) {
-                            let v = if strict { v - 1 } else { v };
-                            hi = Some(hi.map_or(v.clone(), |h: BigInt| h.min(v)));
-                        }
-                    } else if big == xt {
-                        if let Some(v) = self.int_value(small) {
-                            let v = if strict { v + 1 } else { v };
-                            lo = Some(lo.map_or(v.clone(), |h: BigInt| h.max(v)));
-                        }
+                    let mut out = Vec::new();
+                    let mut v = lo;
+                    while v <= hi {
+                        out.push((store.big_num(ns, &v), vec![]));
+                        v += 1;
                     }
+                    return Ok(out);
                 }
-                _ => {}
             }
-        }
-        if let Some(m) = members {
-            return Ok(m.into_iter().map(|t| (t, vec![])).collect());
-        }
-        if let (Some(ns), Some(lo), Some(hi)) = (NumSort::of(&sort), &lo, &hi) {
-            let n = (hi - lo + 1i32).to_i64().unwrap_or(i64::MAX);
-            if n > self.rw.enum_budget as i64 {
-                return Err(EnumError::Budget {
-                    var: display_var(&store.var_of(x).name),
-                    sort: sort_to_string(&sort),
-                    budget: self.rw.enum_budget,
-                });
-            }
-            let mut out = Vec::new();
-            let mut v = lo.clone();
-            while &v <= hi {
-                out.push((store.big_num(ns, &v), vec![]));
-                v += 1;
-            }
-            return Ok(out);
+            _ => {}
         }
         // 3. constructors.
         if sort == Sort::Bool {
@@ -259,6 +220,192 @@ impl<'r> Enumerator<'r> {
             sort: sort_to_string(&sort),
             cond: self.rw.show(c),
         })
+    }
+
+    /// A superset of the values of `x` that can make `c` true (every candidate is checked
+    /// against `c` afterwards, so over-approximating is sound).
+    fn bound(&mut self, x: VarId, sort: &Sort, c: TermId, depth: usize) -> Bound {
+        let store = self.rw.store();
+        let xt = store.var(x);
+        // The sort's own lower bound, so that `x < 3` bounds a `Nat` on both sides.
+        let sort_lo = match sort {
+            Sort::Pos => Some(BigInt::one()),
+            Sort::Nat => Some(BigInt::from(0)),
+            _ => None,
+        };
+        if c == store.false_term() {
+            return Bound::Vals(vec![]);
+        }
+        if depth > 64 {
+            return Bound::Any;
+        }
+        let Some((f, args)) = store.as_func_app(c) else {
+            return Bound::Any;
+        };
+        let args = args.to_vec();
+        let kind = self.rw.kind(f);
+        match (kind, &args[..]) {
+            (Kind::Op(Op::And), [a, b]) => {
+                let (ba, bb) = (
+                    self.bound(x, sort, *a, depth + 1),
+                    self.bound(x, sort, *b, depth + 1),
+                );
+                self.meet(ba, bb)
+            }
+            (Kind::Op(Op::Or), [a, b]) => {
+                let (ba, bb) = (
+                    self.bound(x, sort, *a, depth + 1),
+                    self.bound(x, sort, *b, depth + 1),
+                );
+                self.join(ba, bb)
+            }
+            (Kind::Op(Op::Not), [a]) => match store.as_func_app(*a) {
+                // `!(x < k)` is `k <= x`, and so on; other negations do not bound.
+                Some((g, [l, r])) => {
+                    let (l, r) = (*l, *r);
+                    match self.rw.kind(g) {
+                        Kind::Op(Op::Lt) => self.compare(x, sort_lo, r, l, false),
+                        Kind::Op(Op::Le) => self.compare(x, sort_lo, r, l, true),
+                        Kind::Op(Op::Gt) => self.compare(x, sort_lo, l, r, false),
+                        Kind::Op(Op::Ge) => self.compare(x, sort_lo, l, r, true),
+                        _ => Bound::Any,
+                    }
+                }
+                _ => Bound::Any,
+            },
+            // `a != b` on Booleans (set membership `f(x) != x in s`) holds only where
+            // one of them does.
+            (Kind::Op(Op::Neq), [a, b]) if store.sort_of(*a) == Sort::Bool => {
+                let (ba, bb) = (
+                    self.bound(x, sort, *a, depth + 1),
+                    self.bound(x, sort, *b, depth + 1),
+                );
+                self.join(ba, bb)
+            }
+            (Kind::Op(Op::Eq), [l, r]) => {
+                for (p, q) in [(*l, *r), (*r, *l)] {
+                    if p == xt && !store.occurs_free(x, q) {
+                        return Bound::Vals(vec![q]);
+                    }
+                }
+                Bound::Any
+            }
+            (Kind::Op(Op::In), [l, r]) if self.strip_conv(*l) == xt && store.is_closed(*r) => {
+                match self.elements(*r) {
+                    Some(e) if *l == xt => Bound::Vals(e),
+                    _ => Bound::Any,
+                }
+            }
+            (Kind::Op(Op::Lt), [l, r]) => self.compare(x, sort_lo, *l, *r, true),
+            (Kind::Op(Op::Le), [l, r]) => self.compare(x, sort_lo, *l, *r, false),
+            (Kind::Op(Op::Gt), [l, r]) => self.compare(x, sort_lo, *r, *l, true),
+            (Kind::Op(Op::Ge), [l, r]) => self.compare(x, sort_lo, *r, *l, false),
+            _ => Bound::Any,
+        }
+    }
+
+    /// The bound on `x` from `small < big` (`strict`) or `small <= big`.
+    fn compare(
+        &mut self,
+        x: VarId,
+        sort_lo: Option<BigInt>,
+        small: TermId,
+        big: TermId,
+        strict: bool,
+    ) -> Bound {
+        let xt = self.rw.store().var(x);
+        let (small, big) = (self.strip_conv(small), self.strip_conv(big));
+        if small == xt {
+            if let Some(v) = self.int_value(big) {
+                let v = if strict { v - 1 } else { v };
+                return Bound::Range(sort_lo, Some(v));
+            }
+        } else if big == xt {
+            if let Some(v) = self.int_value(small) {
+                let v = if strict { v + 1 } else { v };
+                let lo = match sort_lo {
+                    Some(l) => l.max(v),
+                    None => v,
+                };
+                return Bound::Range(Some(lo), None);
+            }
+        }
+        Bound::Any
+    }
+
+    fn meet(&mut self, a: Bound, b: Bound) -> Bound {
+        match (a, b) {
+            (Bound::Any, o) | (o, Bound::Any) => o,
+            (Bound::Vals(v), Bound::Vals(w)) => {
+                Bound::Vals(v.into_iter().filter(|t| w.contains(t)).collect())
+            }
+            (Bound::Vals(v), Bound::Range(lo, hi)) | (Bound::Range(lo, hi), Bound::Vals(v)) => {
+                // Keep the values that may lie in the range (unknown ones stay).
+                Bound::Vals(
+                    v.into_iter()
+                        .filter(|t| match self.int_value(*t) {
+                            Some(n) => {
+                                lo.as_ref().is_none_or(|l| &n >= l)
+                                    && hi.as_ref().is_none_or(|h| &n <= h)
+                            }
+                            None => true,
+                        })
+                        .collect(),
+                )
+            }
+            (Bound::Range(l1, h1), Bound::Range(l2, h2)) => {
+                Bound::Range(max_opt(l1, l2, true), max_opt(h1, h2, false))
+            }
+        }
+    }
+
+    fn join(&mut self, a: Bound, b: Bound) -> Bound {
+        let empty = |b: &Bound| match b {
+            Bound::Vals(v) => v.is_empty(),
+            Bound::Range(Some(l), Some(h)) => l > h,
+            _ => false,
+        };
+        if empty(&a) {
+            return b;
+        }
+        if empty(&b) {
+            return a;
+        }
+        match (a, b) {
+            (Bound::Any, _) | (_, Bound::Any) => Bound::Any,
+            (Bound::Vals(mut v), Bound::Vals(w)) => {
+                for t in w {
+                    if !v.contains(&t) {
+                        v.push(t);
+                    }
+                }
+                Bound::Vals(v)
+            }
+            (Bound::Range(l1, h1), Bound::Range(l2, h2)) => {
+                let lo = match (l1, l2) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    _ => None,
+                };
+                let hi = match (h1, h2) {
+                    (Some(a), Some(b)) => Some(a.max(b)),
+                    _ => None,
+                };
+                Bound::Range(lo, hi)
+            }
+            (Bound::Vals(v), Bound::Range(lo, hi)) | (Bound::Range(lo, hi), Bound::Vals(v)) => {
+                // A range widened by the values' numbers, if they all are numbers.
+                let mut lo = lo;
+                let mut hi = hi;
+                for t in &v {
+                    let Some(n) = self.int_value(*t) else {
+                        return Bound::Any;
+                    };
+                    lo = lo.map(|l| l.min(n.clone()));
+                    hi = hi.map(|h| h.max(n));
+                }
+                Bound::Range(lo, hi)
+            }
+        }
     }
 
     fn conjuncts(&mut self, c: TermId, out: &mut Vec<TermId>) {
@@ -320,6 +467,25 @@ impl<'r> Enumerator<'r> {
             }
             _ => None,
         }
+    }
+}
+
+/// What a condition says about the values of one variable (see [`Enumerator::bound`]).
+enum Bound {
+    /// No usable bound.
+    Any,
+    /// At most these values.
+    Vals(Vec<TermId>),
+    /// Numbers between the bounds (inclusive; `None` = unbounded on that side).
+    Range(Option<BigInt>, Option<BigInt>),
+}
+
+/// The larger (`larger`) or smaller of two optional bounds; `None` is no bound.
+fn max_opt(a: Option<BigInt>, b: Option<BigInt>, larger: bool) -> Option<BigInt> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(if larger { a.max(b) } else { a.min(b) }),
+        (a, None) => a,
+        (None, b) => b,
     }
 }
 

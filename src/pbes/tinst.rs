@@ -4,16 +4,26 @@
 //! of the equation's parameters without building intermediate expressions, and instances
 //! are looked up by their ids. This is what `pbesinst`, `pbes2bool`, `pbessolve` and `check`
 //! use.
+//!
+//! Beyond [`super::inst`], quantifiers are also eliminated by distribution (`exists x.
+//! (x == t1 || x == t2) && φ` into one-point branches, and the dual for `forall`), by guards
+//! taken from every data-only part of the body in negation normal form, and, for data-only
+//! bodies over unbounded numbers, by instances in order with an early stop. A data term
+//! that does not rewrite to a Boolean (a partial function outside its domain) is an error
+//! only when the other operand of its junction, or another instance of its quantifier,
+//! does not decide the result.
 
 use std::collections::VecDeque;
 use std::rc::Rc;
 use std::time::Instant;
 
+use num_bigint::BigInt;
+use num_traits::Signed;
 use rustc_hash::FxHashMap;
 
 use crate::data::ir::{DataExpr, Func, Sort, Var};
 use crate::data::ir_ops::default_value;
-use crate::data::{Rewriter, Substitution, Term, TermId, VarId};
+use crate::data::{NumSort, Rewriter, Substitution, Term, TermId, VarId};
 use crate::pbes::graph::{b_and, b_or, Graph, B};
 use crate::pbes::inst::{
     enumerate_sort, show_sort, InstError, InstOptions, InstStats, Instantiation, VarOrigin,
@@ -84,6 +94,68 @@ struct Eng<'a> {
 /// Bound on the key words of [`Eng::rewrite`]'s memo before it is cleared (16 Mi words,
 /// about 64 MiB of keys plus the table).
 const MEMO_WORDS: usize = 16 << 20;
+
+/// Whether `x` decides a conjunction (`false`) or a disjunction (`true`) on its own.
+fn decides(x: &B, conj: bool) -> bool {
+    matches!((x, conj), (B::F, true) | (B::T, false))
+}
+
+/// Whether `e` is a data term that did not rewrite to `true` or `false`: harmless where the
+/// other operand of a junction decides it.
+fn is_stuck(e: &InstError) -> bool {
+    matches!(e, InstError::Undecided { .. })
+}
+
+/// The running value of a quantifier over its instances: the conjunction (`forall`) or
+/// disjunction of the instances so far, and the first stuck instance, which is an error
+/// only if no later instance decides the quantifier.
+struct Acc {
+    forall: bool,
+    value: B,
+    stuck: Option<InstError>,
+}
+
+impl Acc {
+    fn new(forall: bool) -> Acc {
+        Acc {
+            forall,
+            value: if forall { B::T } else { B::F },
+            stuck: None,
+        }
+    }
+
+    /// Adds an instance; `Ok(true)` when the quantifier is decided.
+    fn add(&mut self, r: Result<B, InstError>) -> Result<bool, InstError> {
+        match r {
+            Ok(x) => {
+                let v = std::mem::replace(&mut self.value, B::T);
+                self.value = if self.forall { b_and(v, x) } else { b_or(v, x) };
+            }
+            Err(e) if is_stuck(&e) => {
+                if self.stuck.is_none() {
+                    self.stuck = Some(e);
+                }
+            }
+            Err(e) => return Err(e),
+        }
+        Ok(decides(&self.value, self.forall))
+    }
+
+    /// Whether the value is decided.
+    fn decided(&self) -> bool {
+        decides(&self.value, self.forall)
+    }
+
+    fn finish(self) -> Result<B, InstError> {
+        match self.stuck {
+            Some(e) if !self.decided() => Err(e),
+            _ => Ok(self.value),
+        }
+    }
+}
+
+/// Instances tried by [`Eng::lazy_term`] for one quantifier before giving up.
+const LAZY_BUDGET: usize = 10_000;
 
 fn bool_func(name: &str, arity: usize) -> Func {
     Func {
@@ -435,23 +507,23 @@ impl Eng<'_> {
                 _ => return Err(InstError::NotPositive(self.eq_name())),
             },
             T::And(a, b) => {
-                let x = self.eval(a, sigma, positive)?;
-                if matches!(x, B::F) {
-                    return Ok(B::F);
-                }
-                b_and(x, self.eval(b, sigma, positive)?)
+                let x = self.eval(a, sigma, positive);
+                return self.join(true, x, |eng| eng.eval(b, sigma, positive));
             }
             T::Or(a, b) => {
-                let x = self.eval(a, sigma, positive)?;
-                if matches!(x, B::T) {
-                    return Ok(B::T);
-                }
-                b_or(x, self.eval(b, sigma, positive)?)
+                let x = self.eval(a, sigma, positive);
+                return self.join(false, x, |eng| eng.eval(b, sigma, positive));
             }
-            T::Imp(a, b) => match self.eval(a, sigma, false)? {
-                B::F => B::T,
-                B::T => self.eval(b, sigma, positive)?,
-                _ => return Err(InstError::NotPositive(self.eq_name())),
+            T::Imp(a, b) => match self.eval(a, sigma, false) {
+                Ok(B::F) => B::T,
+                Ok(B::T) => self.eval(b, sigma, positive)?,
+                Ok(_) => return Err(InstError::NotPositive(self.eq_name())),
+                // A stuck premise is harmless when the conclusion is true.
+                Err(e) if is_stuck(&e) => match self.eval(b, sigma, positive) {
+                    Ok(B::T) => B::T,
+                    _ => return Err(e),
+                },
+                Err(e) => return Err(e),
             },
             T::Forall(vs, a) => self.quantifier(true, vs, a, sigma, positive)?,
             T::Exists(vs, a) => self.quantifier(false, vs, a, sigma, positive)?,
@@ -483,6 +555,31 @@ impl Eng<'_> {
                 }
             }
         })
+    }
+
+    /// `first && second` (`conj`) or `first || second`, evaluating `second` only when
+    /// `first` does not decide. A stuck data term (a partial function outside its domain,
+    /// as mCRL2's `Int2Pos(0)`) in `first` is harmless when `second` decides the junction
+    /// (`stuck && false == false`), as in mCRL2's simplifying rewriter; otherwise its error
+    /// stands.
+    fn join(
+        &mut self,
+        conj: bool,
+        first: Result<B, InstError>,
+        second: impl FnOnce(&mut Self) -> Result<B, InstError>,
+    ) -> Result<B, InstError> {
+        match first {
+            Ok(x) if decides(&x, conj) => Ok(x),
+            Ok(x) => {
+                let y = second(self)?;
+                Ok(if conj { b_and(x, y) } else { b_or(x, y) })
+            }
+            Err(e) if is_stuck(&e) => match second(self) {
+                Ok(y) if decides(&y, conj) => Ok(y),
+                _ => Err(e),
+            },
+            Err(e) => Err(e),
+        }
     }
 
     /// The free variables of `e` among `vs`.
@@ -528,18 +625,14 @@ impl Eng<'_> {
                 return self.quantifier(forall, &all, b, sigma, positive);
             }
             (T::And(a, b), true) => {
-                let x = self.quantifier(true, &vs, a, sigma, positive)?;
-                if matches!(x, B::F) {
-                    return Ok(B::F);
-                }
-                return Ok(b_and(x, self.quantifier(true, &vs, b, sigma, positive)?));
+                let x = self.quantifier(true, &vs, a, sigma, positive);
+                return self.join(true, x, |eng| eng.quantifier(true, &vs, b, sigma, positive));
             }
             (T::Or(a, b), false) => {
-                let x = self.quantifier(false, &vs, a, sigma, positive)?;
-                if matches!(x, B::T) {
-                    return Ok(B::T);
-                }
-                return Ok(b_or(x, self.quantifier(false, &vs, b, sigma, positive)?));
+                let x = self.quantifier(false, &vs, a, sigma, positive);
+                return self.join(false, x, |eng| {
+                    eng.quantifier(false, &vs, b, sigma, positive)
+                });
             }
             (T::Or(a, b), true) | (T::And(a, b), false)
                 if !self.mentions(a, &vs) || !self.mentions(b, &vs) =>
@@ -549,12 +642,9 @@ impl Eng<'_> {
                 } else {
                     (b, a)
                 };
-                let x = self.eval(outside, sigma, positive)?;
-                return Ok(match (forall, x) {
-                    (true, B::T) => B::T,
-                    (false, B::F) => B::F,
-                    (true, x) => b_or(x, self.quantifier(true, &vs, inside, sigma, positive)?),
-                    (false, x) => b_and(x, self.quantifier(false, &vs, inside, sigma, positive)?),
+                let x = self.eval(outside, sigma, positive);
+                return self.join(!forall, x, |eng| {
+                    eng.quantifier(forall, &vs, inside, sigma, positive)
                 });
             }
             (T::Imp(a, b), true) if !self.mentions(a, &vs) => {
@@ -593,18 +683,16 @@ impl Eng<'_> {
                 Ok(values) => {
                     let mut rest = vs.clone();
                     rest.remove(i);
-                    let mut acc = if forall { B::T } else { B::F };
+                    let mut acc = Acc::new(forall);
                     for v in values {
                         sigma.push((*x, v));
                         let r = self.quantifier(forall, &rest, body, sigma, positive);
                         sigma.pop();
-                        let r = r?;
-                        acc = if forall { b_and(acc, r) } else { b_or(acc, r) };
-                        if matches!((&acc, forall), (B::F, true) | (B::T, false)) {
+                        if acc.add(r)? {
                             break;
                         }
                     }
-                    return Ok(acc);
+                    return acc.finish();
                 }
                 Err(reason) => {
                     if first_err.is_none() {
@@ -613,8 +701,27 @@ impl Eng<'_> {
                 }
             }
         }
-        if let Some(r) = self.guarded(forall, &vs, body, sigma, positive) {
+        if let Some(r) = self.distribute(forall, &vs, body, sigma, positive) {
             return r;
+        }
+        let guarded = self.guarded(forall, &vs, body, sigma, positive);
+        match guarded {
+            Some(Err(InstError::Quantifier { .. })) | None => {
+                // A data-only body over numbers the guard does not bound: try values in
+                // order, stopping at the first deciding instance (or when the values
+                // tried cover every case of the body's comparisons).
+                if let Some(t) = self.to_term(body) {
+                    let t = self.rewrite(t, sigma)?;
+                    let mut budget = LAZY_BUDGET.min(self.opts.max_enumeration.max(1));
+                    if let Some(b) = self.lazy_term(forall, &vs, t, &mut budget) {
+                        return Ok(if b { B::T } else { B::F });
+                    }
+                }
+                if let Some(r) = guarded {
+                    return r;
+                }
+            }
+            Some(r) => return r,
         }
         let (x, reason) = first_err.expect("some variable");
         let v: Var = self.rw.store().var_of(x).clone();
@@ -624,6 +731,370 @@ impl Eng<'_> {
             sort: show_sort(&v.sort),
             reason,
         })
+    }
+
+    /// `e` in negation normal form: implications removed, negations pushed to data atoms
+    /// (and propositional variables), the Boolean junctions of data terms lifted.
+    fn nnf(&self, e: &T, neg: bool) -> T {
+        let b = |x: &T, n: bool| Box::new(self.nnf(x, n));
+        match e {
+            T::True | T::False => {
+                if matches!(e, T::True) != neg {
+                    T::True
+                } else {
+                    T::False
+                }
+            }
+            T::Data(t) => self.nnf_data(*t, neg),
+            T::Not(a) => self.nnf(a, !neg),
+            T::And(x, y) if neg => T::Or(b(x, true), b(y, true)),
+            T::And(x, y) => T::And(b(x, false), b(y, false)),
+            T::Or(x, y) if neg => T::And(b(x, true), b(y, true)),
+            T::Or(x, y) => T::Or(b(x, false), b(y, false)),
+            T::Imp(x, y) if neg => T::And(b(x, false), b(y, true)),
+            T::Imp(x, y) => T::Or(b(x, true), b(y, false)),
+            T::Forall(vs, a) if neg => T::Exists(vs.clone(), b(a, true)),
+            T::Forall(vs, a) => T::Forall(vs.clone(), b(a, false)),
+            T::Exists(vs, a) if neg => T::Forall(vs.clone(), b(a, true)),
+            T::Exists(vs, a) => T::Exists(vs.clone(), b(a, false)),
+            T::Prop(..) if neg => T::Not(Box::new(e.clone())),
+            T::Prop(..) => e.clone(),
+        }
+    }
+
+    fn nnf_data(&self, t: TermId, neg: bool) -> T {
+        let b = |x: TermId, n: bool| Box::new(self.nnf_data(x, n));
+        match self.app(t) {
+            Some(("&&", [x, y])) if neg => T::Or(b(*x, true), b(*y, true)),
+            Some(("&&", [x, y])) => T::And(b(*x, false), b(*y, false)),
+            Some(("||", [x, y])) if neg => T::And(b(*x, true), b(*y, true)),
+            Some(("||", [x, y])) => T::Or(b(*x, false), b(*y, false)),
+            Some(("!", [x])) => self.nnf_data(*x, !neg),
+            _ if t == self.tt || t == self.ff => {
+                if (t == self.tt) != neg {
+                    T::True
+                } else {
+                    T::False
+                }
+            }
+            _ if neg => T::Data(self.rw.store().app_func(self.not_f, &[t])),
+            _ => T::Data(t),
+        }
+    }
+
+    /// The operands of nested conjunctions (`conj`) or disjunctions of `e`.
+    fn junction_parts<'t>(e: &'t T, conj: bool, out: &mut Vec<&'t T>) {
+        match (e, conj) {
+            (T::And(a, b), true) | (T::Or(a, b), false) => {
+                Self::junction_parts(a, conj, out);
+                Self::junction_parts(b, conj, out);
+            }
+            _ => out.push(e),
+        }
+    }
+
+    /// `e` (in NNF) as `Q ds. core` with the quantifiers `Q` (`exists` when `conj`, else
+    /// `forall`) pulled out of its conjunction (disjunction). `None` if a variable would be
+    /// bound twice.
+    fn pull(&self, e: &T, conj: bool, ds: &mut Vec<VarId>) -> Option<T> {
+        let mut parts = Vec::new();
+        Self::junction_parts(e, conj, &mut parts);
+        let mut out: Option<T> = None;
+        for p in parts {
+            let q = match (p, conj) {
+                (T::Exists(vs, a), true) | (T::Forall(vs, a), false) => {
+                    if vs.iter().any(|v| ds.contains(v)) {
+                        return None;
+                    }
+                    ds.extend(vs.iter().copied());
+                    self.pull(a, conj, ds)?
+                }
+                _ => p.clone(),
+            };
+            out = Some(match out {
+                None => q,
+                Some(o) if conj => T::And(Box::new(o), Box::new(q)),
+                Some(o) => T::Or(Box::new(o), Box::new(q)),
+            });
+        }
+        out
+    }
+
+    /// Every variable occurring in `e` (free or bound): an over-approximation of its free
+    /// variables.
+    fn vars_of(&self, e: &T) -> rustc_hash::FxHashSet<VarId> {
+        fn go(eng: &Eng<'_>, e: &T, out: &mut rustc_hash::FxHashSet<VarId>) {
+            let store = eng.rw.store();
+            match e {
+                T::True | T::False => {}
+                T::Data(t) => out.extend(store.free_vars(*t)),
+                T::Prop(_, args) => {
+                    for t in args.iter() {
+                        out.extend(store.free_vars(*t));
+                    }
+                }
+                T::Not(a) => go(eng, a, out),
+                T::And(a, b) | T::Or(a, b) | T::Imp(a, b) => {
+                    go(eng, a, out);
+                    go(eng, b, out);
+                }
+                T::Forall(vs, a) | T::Exists(vs, a) => {
+                    out.extend(vs.iter().copied());
+                    go(eng, a, out);
+                }
+            }
+        }
+        let mut out = rustc_hash::FxHashSet::default();
+        go(self, e, &mut out);
+        out
+    }
+
+    /// Quantifier distribution for the one-point rule: `exists x. (D1 || … || Dn) && R`
+    /// becomes `(exists x. D1 && R) || … || (exists x. Dn && R)` when every `Di` fixes `x`
+    /// by an equation `x == ti` (after pulling its own `exists` out), so that each branch
+    /// loses `x` by the one-point rule; dually `forall x. (C1 && … && Cn) || R` when every
+    /// `Ci` has a disjunct `x != ti`. This is how a quantifier over an infinite sort guarded
+    /// by a modality (`forall a. <label(a)>true => φ`) is eliminated: the modality is the
+    /// disjunction of the transitions' `a == label`.
+    fn distribute(
+        &mut self,
+        forall: bool,
+        vs: &[VarId],
+        body: &T,
+        sigma: &mut Vec<(VarId, TermId)>,
+        positive: bool,
+    ) -> Option<Result<B, InstError>> {
+        let conj = !forall; // the junction of the body around the distributed part
+        let n = self.nnf(body, false);
+        let mut outer = Vec::new();
+        Self::junction_parts(&n, conj, &mut outer);
+        for k in 0..outer.len() {
+            let part = outer[k];
+            let mut inner = Vec::new();
+            Self::junction_parts(part, !conj, &mut inner);
+            if inner.len() < 2 || !self.mentions(part, vs) {
+                continue;
+            }
+            let mut rest: Option<T> = None;
+            for (j, p) in outer.iter().enumerate() {
+                if j != k {
+                    let p = (*p).clone();
+                    rest = Some(match rest {
+                        None => p,
+                        Some(r) if conj => T::And(Box::new(r), Box::new(p)),
+                        Some(r) => T::Or(Box::new(r), Box::new(p)),
+                    });
+                }
+            }
+            let rest_vars = rest.as_ref().map(|r| self.vars_of(r)).unwrap_or_default();
+            let mut branches = Vec::new();
+            let mut fits = true;
+            for piece in inner {
+                let mut ds = Vec::new();
+                let Some(core) = self.pull(piece, conj, &mut ds) else {
+                    fits = false;
+                    break;
+                };
+                if ds.iter().any(|d| vs.contains(d) || rest_vars.contains(d)) {
+                    fits = false;
+                    break;
+                }
+                let fixed = vs.iter().any(|x| {
+                    self.one_point(forall, *x, &core)
+                        .is_some_and(|t| !self.rw.store().occurs_free(*x, t))
+                });
+                if !fixed {
+                    fits = false;
+                    break;
+                }
+                let mut all = vs.to_vec();
+                all.extend(ds);
+                branches.push((all, core));
+            }
+            if !fits {
+                continue;
+            }
+            let mut acc = Acc::new(forall);
+            for (all, core) in branches {
+                // Skip a branch that a cheap data part of its own already decides (the
+                // summand's or transition's condition), before substituting into `rest`.
+                let mut parts = Vec::new();
+                Self::junction_parts(&core, conj, &mut parts);
+                let mut dead = false;
+                for p in parts {
+                    if !self.mentions(p, &all) && self.to_term(p).is_some() {
+                        if let Ok(x) = self.eval(p, sigma, positive) {
+                            if decides(&x, conj) {
+                                dead = true;
+                                break;
+                            }
+                        }
+                    }
+                }
+                if dead {
+                    continue;
+                }
+                let b = match &rest {
+                    None => core,
+                    Some(r) if conj => T::And(Box::new(core), Box::new(r.clone())),
+                    Some(r) => T::Or(Box::new(core), Box::new(r.clone())),
+                };
+                let r = self.quantifier(forall, &all, &b, sigma, positive);
+                match acc.add(r) {
+                    Ok(true) => break,
+                    Ok(false) => {}
+                    Err(e) => return Some(Err(e)),
+                }
+            }
+            return Some(acc.finish());
+        }
+        None
+    }
+
+    /// `forall vs. t` (or `exists`) for a Boolean data term `t`, by instances: finite sorts
+    /// by their values, numbers in the order 0, 1, 2, … (Int: 0, 1, -1, …) with an early stop
+    /// at the first deciding instance. When the variable occurs only in comparisons with
+    /// constants the values up to one past the constants cover every case, so the
+    /// quantifier is decided either way. `None` when undecided within `budget` instances.
+    fn lazy_term(
+        &mut self,
+        forall: bool,
+        vs: &[VarId],
+        t: TermId,
+        budget: &mut usize,
+    ) -> Option<bool> {
+        if t == self.tt || t == self.ff {
+            return Some(t == self.tt);
+        }
+        let store = self.rw.store();
+        let free: Vec<VarId> = vs
+            .iter()
+            .filter(|v| store.occurs_free(**v, t))
+            .copied()
+            .collect();
+        let (&x, rest) = free.split_first()?;
+        let sort = store.var_of(x).sort.clone();
+        let ns = NumSort::of(&sort);
+        let finite = match ns {
+            Some(_) => None,
+            None => Some(self.enumerate(&sort).ok()?),
+        };
+        // The values that cover every case, when `x` occurs only in comparisons.
+        let cover = match (ns, &finite) {
+            (Some(ns), None) => {
+                let mut consts = Vec::new();
+                self.comparison_constants(x, t, &mut consts, 0).then(|| {
+                    let lo: BigInt = consts.iter().min().cloned().unwrap_or_default() - 1;
+                    let hi: BigInt = consts.iter().max().cloned().unwrap_or_default() + 1;
+                    let lo = match ns {
+                        NumSort::Pos => lo.max(BigInt::from(1)),
+                        NumSort::Nat => lo.max(BigInt::from(0)),
+                        NumSort::Int => lo,
+                    };
+                    (lo, hi)
+                })
+            }
+            _ => None,
+        };
+        let mut unknown = false;
+        let mut k: u64 = 0;
+        loop {
+            let value = if let Some(vals) = &finite {
+                match vals.get(k as usize) {
+                    Some(v) => *v,
+                    None => break,
+                }
+            } else {
+                let ns = ns.expect("numeric");
+                // 0, 1, 2, … for Nat; 1, 2, … for Pos; 0, 1, -1, 2, -2, … for Int.
+                let n = match ns {
+                    NumSort::Pos => BigInt::from(k + 1),
+                    NumSort::Nat => BigInt::from(k),
+                    NumSort::Int if k % 2 == 1 => BigInt::from(k.div_ceil(2)),
+                    NumSort::Int => -BigInt::from(k / 2),
+                };
+                if let Some((lo, hi)) = &cover {
+                    let past = match ns {
+                        NumSort::Int => n.abs() > lo.abs().max(hi.abs()),
+                        _ => &n > hi,
+                    };
+                    if past {
+                        break;
+                    }
+                    if &n < lo || &n > hi {
+                        k += 1;
+                        continue;
+                    }
+                }
+                store.big_num(ns, &n)
+            };
+            k += 1;
+            if *budget == 0 {
+                return None;
+            }
+            *budget -= 1;
+            let r = match self.rw.rewrite_with(t, &[(x, value)]) {
+                Ok(tv) => self.lazy_term(forall, rest, tv, budget),
+                Err(_) => None,
+            };
+            match r {
+                Some(b) if b != forall => return Some(b),
+                Some(_) => {}
+                None => unknown = true,
+            }
+            if finite.is_none() && cover.is_none() && *budget == 0 {
+                return None;
+            }
+        }
+        (!unknown).then_some(forall)
+    }
+
+    /// Collects the integer constants that `x` is compared with in `t`; false when `x`
+    /// occurs elsewhere than as an operand of `==`, `!=`, `<`, `<=`, `>`, `>=` (possibly
+    /// under a numeric upcast) facing a constant.
+    fn comparison_constants(
+        &self,
+        x: VarId,
+        t: TermId,
+        out: &mut Vec<BigInt>,
+        depth: usize,
+    ) -> bool {
+        let store = self.rw.store();
+        if !store.occurs_free(x, t) {
+            return true;
+        }
+        if depth > 256 {
+            return false;
+        }
+        let strip = |u: TermId| match self.app(u) {
+            Some(("Pos2Nat" | "Pos2Int" | "Nat2Int", [a])) => *a,
+            _ => u,
+        };
+        let xt = store.var(x);
+        if let Some((op, [l, r])) = self.app(t) {
+            if matches!(op, "==" | "!=" | "<" | "<=" | ">" | ">=") {
+                for (a, b) in [(*l, *r), (*r, *l)] {
+                    if strip(a) == xt {
+                        let b = strip(b);
+                        match store.get(b) {
+                            Term::Num(_, v) => out.push(BigInt::from(*v)),
+                            Term::BigNum(_, v) => out.push((**v).clone()),
+                            _ => return false,
+                        }
+                        return true;
+                    }
+                }
+            }
+        }
+        match store.get(t) {
+            Term::App(h, args) => {
+                matches!(store.get(*h), Term::Func(_))
+                    && args
+                        .iter()
+                        .all(|a| self.comparison_constants(x, *a, out, depth + 1))
+            }
+            _ => false,
+        }
     }
 
     /// Whether a binder inside `e` binds one of `vs`.
@@ -782,42 +1253,6 @@ impl Eng<'_> {
         }
     }
 
-    /// Splits a conjunction into its data-only conjuncts (as one term; `None` if there are
-    /// none) and the conjunction of the others.
-    fn split_data_conjuncts(&self, e: &T) -> Option<(TermId, Option<T>)> {
-        fn flat<'t>(e: &'t T, out: &mut Vec<&'t T>) {
-            match e {
-                T::And(a, b) => {
-                    flat(a, out);
-                    flat(b, out);
-                }
-                other => out.push(other),
-            }
-        }
-        let mut parts = Vec::new();
-        flat(e, &mut parts);
-        let store = self.rw.store();
-        let mut guard: Option<TermId> = None;
-        let mut rest: Option<T> = None;
-        for p in parts {
-            match self.to_term(p) {
-                Some(t) => {
-                    guard = Some(match guard {
-                        Some(g) => store.app_func(self.and_f, &[g, t]),
-                        None => t,
-                    })
-                }
-                None => {
-                    rest = Some(match rest {
-                        Some(r) => T::And(Box::new(r), Box::new(p.clone())),
-                        None => p.clone(),
-                    })
-                }
-            }
-        }
-        Some((guard?, rest))
-    }
-
     /// A term for a PBES expression without propositional variables or quantifiers.
     fn to_term(&self, e: &T) -> Option<TermId> {
         let store = self.rw.store();
@@ -847,28 +1282,39 @@ impl Eng<'_> {
         positive: bool,
     ) -> Option<Result<B, InstError>> {
         let store = self.rw.store();
-        let (guard, rest): (TermId, T) = match (body, forall) {
-            (T::Imp(a, b), true) => {
-                // forall x. (g && h) => b  ==  forall x. g => (h => b), g the data conjuncts.
-                let (g, h) = self.split_data_conjuncts(a)?;
-                let rest = match h {
-                    Some(h) => T::Imp(Box::new(h), b.clone()),
-                    None => (**b).clone(),
-                };
-                (g, rest)
+        // In negation normal form, `forall x. g1 || … || φ` has the guard `!(g1 || …)` and
+        // `exists x. g1 && … && φ` the guard `g1 && …`, the `gi` being the data-only parts.
+        let n = self.nnf(body, false);
+        let mut parts = Vec::new();
+        Self::junction_parts(&n, !forall, &mut parts);
+        let mut guard: Option<TermId> = None;
+        let mut rest: Option<T> = None;
+        for p in parts {
+            match self.to_term(p) {
+                Some(t) => {
+                    let f = if forall { self.or_f } else { self.and_f };
+                    guard = Some(match guard {
+                        Some(g) => store.app_func(f, &[g, t]),
+                        None => t,
+                    })
+                }
+                None => {
+                    let p = p.clone();
+                    rest = Some(match rest {
+                        Some(r) if forall => T::Or(Box::new(r), Box::new(p)),
+                        Some(r) => T::And(Box::new(r), Box::new(p)),
+                        None => p,
+                    })
+                }
             }
-            (T::Or(a, b), true) => match (self.to_term(a), self.to_term(b)) {
-                (Some(g), _) => (self.negate_term(g), (**b).clone()),
-                (None, Some(g)) => (self.negate_term(g), (**a).clone()),
-                _ => return None,
-            },
-            (T::And(..), false) => {
-                let (g, h) = self.split_data_conjuncts(body)?;
-                (g, h.unwrap_or(T::True))
-            }
-            (other, true) => (self.negate_term(self.to_term(other)?), T::False),
-            (other, false) => (self.to_term(other)?, T::True),
+        }
+        let guard = guard?;
+        let guard = if forall {
+            self.negate_term(guard)
+        } else {
+            guard
         };
+        let rest = rest.unwrap_or(if forall { T::False } else { T::True });
         // Apply the current substitution, keeping the variables to enumerate free.
         let mut sub = Substitution::default();
         for (v, t) in sigma.iter() {
@@ -918,27 +1364,27 @@ impl Eng<'_> {
             );
         }
         let remaining: Vec<VarId> = vs.iter().filter(|v| !evars.contains(v)).copied().collect();
-        let mut acc = if forall { B::T } else { B::F };
+        let mut acc = Acc::new(forall);
         for (values, residual) in found {
-            if residual != self.tt {
-                return Some(Err(InstError::Undecided {
+            let r = if residual != self.tt {
+                // A stuck guard instance: only an error if no other instance decides.
+                Err(InstError::Undecided {
                     equation: self.eq_name(),
                     expr: self.rw.show(residual),
-                }));
-            }
-            let n = sigma.len();
-            sigma.extend(evars.iter().copied().zip(values));
-            let r = self.quantifier(forall, &remaining, &rest, sigma, positive);
-            sigma.truncate(n);
-            let r = match r {
-                Ok(r) => r,
-                Err(e) => return Some(Err(e)),
+                })
+            } else {
+                let n = sigma.len();
+                sigma.extend(evars.iter().copied().zip(values));
+                let r = self.quantifier(forall, &remaining, &rest, sigma, positive);
+                sigma.truncate(n);
+                r
             };
-            acc = if forall { b_and(acc, r) } else { b_or(acc, r) };
-            if matches!((&acc, forall), (B::F, true) | (B::T, false)) {
-                break;
+            match acc.add(r) {
+                Ok(true) => break,
+                Ok(false) => {}
+                Err(e) => return Some(Err(e)),
             }
         }
-        Some(Ok(acc))
+        Some(acc.finish())
     }
 }

@@ -342,12 +342,12 @@ impl Rewriter {
                 let Some((f, fs)) = self.set_parts(c) else {
                     return Ok(None);
                 };
-                let Some(inf) = self.member(x, fs)? else {
-                    return Ok(None);
-                };
                 if self.is_false_fn(f) {
-                    return Ok(Some(inf));
+                    return self.member(x, fs);
                 }
+                // The exceptions as a term (stuck for an unknown `x`): `f(x)` may still
+                // decide or bound it, e.g. for the enumerator.
+                let inf = self.member_term(x, fs)?;
                 let fx = self.apply(f, &[x])?;
                 let neq = store.intern_func(&Func {
                     name: "!=".into(),
@@ -358,6 +358,21 @@ impl Rewriter {
             }
             _ => Ok(None),
         }
+    }
+
+    /// `x in c` as a term: its value when [`Self::member`] decides it, else the
+    /// application itself.
+    fn member_term(&mut self, x: TermId, c: TermId) -> Result<TermId, RewriteError> {
+        if let Some(r) = self.member(x, c)? {
+            return Ok(r);
+        }
+        let s = self.store.sort_of(c);
+        let el = self.store.sort_of(x);
+        let f = self.store.intern_func(&Func {
+            name: "in".into(),
+            sort: Sort::Arrow(vec![el, s], Box::new(Sort::Bool)),
+        });
+        Ok(self.store.app_func(f, &[x, c]))
     }
 
     /// `count(x, c)` for finite bags and bags.
