@@ -326,3 +326,32 @@ fn corpus_models_match_mcrl2_state_counts() {
     );
     assert!(checked >= 11, "only {checked} corpus models checked");
 }
+
+/// Sums bounded through an offset (`n + 1 == 3`, `2 < m + 1 <= 4`) or through a list's
+/// length (`#l < 3`, with the elements enumerated in turn): the exact solution sets.
+#[test]
+fn sums_bounded_by_offsets_and_list_lengths() {
+    let t = aut_of(
+        "act a: Nat; b: Pos; c: List(Bool);\n\
+         proc P = sum n: Nat . (n + 1 == 3) -> a(n) . delta\n\
+                + sum m: Pos . (2 < m + 1 && m + 1 <= 4) -> b(m) . delta\n\
+                + sum n: Nat . (Pos2Nat(n + 1) == 0) -> a(n) . delta\n\
+                + sum l: List(Bool) . (#l < 3 && #l + 1 >= 2) -> c(l) . delta;\n\
+         init P;\n",
+    );
+    let mut labels = enabled(&t, 0);
+    labels.sort();
+    let mut want = vec![
+        "a(2)",
+        "b(2)",
+        "b(3)",
+        "c([false])",
+        "c([true])",
+        "c([false, false])",
+        "c([false, true])",
+        "c([true, false])",
+        "c([true, true])",
+    ];
+    want.sort();
+    assert_eq!(labels, want);
+}

@@ -17,6 +17,7 @@
 use num_bigint::BigInt;
 use num_traits::{One, ToPrimitive};
 
+use super::convert::Internal;
 use super::ir::{Func, Sort};
 use super::rewrite::{Ctor, Kind, Op, RewriteError, Rewriter};
 use super::sort_to_string;
@@ -171,7 +172,7 @@ impl<'r> Enumerator<'r> {
         }
         // 2. bounds, through conjunctions (meet), disjunctions (join) and negated
         // comparisons: each disjunct of `x < 3 || (2 < x && x <= 5)` bounds `x`.
-        match self.bound(x, &sort, c, 0) {
+        match self.bound(x, &sort, c, Subject::Value, 0) {
             Bound::Vals(m) => return Ok(m.into_iter().map(|t| (t, vec![])).collect()),
             Bound::Range(Some(lo), Some(hi)) => {
                 if let Some(ns) = NumSort::of(&sort) {
@@ -193,6 +194,35 @@ impl<'r> Enumerator<'r> {
                 }
             }
             _ => {}
+        }
+        // A list whose length the condition bounds (`#l < 4`): one candidate per length,
+        // with fresh variables for the elements (enumerated in turn).
+        if let Sort::List(el) = &sort {
+            if let Bound::Range(lo, Some(hi)) = self.bound(x, &sort, c, Subject::Len, 0) {
+                let lo = lo.unwrap_or_default().max(BigInt::from(0));
+                if hi < lo {
+                    return Ok(Vec::new());
+                }
+                let n_max = hi.to_usize().unwrap_or(usize::MAX);
+                if n_max > self.rw.enum_budget {
+                    return Err(EnumError::Budget {
+                        var: display_var(&store.var_of(x).name),
+                        sort: sort_to_string(&sort),
+                        budget: self.rw.enum_budget,
+                    });
+                }
+                let cons = Internal::cons(store, el);
+                let mut out = Vec::new();
+                for n in lo.to_usize().unwrap_or(0)..=n_max {
+                    let fresh: Vec<VarId> = (0..n).map(|_| self.rw.fresh_var(el)).collect();
+                    let mut l = Internal::nil(store, el);
+                    for v in fresh.iter().rev() {
+                        l = store.app(cons, &[store.var(*v), l]);
+                    }
+                    out.push((l, fresh));
+                }
+                return Ok(out);
+            }
         }
         // 3. constructors.
         if sort == Sort::Bool {
@@ -224,13 +254,13 @@ impl<'r> Enumerator<'r> {
 
     /// A superset of the values of `x` that can make `c` true (every candidate is checked
     /// against `c` afterwards, so over-approximating is sound).
-    fn bound(&mut self, x: VarId, sort: &Sort, c: TermId, depth: usize) -> Bound {
+    fn bound(&mut self, x: VarId, sort: &Sort, c: TermId, subj: Subject, depth: usize) -> Bound {
         let store = self.rw.store();
         let xt = store.var(x);
         // The sort's own lower bound, so that `x < 3` bounds a `Nat` on both sides.
-        let sort_lo = match sort {
-            Sort::Pos => Some(BigInt::one()),
-            Sort::Nat => Some(BigInt::from(0)),
+        let sort_lo = match (subj, sort) {
+            (Subject::Len, _) | (Subject::Value, Sort::Nat) => Some(BigInt::from(0)),
+            (Subject::Value, Sort::Pos) => Some(BigInt::one()),
             _ => None,
         };
         if c == store.false_term() {
@@ -247,15 +277,15 @@ impl<'r> Enumerator<'r> {
         match (kind, &args[..]) {
             (Kind::Op(Op::And), [a, b]) => {
                 let (ba, bb) = (
-                    self.bound(x, sort, *a, depth + 1),
-                    self.bound(x, sort, *b, depth + 1),
+                    self.bound(x, sort, *a, subj, depth + 1),
+                    self.bound(x, sort, *b, subj, depth + 1),
                 );
                 self.meet(ba, bb)
             }
             (Kind::Op(Op::Or), [a, b]) => {
                 let (ba, bb) = (
-                    self.bound(x, sort, *a, depth + 1),
-                    self.bound(x, sort, *b, depth + 1),
+                    self.bound(x, sort, *a, subj, depth + 1),
+                    self.bound(x, sort, *b, subj, depth + 1),
                 );
                 self.join(ba, bb)
             }
@@ -264,10 +294,10 @@ impl<'r> Enumerator<'r> {
                 Some((g, [l, r])) => {
                     let (l, r) = (*l, *r);
                     match self.rw.kind(g) {
-                        Kind::Op(Op::Lt) => self.compare(x, sort_lo, r, l, false),
-                        Kind::Op(Op::Le) => self.compare(x, sort_lo, r, l, true),
-                        Kind::Op(Op::Gt) => self.compare(x, sort_lo, l, r, false),
-                        Kind::Op(Op::Ge) => self.compare(x, sort_lo, l, r, true),
+                        Kind::Op(Op::Lt) => self.compare(x, subj, sort_lo, r, l, false),
+                        Kind::Op(Op::Le) => self.compare(x, subj, sort_lo, r, l, true),
+                        Kind::Op(Op::Gt) => self.compare(x, subj, sort_lo, l, r, false),
+                        Kind::Op(Op::Ge) => self.compare(x, subj, sort_lo, l, r, true),
                         _ => Bound::Any,
                     }
                 }
@@ -277,60 +307,94 @@ impl<'r> Enumerator<'r> {
             // one of them does.
             (Kind::Op(Op::Neq), [a, b]) if store.sort_of(*a) == Sort::Bool => {
                 let (ba, bb) = (
-                    self.bound(x, sort, *a, depth + 1),
-                    self.bound(x, sort, *b, depth + 1),
+                    self.bound(x, sort, *a, subj, depth + 1),
+                    self.bound(x, sort, *b, subj, depth + 1),
                 );
                 self.join(ba, bb)
             }
             (Kind::Op(Op::Eq), [l, r]) => {
                 for (p, q) in [(*l, *r), (*r, *l)] {
-                    if p == xt && !store.occurs_free(x, q) {
+                    if subj == Subject::Value && p == xt && !store.occurs_free(x, q) {
                         return Bound::Vals(vec![q]);
+                    }
+                }
+                // `x + k == v` (or `#x + k == v`): exactly `v - k`, if the sort has it.
+                for (p, q) in [(*l, *r), (*r, *l)] {
+                    if let (Some(k), Some(v)) = (self.offset(x, subj, p), self.int_value(q)) {
+                        let n = v - k;
+                        let lo = max_opt(sort_lo.clone(), Some(n.clone()), true);
+                        return Bound::Range(lo, Some(n));
                     }
                 }
                 Bound::Any
             }
-            (Kind::Op(Op::In), [l, r]) if self.strip_conv(*l) == xt && store.is_closed(*r) => {
+            (Kind::Op(Op::In), [l, r])
+                if subj == Subject::Value && self.strip_conv(*l) == xt && store.is_closed(*r) =>
+            {
                 match self.elements(*r) {
                     Some(e) if *l == xt => Bound::Vals(e),
                     _ => Bound::Any,
                 }
             }
-            (Kind::Op(Op::Lt), [l, r]) => self.compare(x, sort_lo, *l, *r, true),
-            (Kind::Op(Op::Le), [l, r]) => self.compare(x, sort_lo, *l, *r, false),
-            (Kind::Op(Op::Gt), [l, r]) => self.compare(x, sort_lo, *r, *l, true),
-            (Kind::Op(Op::Ge), [l, r]) => self.compare(x, sort_lo, *r, *l, false),
+            (Kind::Op(Op::Lt), [l, r]) => self.compare(x, subj, sort_lo, *l, *r, true),
+            (Kind::Op(Op::Le), [l, r]) => self.compare(x, subj, sort_lo, *l, *r, false),
+            (Kind::Op(Op::Gt), [l, r]) => self.compare(x, subj, sort_lo, *r, *l, true),
+            (Kind::Op(Op::Ge), [l, r]) => self.compare(x, subj, sort_lo, *r, *l, false),
             _ => Bound::Any,
         }
     }
 
-    /// The bound on `x` from `small < big` (`strict`) or `small <= big`.
+    /// The bound on the subject (`x` or `#x`) from `small < big` (`strict`) or
+    /// `small <= big`, where one side is the subject plus a constant and the other a number.
     fn compare(
         &mut self,
         x: VarId,
+        subj: Subject,
         sort_lo: Option<BigInt>,
         small: TermId,
         big: TermId,
         strict: bool,
     ) -> Bound {
-        let xt = self.rw.store().var(x);
-        let (small, big) = (self.strip_conv(small), self.strip_conv(big));
-        if small == xt {
-            if let Some(v) = self.int_value(big) {
-                let v = if strict { v - 1 } else { v };
-                return Bound::Range(sort_lo, Some(v));
-            }
-        } else if big == xt {
-            if let Some(v) = self.int_value(small) {
-                let v = if strict { v + 1 } else { v };
-                let lo = match sort_lo {
-                    Some(l) => l.max(v),
-                    None => v,
-                };
-                return Bound::Range(Some(lo), None);
-            }
+        if let (Some(k), Some(v)) = (self.offset(x, subj, small), self.int_value(big)) {
+            let v = v - k;
+            let v = if strict { v - 1 } else { v };
+            return Bound::Range(sort_lo, Some(v));
+        }
+        if let (Some(k), Some(v)) = (self.offset(x, subj, big), self.int_value(small)) {
+            let v = v - k;
+            let v = if strict { v + 1 } else { v };
+            return Bound::Range(max_opt(sort_lo, Some(v), true), None);
         }
         Bound::Any
+    }
+
+    /// `Some(k)` when `t` is the subject plus the constant `k`: `x`, `#x`, `x + 2`,
+    /// `Pos2Nat(x + 1)`, `#x - 1`, … (numeric upcasts stripped).
+    fn offset(&mut self, x: VarId, subj: Subject, t: TermId) -> Option<BigInt> {
+        let store = self.rw.store();
+        let t = self.strip_conv(t);
+        if subj == Subject::Value && t == store.var(x) {
+            return Some(BigInt::from(0));
+        }
+        let (f, args) = store.as_func_app(t)?;
+        let args = args.to_vec();
+        match (self.rw.kind(f), &args[..]) {
+            (Kind::Op(Op::Len), [a]) if subj == Subject::Len && *a == store.var(x) => {
+                Some(BigInt::from(0))
+            }
+            (Kind::Op(Op::Add), [a, b]) => {
+                if let (Some(o), Some(k)) = (self.offset(x, subj, *a), self.int_value(*b)) {
+                    return Some(o + k);
+                }
+                let (k, o) = (self.int_value(*a)?, self.offset(x, subj, *b)?);
+                Some(o + k)
+            }
+            (Kind::Op(Op::Sub), [a, b]) => {
+                let (o, k) = (self.offset(x, subj, *a)?, self.int_value(*b)?);
+                Some(o - k)
+            }
+            _ => None,
+        }
     }
 
     fn meet(&mut self, a: Bound, b: Bound) -> Bound {
@@ -468,6 +532,13 @@ impl<'r> Enumerator<'r> {
             _ => None,
         }
     }
+}
+
+/// What a bound is about: the variable's value, or the length `#x` of a list variable.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Subject {
+    Value,
+    Len,
 }
 
 /// What a condition says about the values of one variable (see [`Enumerator::bound`]).
