@@ -77,6 +77,15 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
                 let _ = writeln!(w, "  state: ({})", state(&s.state));
             }
         }
+        if !t.ends_in_cycle {
+            // The walk stopped at a constant: the last state decides the formula on its
+            // own. A step into that constant (the action of a final `[a]false` or
+            // `<a>true`) leads to no recorded state, so it is named here, not printed.
+            let _ = writeln!(
+                w,
+                "  (the last state decides the formula by itself; a final step that the formula requires from it, such as the action of an innermost modality, is not listed)"
+            );
+        }
     }
     if g.verbose {
         let s = &out.inst.stats;
