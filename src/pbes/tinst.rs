@@ -12,6 +12,11 @@
 //! that does not rewrite to a Boolean (a partial function outside its domain) is an error
 //! only when the other operand of its junction, or another instance of its quantifier,
 //! does not decide the result.
+//!
+//! The part of eliminating a quantifier that depends on the quantifier alone (which bound
+//! variables occur, the structural case, the one-point substitution, the distribution
+//! branches, the guard) is computed once per quantifier node and reused by every instance
+//! (`QPlan`); only the evaluation under the instance's values is redone.
 
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -89,6 +94,45 @@ struct Eng<'a> {
     and_f: crate::data::FuncId,
     or_f: crate::data::FuncId,
     not_f: crate::data::FuncId,
+    /// Symbolic plans of quantifiers, keyed by the address of the body node and the
+    /// quantifier kind, then by the bound variables (see [`QPlan`]). Every body passed to
+    /// [`Eng::quantifier`] is a node of a right-hand side or of a plan, and neither is freed
+    /// while instantiating (this map is never cleared), so an address names one node.
+    plans: FxHashMap<(usize, bool), Vec<PlanEntry>>,
+}
+
+/// A quantifier's bound variables and its plan.
+type PlanEntry = (Vec<VarId>, Rc<QPlan>);
+
+/// The part of eliminating `forall vs. body` (or `exists`) that depends on the quantifier
+/// alone, not on the instance's data values: done once per quantifier node instead of once
+/// per BES variable.
+struct QPlan {
+    /// The variables of `vs` that occur in the body.
+    vs: Vec<VarId>,
+    /// The variables of a directly nested quantifier of the same kind, merged in.
+    merged: Vec<VarId>,
+    /// For `forall x. a || b` (`exists x. a && b`): whether `a` is the side without `vs`
+    /// (`Some(true)`), `b` (`Some(false)`), or both mention them (`None`).
+    outside_a: Option<bool>,
+    /// For `forall x. a => b`: whether `a` mentions none of `vs`.
+    imp_outside: bool,
+    /// The one-point rule: the remaining variables and the substituted body.
+    one_point: Option<(Vec<VarId>, Box<T>)>,
+    /// Quantifier distribution (see [`Eng::distribute`]).
+    dist: Option<Vec<Branch>>,
+    /// The guard (already negated for `forall`) and the rest (see [`Eng::guarded`]).
+    guard: Option<(TermId, Box<T>)>,
+    /// The body as a data term, when it has no propositional variables or quantifiers.
+    term: Option<TermId>,
+}
+
+/// One branch of a distributed quantifier: its variables, the data parts of its core that
+/// decide it cheaply, and its body.
+struct Branch {
+    all: Vec<VarId>,
+    checks: Vec<T>,
+    body: Box<T>,
 }
 
 /// Bound on the key words of [`Eng::rewrite`]'s memo before it is cleared (16 Mi words,
@@ -199,6 +243,7 @@ pub fn instantiate_terms(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiatio
         and_f: store.intern_func(&bool_func("&&", 2)),
         or_f: store.intern_func(&bool_func("||", 2)),
         not_f: store.intern_func(&bool_func("!", 1)),
+        plans: FxHashMap::default(),
         rw,
     };
     let index: FxHashMap<&str, u32> = pbes
@@ -602,57 +647,70 @@ impl Eng<'_> {
         }
     }
 
-    fn quantifier(
-        &mut self,
-        forall: bool,
-        vs: &[VarId],
-        body: &T,
-        sigma: &mut Vec<(VarId, TermId)>,
-        positive: bool,
-    ) -> Result<B, InstError> {
+    /// The plan of `forall vs. body` (`exists`), computed on first use (see [`QPlan`]).
+    fn plan(&mut self, forall: bool, vs: &[VarId], body: &T) -> Rc<QPlan> {
+        let key = (body as *const T as usize, forall);
+        if let Some(list) = self.plans.get(&key) {
+            if let Some((_, p)) = list.iter().find(|(k, _)| k.as_slice() == vs) {
+                return p.clone();
+            }
+        }
+        let p = Rc::new(self.make_plan(forall, vs, body));
+        self.plans
+            .entry(key)
+            .or_default()
+            .push((vs.to_vec(), p.clone()));
+        p
+    }
+
+    fn make_plan(&mut self, forall: bool, vs: &[VarId], body: &T) -> QPlan {
         let vs: Vec<VarId> = vs
             .iter()
             .filter(|v| self.mentions(body, std::slice::from_ref(v)))
             .copied()
             .collect();
+        let mut plan = QPlan {
+            vs: Vec::new(),
+            merged: Vec::new(),
+            outside_a: None,
+            imp_outside: false,
+            one_point: None,
+            dist: None,
+            guard: None,
+            term: None,
+        };
         if vs.is_empty() {
-            return self.eval(body, sigma, positive);
+            return plan;
         }
+        // The structural cases of `quantifier`, in its order: when one applies, the later
+        // parts are never used.
         match (body, forall) {
-            (T::Forall(inner, b), true) | (T::Exists(inner, b), false) => {
+            (T::Forall(inner, _), true) | (T::Exists(inner, _), false) => {
                 let mut all = vs.clone();
                 all.extend(inner.iter().filter(|v| !vs.contains(v)));
-                return self.quantifier(forall, &all, b, sigma, positive);
+                plan.merged = all;
+                plan.vs = vs;
+                return plan;
             }
-            (T::And(a, b), true) => {
-                let x = self.quantifier(true, &vs, a, sigma, positive);
-                return self.join(true, x, |eng| eng.quantifier(true, &vs, b, sigma, positive));
+            (T::And(..), true) | (T::Or(..), false) => {
+                plan.vs = vs;
+                return plan;
             }
-            (T::Or(a, b), false) => {
-                let x = self.quantifier(false, &vs, a, sigma, positive);
-                return self.join(false, x, |eng| {
-                    eng.quantifier(false, &vs, b, sigma, positive)
-                });
+            (T::Or(a, b), true) | (T::And(a, b), false) => {
+                if !self.mentions(a, &vs) {
+                    plan.outside_a = Some(true);
+                } else if !self.mentions(b, &vs) {
+                    plan.outside_a = Some(false);
+                }
+                if plan.outside_a.is_some() {
+                    plan.vs = vs;
+                    return plan;
+                }
             }
-            (T::Or(a, b), true) | (T::And(a, b), false)
-                if !self.mentions(a, &vs) || !self.mentions(b, &vs) =>
-            {
-                let (outside, inside) = if !self.mentions(a, &vs) {
-                    (a, b)
-                } else {
-                    (b, a)
-                };
-                let x = self.eval(outside, sigma, positive);
-                return self.join(!forall, x, |eng| {
-                    eng.quantifier(forall, &vs, inside, sigma, positive)
-                });
-            }
-            (T::Imp(a, b), true) if !self.mentions(a, &vs) => {
-                return match self.eval(a, sigma, false)? {
-                    B::F => Ok(B::T),
-                    B::T => self.quantifier(true, &vs, b, sigma, positive),
-                    _ => Err(InstError::NotPositive(self.eq_name())),
-                };
+            (T::Imp(a, _), true) if !self.mentions(a, &vs) => {
+                plan.imp_outside = true;
+                plan.vs = vs;
+                return plan;
             }
             _ => {}
         }
@@ -669,11 +727,70 @@ impl Eng<'_> {
                 }
                 let mut one = Substitution::default();
                 one.insert(*x, t);
-                let body = self.subst(body, &one);
+                let nb = self.subst(body, &one);
                 let mut rest = vs.clone();
                 rest.remove(i);
-                return self.quantifier(forall, &rest, &body, sigma, positive);
+                plan.one_point = Some((rest, Box::new(nb)));
+                plan.vs = vs;
+                return plan;
             }
+        }
+        plan.dist = self.distribute_plan(forall, &vs, body);
+        plan.guard = self.guard_plan(forall, body);
+        plan.term = self.to_term(body);
+        plan.vs = vs;
+        plan
+    }
+
+    fn quantifier(
+        &mut self,
+        forall: bool,
+        vs: &[VarId],
+        body: &T,
+        sigma: &mut Vec<(VarId, TermId)>,
+        positive: bool,
+    ) -> Result<B, InstError> {
+        let plan = self.plan(forall, vs, body);
+        let vs = &plan.vs;
+        if vs.is_empty() {
+            return self.eval(body, sigma, positive);
+        }
+        match (body, forall) {
+            (T::Forall(_, b), true) | (T::Exists(_, b), false) => {
+                return self.quantifier(forall, &plan.merged, b, sigma, positive);
+            }
+            (T::And(a, b), true) => {
+                let x = self.quantifier(true, vs, a, sigma, positive);
+                return self.join(true, x, |eng| eng.quantifier(true, vs, b, sigma, positive));
+            }
+            (T::Or(a, b), false) => {
+                let x = self.quantifier(false, vs, a, sigma, positive);
+                return self.join(false, x, |eng| {
+                    eng.quantifier(false, vs, b, sigma, positive)
+                });
+            }
+            (T::Or(a, b), true) | (T::And(a, b), false) if plan.outside_a.is_some() => {
+                let (outside, inside) = if plan.outside_a == Some(true) {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                let x = self.eval(outside, sigma, positive);
+                return self.join(!forall, x, |eng| {
+                    eng.quantifier(forall, vs, inside, sigma, positive)
+                });
+            }
+            (T::Imp(a, b), true) if plan.imp_outside => {
+                return match self.eval(a, sigma, false)? {
+                    B::F => Ok(B::T),
+                    B::T => self.quantifier(true, vs, b, sigma, positive),
+                    _ => Err(InstError::NotPositive(self.eq_name())),
+                };
+            }
+            _ => {}
+        }
+        if let Some((rest, nb)) = &plan.one_point {
+            return self.quantifier(forall, rest, nb, sigma, positive);
         }
         // A finite sort: enumerate its values.
         let mut first_err = None;
@@ -701,19 +818,22 @@ impl Eng<'_> {
                 }
             }
         }
-        if let Some(r) = self.distribute(forall, &vs, body, sigma, positive) {
-            return r;
+        if let Some(branches) = &plan.dist {
+            return self.distribute(forall, branches, sigma, positive);
         }
-        let guarded = self.guarded(forall, &vs, body, sigma, positive);
+        let guarded = match &plan.guard {
+            Some((guard, rest)) => self.guarded(forall, vs, *guard, rest, sigma, positive),
+            None => None,
+        };
         match guarded {
             Some(Err(InstError::Quantifier { .. })) | None => {
                 // A data-only body over numbers the guard does not bound: try values in
                 // order, stopping at the first deciding instance (or when the values
                 // tried cover every case of the body's comparisons).
-                if let Some(t) = self.to_term(body) {
+                if let Some(t) = plan.term {
                     let t = self.rewrite(t, sigma)?;
                     let mut budget = LAZY_BUDGET.min(self.opts.max_enumeration.max(1));
-                    if let Some(b) = self.lazy_term(forall, &vs, t, &mut budget) {
+                    if let Some(b) = self.lazy_term(forall, vs, t, &mut budget) {
                         return Ok(if b { B::T } else { B::F });
                     }
                 }
@@ -856,14 +976,7 @@ impl Eng<'_> {
     /// `Ci` has a disjunct `x != ti`. This is how a quantifier over an infinite sort guarded
     /// by a modality (`forall a. <label(a)>true => φ`) is eliminated: the modality is the
     /// disjunction of the transitions' `a == label`.
-    fn distribute(
-        &mut self,
-        forall: bool,
-        vs: &[VarId],
-        body: &T,
-        sigma: &mut Vec<(VarId, TermId)>,
-        positive: bool,
-    ) -> Option<Result<B, InstError>> {
+    fn distribute_plan(&self, forall: bool, vs: &[VarId], body: &T) -> Option<Vec<Branch>> {
         let conj = !forall; // the junction of the body around the distributed part
         let n = self.nnf(body, false);
         let mut outer = Vec::new();
@@ -887,7 +1000,7 @@ impl Eng<'_> {
                 }
             }
             let rest_vars = rest.as_ref().map(|r| self.vars_of(r)).unwrap_or_default();
-            let mut branches = Vec::new();
+            let mut cores = Vec::new();
             let mut fits = true;
             for piece in inner {
                 let mut ds = Vec::new();
@@ -909,46 +1022,69 @@ impl Eng<'_> {
                 }
                 let mut all = vs.to_vec();
                 all.extend(ds);
-                branches.push((all, core));
+                cores.push((all, core));
             }
             if !fits {
                 continue;
             }
-            let mut acc = Acc::new(forall);
-            for (all, core) in branches {
-                // Skip a branch that a cheap data part of its own already decides (the
-                // summand's or transition's condition), before substituting into `rest`.
-                let mut parts = Vec::new();
-                Self::junction_parts(&core, conj, &mut parts);
-                let mut dead = false;
-                for p in parts {
-                    if !self.mentions(p, &all) && self.to_term(p).is_some() {
-                        if let Ok(x) = self.eval(p, sigma, positive) {
-                            if decides(&x, conj) {
-                                dead = true;
-                                break;
-                            }
-                        }
+            let branches = cores
+                .into_iter()
+                .map(|(all, core)| {
+                    // A cheap data part of the branch's own core (the summand's or
+                    // transition's condition) may decide it before substituting into `rest`.
+                    let mut parts = Vec::new();
+                    Self::junction_parts(&core, conj, &mut parts);
+                    let checks = parts
+                        .into_iter()
+                        .filter(|p| !self.mentions(p, &all) && self.to_term(p).is_some())
+                        .cloned()
+                        .collect();
+                    let body = match &rest {
+                        None => core,
+                        Some(r) if conj => T::And(Box::new(core), Box::new(r.clone())),
+                        Some(r) => T::Or(Box::new(core), Box::new(r.clone())),
+                    };
+                    Branch {
+                        all,
+                        checks,
+                        body: Box::new(body),
                     }
-                }
-                if dead {
-                    continue;
-                }
-                let b = match &rest {
-                    None => core,
-                    Some(r) if conj => T::And(Box::new(core), Box::new(r.clone())),
-                    Some(r) => T::Or(Box::new(core), Box::new(r.clone())),
-                };
-                let r = self.quantifier(forall, &all, &b, sigma, positive);
-                match acc.add(r) {
-                    Ok(true) => break,
-                    Ok(false) => {}
-                    Err(e) => return Some(Err(e)),
-                }
-            }
-            return Some(acc.finish());
+                })
+                .collect();
+            return Some(branches);
         }
         None
+    }
+
+    /// Evaluates a distributed quantifier's branches (planned by [`Eng::distribute_plan`]).
+    fn distribute(
+        &mut self,
+        forall: bool,
+        branches: &[Branch],
+        sigma: &mut Vec<(VarId, TermId)>,
+        positive: bool,
+    ) -> Result<B, InstError> {
+        let conj = !forall;
+        let mut acc = Acc::new(forall);
+        for br in branches {
+            let mut dead = false;
+            for p in &br.checks {
+                if let Ok(x) = self.eval(p, sigma, positive) {
+                    if decides(&x, conj) {
+                        dead = true;
+                        break;
+                    }
+                }
+            }
+            if dead {
+                continue;
+            }
+            let r = self.quantifier(forall, &br.all, &br.body, sigma, positive);
+            if acc.add(r)? {
+                break;
+            }
+        }
+        acc.finish()
     }
 
     /// `forall vs. t` (or `exists`) for a Boolean data term `t`, by instances: finite sorts
@@ -1271,16 +1407,9 @@ impl Eng<'_> {
         })
     }
 
-    /// Guarded enumeration with the data engine's enumerator: `forall x. g => φ`,
-    /// `forall x. !g || φ`, `exists x. g && φ`, or a data-only body.
-    fn guarded(
-        &mut self,
-        forall: bool,
-        vs: &[VarId],
-        body: &T,
-        sigma: &mut Vec<(VarId, TermId)>,
-        positive: bool,
-    ) -> Option<Result<B, InstError>> {
+    /// The guard of `forall x. g => φ`, `forall x. !g || φ`, `exists x. g && φ`, or a
+    /// data-only body (negated for `forall`), and the rest of the body; `None` without one.
+    fn guard_plan(&self, forall: bool, body: &T) -> Option<(TermId, Box<T>)> {
         let store = self.rw.store();
         // In negation normal form, `forall x. g1 || … || φ` has the guard `!(g1 || …)` and
         // `exists x. g1 && … && φ` the guard `g1 && …`, the `gi` being the data-only parts.
@@ -1315,6 +1444,21 @@ impl Eng<'_> {
             guard
         };
         let rest = rest.unwrap_or(if forall { T::False } else { T::True });
+        Some((guard, Box::new(rest)))
+    }
+
+    /// Guarded enumeration with the data engine's enumerator, for the guard and rest
+    /// planned by [`Eng::guard_plan`].
+    fn guarded(
+        &mut self,
+        forall: bool,
+        vs: &[VarId],
+        guard: TermId,
+        rest: &T,
+        sigma: &mut Vec<(VarId, TermId)>,
+        positive: bool,
+    ) -> Option<Result<B, InstError>> {
+        let store = self.rw.store();
         // Apply the current substitution, keeping the variables to enumerate free.
         let mut sub = Substitution::default();
         for (v, t) in sigma.iter() {
@@ -1375,7 +1519,7 @@ impl Eng<'_> {
             } else {
                 let n = sigma.len();
                 sigma.extend(evars.iter().copied().zip(values));
-                let r = self.quantifier(forall, &remaining, &rest, sigma, positive);
+                let r = self.quantifier(forall, &remaining, rest, sigma, positive);
                 sigma.truncate(n);
                 r
             };
