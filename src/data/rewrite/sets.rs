@@ -271,6 +271,23 @@ impl Rewriter {
         Ok(self.int(r))
     }
 
+    /// The (element, count) pairs of two finite bags whose elements are all values, with
+    /// the sorted union of their elements; `None` otherwise (the operation stays as it is).
+    #[allow(clippy::type_complexity)]
+    fn fbag_operands(
+        &mut self,
+        a: TermId,
+        b: TermId,
+    ) -> Option<(Vec<(TermId, IntVal)>, Vec<(TermId, IntVal)>, Vec<TermId>)> {
+        let (x, y) = (self.fbag_pairs(a)?, self.fbag_pairs(b)?);
+        if !(x.iter().chain(&y).all(|p| self.is_value(p.0))) {
+            return None;
+        }
+        let mut keys: Vec<TermId> = x.iter().chain(&y).map(|p| p.0).collect();
+        self.sort_dedup(&mut keys);
+        Some((x, y, keys))
+    }
+
     // ----- membership and counts ---------------------------------------------------------
 
     /// `x in c` for lists, finite sets/bags and sets/bags.
@@ -465,20 +482,10 @@ impl Rewriter {
                 Ok(Some(Internal::fset(store, &el, &r)))
             }
             Sort::FBag(_) => {
-                let (Some(x), Some(y)) = (self.fbag_pairs(a), self.fbag_pairs(b)) else {
+                let Some((x, y, keys)) = self.fbag_operands(a, b) else {
                     return Ok(None);
                 };
-                if !(x.iter().chain(&y).all(|t| self.is_value(t.0))) {
-                    return Ok(None);
-                }
-                let get = |v: &[(TermId, IntVal)], t: TermId| {
-                    v.iter()
-                        .find(|p| p.0 == t)
-                        .map(|p| p.1.clone())
-                        .unwrap_or(IntVal::Small(0))
-                };
-                let mut keys: Vec<TermId> = x.iter().chain(&y).map(|p| p.0).collect();
-                self.sort_dedup(&mut keys);
+                let get = count_in;
                 let pairs = keys
                     .into_iter()
                     .map(|k| {
@@ -597,20 +604,10 @@ impl Rewriter {
         b: TermId,
         c: TermId,
     ) -> Result<Option<TermId>, RewriteError> {
-        let (Some(xs), Some(ys)) = (self.fbag_pairs(b), self.fbag_pairs(c)) else {
+        let Some((xs, ys, keys)) = self.fbag_operands(b, c) else {
             return Ok(None);
         };
-        if !(xs.iter().chain(&ys).all(|p| self.is_value(p.0))) {
-            return Ok(None);
-        }
-        let get = |v: &[(TermId, IntVal)], t: TermId| {
-            v.iter()
-                .find(|p| p.0 == t)
-                .map(|p| p.1.clone())
-                .unwrap_or(IntVal::Small(0))
-        };
-        let mut keys: Vec<TermId> = xs.iter().chain(&ys).map(|p| p.0).collect();
-        self.sort_dedup(&mut keys);
+        let get = count_in;
         let combine = |p: &IntVal, q: &IntVal| match op {
             Op::Add => p.add(q),
             Op::Mul => p.clone().min(q.clone()),
@@ -842,4 +839,12 @@ impl Rewriter {
                 | Sort::Bag(_)
         ) || matches!(sort, Sort::Set(e) if self.infinite(e))
     }
+}
+
+/// The count of `t` in the (element, count) pairs `v` of a finite bag (0 when absent).
+fn count_in(v: &[(TermId, IntVal)], t: TermId) -> IntVal {
+    v.iter()
+        .find(|p| p.0 == t)
+        .map(|p| p.1.clone())
+        .unwrap_or(IntVal::Small(0))
 }
