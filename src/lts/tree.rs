@@ -100,16 +100,22 @@ impl PairTable {
     /// The number of `(a, b)`, if present.
     #[inline]
     pub fn find(&self, a: u32, b: u32) -> Option<u32> {
-        let p = pack(a, b);
+        self.probe(pack(a, b)).ok()
+    }
+
+    /// Linear probing for the packed pair `p`: `Ok(number)` when present, else
+    /// `Err(slot)` with the empty slot where it belongs.
+    #[inline]
+    fn probe(&self, p: u64) -> Result<u32, usize> {
         let mask = self.slots.len() - 1;
         let mut pos = (hash_pair(p) >> self.shift) as usize;
         loop {
             let s = self.slots[pos];
             if s == NO_NODE {
-                return None;
+                return Err(pos);
             }
             if self.packed(s) == p {
-                return Some(s);
+                return Ok(s);
             }
             pos = (pos + 1) & mask;
         }
@@ -119,18 +125,10 @@ impl PairTable {
     /// table is full ([`MAX_PAIRS`]).
     pub fn intern(&mut self, a: u32, b: u32) -> Option<(u32, bool)> {
         let p = pack(a, b);
-        let mask = self.slots.len() - 1;
-        let mut pos = (hash_pair(p) >> self.shift) as usize;
-        loop {
-            let s = self.slots[pos];
-            if s == NO_NODE {
-                break;
-            }
-            if self.packed(s) == p {
-                return Some((s, false));
-            }
-            pos = (pos + 1) & mask;
-        }
+        let pos = match self.probe(p) {
+            Ok(s) => return Some((s, false)),
+            Err(pos) => pos,
+        };
         if u64::from(self.len) >= MAX_PAIRS {
             return None;
         }
