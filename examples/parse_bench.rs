@@ -4,7 +4,8 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use muon::syntax::{parse_spec, SourceFile};
+use muon::source::SourceFile;
+use muon::syntax::parse_spec;
 
 /// A specification of at least `min_bytes` bytes exercising sorts, maps, conditional
 /// equations, binders, lists/sets/bags, sums, conditions and parallel composition.

@@ -3,7 +3,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let mode = args.next().unwrap_or_default();
     let text = args.next().unwrap_or_default();
-    let src = muon::syntax::SourceFile::new("arg", text);
+    let src = muon::source::SourceFile::new("arg", text);
     let out = match mode.as_str() {
         "spec" => muon::syntax::parse_spec(&src).map(|x| format!("{x:#?}")),
         "form" => muon::syntax::parse_formula_spec(&src).map(|x| format!("{x:#?}")),

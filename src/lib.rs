@@ -15,4 +15,5 @@ pub mod lts;
 pub mod modal;
 pub mod pbes;
 pub mod process;
+pub mod source;
 pub mod syntax;

@@ -180,7 +180,7 @@ fn corpus_specifications_compile_into_rewriters() {
     let mut compiled = 0;
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap();
-        let src = muon::syntax::SourceFile::new(f.display().to_string(), text);
+        let src = muon::source::SourceFile::new(f.display().to_string(), text);
         let Ok(spec) = muon::process::typecheck::check_specification(&src) else {
             continue;
         };

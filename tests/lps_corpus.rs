@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use muon::lps::{linearise, LineariseOptions};
 use muon::process::typecheck::check_specification;
-use muon::syntax::SourceFile;
+use muon::source::SourceFile;
 
 fn corpus() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")

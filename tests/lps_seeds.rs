@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use muon::lps::{linearise, LineariseOptions};
 use muon::process::typecheck::check_specification;
-use muon::syntax::SourceFile;
+use muon::source::SourceFile;
 
 fn lin(name: &str) -> (muon::lps::Lps, f64) {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -489,7 +489,7 @@ fn unbounded_instantiation_hits_the_bound() {
 /// Solves a textual PBES with the term engine (with and without early stopping); the
 /// verdict, or the error message.
 fn solve_text(text: &str) -> Result<bool, String> {
-    let src = muon::syntax::SourceFile::new("test.pbes", text);
+    let src = muon::source::SourceFile::new("test.pbes", text);
     let p = muon::pbes::typecheck::check_pbes(&src).map_err(|e| format!("{e:?}"))?;
     let mut verdict = None;
     for early in [false, true] {

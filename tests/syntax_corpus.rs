@@ -2,7 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use muon::syntax::{parse_formula_spec, parse_spec, SourceFile};
+use muon::source::SourceFile;
+use muon::syntax::{parse_formula_spec, parse_spec};
 
 fn corpus_dir() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");

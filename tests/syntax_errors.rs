@@ -8,7 +8,8 @@
 
 use std::path::Path;
 
-use muon::syntax::{parse_formula_spec, parse_pbes, parse_spec, SourceFile, SyntaxErrorKind};
+use muon::source::SourceFile;
+use muon::syntax::{parse_formula_spec, parse_pbes, parse_spec, SyntaxErrorKind};
 
 struct Expectation {
     line: usize,

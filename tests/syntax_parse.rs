@@ -1,9 +1,8 @@
 //! Parser behaviour: mCRL2's priorities and associativities, special forms, spans, limits.
 
+use muon::source::SourceFile;
 use muon::syntax::ast::*;
-use muon::syntax::{
-    parse_data_expr, parse_formula_spec, parse_pbes, parse_spec, SourceFile, SyntaxErrorKind,
-};
+use muon::syntax::{parse_data_expr, parse_formula_spec, parse_pbes, parse_spec, SyntaxErrorKind};
 
 fn src(t: &str) -> SourceFile {
     SourceFile::new("test", t.to_string())

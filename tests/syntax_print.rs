@@ -9,6 +9,7 @@ use muon::pbes::ir::{Fixpoint, Pbes, PbesEquation, PbesExpr, PropVarDecl, PropVa
 use muon::process::ir::{
     Action, ActionDecl, CommRule, MultiActionName, ProcDecl, ProcExpr, ProcId, ProcSpec,
 };
+use muon::source::{SourceFile, Span};
 use muon::syntax::ast::{self, DataExprKind};
 use muon::syntax::*;
 use num_bigint::BigInt;

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use muon::modal::typecheck::check_formula;
 use muon::process::typecheck::check_specification;
-use muon::syntax::SourceFile;
+use muon::source::SourceFile;
 
 fn corpus() -> Option<PathBuf> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
@@ -89,8 +89,8 @@ mod round_trip {
     use muon::pbes::ir::Pbes;
     use muon::pbes::typecheck::check_pbes;
     use muon::process::ir::ProcSpec;
+    use muon::source::Span;
     use muon::syntax::print::{pbes_to_string, proc_spec_to_string, state_formula_to_string};
-    use muon::syntax::Span;
 
     /// The specification with every source span reset, so that IRs from different texts
     /// compare equal when they mean the same.

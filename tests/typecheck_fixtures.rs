@@ -8,7 +8,7 @@ use muon::data::typecheck::Diagnostics;
 use muon::modal::typecheck::check_formula;
 use muon::pbes::typecheck::check_pbes;
 use muon::process::typecheck::check_specification;
-use muon::syntax::SourceFile;
+use muon::source::SourceFile;
 
 struct Expect {
     line: usize,

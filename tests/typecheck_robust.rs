@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use muon::process::typecheck::check_specification;
-use muon::syntax::SourceFile;
+use muon::source::SourceFile;
 
 fn models() -> Vec<PathBuf> {
     fn walk(d: &Path, out: &mut Vec<PathBuf>) {

@@ -4,7 +4,7 @@ use muon::data::ir::{Binder, DataExpr, Func, Sort, Var};
 use muon::data::typecheck::check_data_expr;
 use muon::process::ir::ProcSpec;
 use muon::process::typecheck::check_specification;
-use muon::syntax::SourceFile;
+use muon::source::SourceFile;
 
 const SPEC: &str = "
 sort D = struct d1 | d2;

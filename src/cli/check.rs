@@ -13,7 +13,7 @@ use crate::pbes::inst::InstOptions;
 use crate::pbes::lps2pbes::lps2pbes;
 use crate::pbes::solve::{solve_pbes, Engine, SolverKind};
 use crate::process::typecheck::check_specification;
-use crate::syntax::SourceFile;
+use crate::source::SourceFile;
 
 /// Arguments of `muon check`.
 #[derive(clap::Args, Debug)]

@@ -13,7 +13,7 @@ use crate::pbes::front::{parse_label_arg, proc_spec_of_lps, read_formula, write_
 use crate::pbes::lts2pbes::{lts2pbes, type_labels};
 use crate::process::ir::{ActionDecl, ProcSpec};
 use crate::process::typecheck::check_specification;
-use crate::syntax::{SourceFile, Span};
+use crate::source::{SourceFile, Span};
 
 /// Arguments of `muon lts2pbes`.
 #[derive(clap::Args, Debug)]

@@ -11,7 +11,7 @@ use super::Global;
 use crate::artifact::{display_path, read_text};
 use crate::lps::{linearise, LinError, LineariseOptions};
 use crate::process::typecheck::check_specification;
-use crate::syntax::SourceFile;
+use crate::source::SourceFile;
 
 /// Arguments of `muon mcrl22lps`.
 #[derive(clap::Args, Debug)]

@@ -8,7 +8,7 @@ use crate::artifact::{display_path, read_text};
 use crate::modal::typecheck::check_formula;
 use crate::process::ir::ProcSpec;
 use crate::process::typecheck::check_specification;
-use crate::syntax::SourceFile;
+use crate::source::SourceFile;
 
 /// Arguments of `muon parse`.
 #[derive(clap::Args, Debug)]

@@ -10,7 +10,7 @@ use crate::artifact::{
 use crate::data::typecheck::sort_str;
 use crate::pbes::ir::{Fixpoint, Pbes};
 use crate::pbes::typecheck::check_pbes;
-use crate::syntax::SourceFile;
+use crate::source::SourceFile;
 
 /// Arguments of `muon pbesinfo`.
 #[derive(clap::Args, Debug)]

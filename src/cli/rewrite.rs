@@ -12,8 +12,8 @@ use crate::data::ir::DataSpec;
 use crate::data::typecheck::check_data_expr;
 use crate::data::Rewriter;
 use crate::process::typecheck::check_specification;
+use crate::source::SourceFile;
 use crate::syntax::print::data_expr_to_string;
-use crate::syntax::SourceFile;
 
 /// Arguments of `muon rewrite`.
 #[derive(clap::Args, Debug)]

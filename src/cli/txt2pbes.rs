@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use super::Global;
 use crate::artifact::{display_path, read_text, write_artifact, ArtifactKind};
 use crate::pbes::typecheck::check_pbes;
-use crate::syntax::SourceFile;
+use crate::source::SourceFile;
 
 /// Arguments of `muon txt2pbes`.
 #[derive(clap::Args, Debug)]

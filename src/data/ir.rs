@@ -17,15 +17,12 @@
 //! - List enumerations `[a, b]` are kept as [`DataExpr::ListEnum`] (printing them back is
 //!   then trivial); the data engine turns them into `|>` chains.
 
-use std::sync::Arc;
-
 use num_bigint::BigInt;
 use serde::{Deserialize, Serialize};
 
-use crate::syntax::Span;
+use crate::source::Span;
 
-/// An identifier. Cheap to clone; compared by content.
-pub type Name = Arc<str>;
+pub use crate::source::Name;
 
 /// A resolved sort.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -25,7 +25,8 @@ use crate::data::ir::{
     Binder, DataExpr, DataSpec, Equation, Func, FuncDecl, Name, Sort, SortDecl, SortDef,
     StructCons, StructField, Var,
 };
-use crate::syntax::{ast, SourceFile, Span, SyntaxError};
+use crate::source::{SourceFile, Span};
+use crate::syntax::{ast, SyntaxError};
 
 // ---------------------------------------------------------------------------------------
 // Diagnostics

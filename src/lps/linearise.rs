@@ -14,7 +14,7 @@ use crate::data::ir_ops::{
 use crate::process::ir::{
     Action, ActionDecl, CommRule, MultiActionName, ProcExpr, ProcId, ProcSpec,
 };
-use crate::syntax::Span;
+use crate::source::Span;
 
 use super::{Lps, Origin, Summand, SummandAction};
 

@@ -91,7 +91,7 @@ use serde::{Deserialize, Serialize};
 use crate::artifact::{ArtifactError, ArtifactKind};
 use crate::data::ir::{DataExpr, DataSpec, Name, Var};
 use crate::process::ir::{Action, ActionDecl};
-use crate::syntax::Span;
+use crate::source::Span;
 
 pub use linearise::{linearise, LinError, LineariseOptions};
 

@@ -21,10 +21,10 @@ use rustc_hash::FxHashMap;
 use thiserror::Error;
 
 use super::{ActionPart, Label, TransitionSystem};
-use crate::data::ir::Name;
 use crate::data::{ConvertError, EnumError, RewriteError, Rewriter, TermId, VarId};
 use crate::lps::print::data_expr_to_string;
 use crate::lps::{Lps, SummandAction};
+use crate::source::Name;
 
 /// What can go wrong exploring an LPS.
 #[derive(Debug, Error)]
@@ -439,7 +439,7 @@ mod tests {
     use super::*;
     use crate::lps::{linearise, LineariseOptions};
     use crate::process::typecheck::check_specification;
-    use crate::syntax::SourceFile;
+    use crate::source::SourceFile;
 
     fn system(text: &str) -> LpsSystem {
         let src = SourceFile::new("memo.mcrl2", text);

@@ -6,7 +6,8 @@ use crate::data::typecheck::{did_you_mean, sorts_str, Checker, Diagnostics, Repo
 use crate::modal::ir::{ActionFormula, FixpointVar, FormulaSpec, RegFormula, StateFormula};
 use crate::process::ir::ProcSpec;
 use crate::process::typecheck::{declare_actions, Actions};
-use crate::syntax::{self, ast, SourceFile};
+use crate::source::SourceFile;
+use crate::syntax::{self, ast};
 
 /// Parses and type-checks a formula file against `spec`.
 pub fn check_formula(src: &SourceFile, spec: &ProcSpec) -> Result<FormulaSpec, Diagnostics> {
@@ -41,7 +42,7 @@ struct FormulaChecker<'a, 's> {
     c: &'a mut Checker<'s>,
     actions: &'a Actions,
     /// Fixpoint variables in scope with their parameter sorts, innermost last.
-    fixpoints: Vec<(crate::data::ir::Name, Vec<Sort>)>,
+    fixpoints: Vec<(crate::source::Name, Vec<Sort>)>,
 }
 
 impl FormulaChecker<'_, '_> {
@@ -256,7 +257,7 @@ impl FormulaChecker<'_, '_> {
 pub(crate) fn data_app(
     name: &ast::Ident,
     args: &[ast::DataExpr],
-    span: crate::syntax::Span,
+    span: crate::source::Span,
 ) -> ast::DataExpr {
     let head = ast::DataExpr {
         kind: ast::DataExprKind::Id(name.name.clone()),

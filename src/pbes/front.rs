@@ -14,7 +14,7 @@ use crate::modal::ir::FormulaSpec;
 use crate::pbes::inst::InstData;
 use crate::pbes::ir::Pbes;
 use crate::process::ir::{ProcExpr, ProcSpec};
-use crate::syntax::{SourceFile, Span};
+use crate::source::{SourceFile, Span};
 
 /// The declarations of an LPS as a (process-less) specification, for type-checking
 /// formulas: its data, actions and globals.

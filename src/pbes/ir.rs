@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::data::ir::{DataExpr, DataSpec, Name, Var};
-use crate::syntax::Span;
+use crate::source::Span;
 
 /// A fixpoint symbol.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

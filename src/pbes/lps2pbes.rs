@@ -31,7 +31,7 @@ use crate::modal::ir::{FormulaSpec, RegFormula, StateFormula};
 use crate::modal::preprocess::{preprocess, rename_data_apart, PreprocessError};
 use crate::pbes::ir::{Fixpoint, Pbes, PbesEquation, PbesExpr, PropVarDecl, PropVarInst};
 use crate::pbes::matching::{and, data, formula_free_vars_into, imp, or, quantify, sat};
-use crate::syntax::Span;
+use crate::source::Span;
 
 /// Why a formula cannot be translated.
 #[derive(Debug, Error, Diagnostic)]

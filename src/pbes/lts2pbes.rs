@@ -23,7 +23,7 @@ use crate::pbes::ir::{Fixpoint, Pbes, PbesEquation, PbesExpr, PropVarDecl, PropV
 use crate::pbes::lps2pbes::{merge_data, normalise_formula};
 use crate::pbes::matching::{and, data, formula_free_vars_into, imp, or, quantify, sat};
 use crate::process::ir::{Action, ActionDecl};
-use crate::syntax::Span;
+use crate::source::Span;
 
 /// Why an LTS and a formula cannot be translated.
 #[derive(Debug, Error, Diagnostic)]

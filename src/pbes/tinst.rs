@@ -327,7 +327,7 @@ pub fn instantiate_terms(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiatio
 }
 
 impl Eng<'_> {
-    fn eq_name(&self) -> crate::data::ir::Name {
+    fn eq_name(&self) -> crate::source::Name {
         self.pbes.equations[self.current as usize].var.name.clone()
     }
 

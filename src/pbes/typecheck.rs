@@ -6,7 +6,8 @@ use crate::data::ir::{Name, Sort, Var};
 use crate::data::typecheck::{did_you_mean, sorts_str, Checker, Diagnostics, Reported, Res};
 use crate::modal::typecheck::data_app;
 use crate::pbes::ir::{Fixpoint, Pbes, PbesEquation, PbesExpr, PropVarDecl, PropVarInst};
-use crate::syntax::{self, ast, SourceFile, Span};
+use crate::source::{SourceFile, Span};
+use crate::syntax::{self, ast};
 
 /// Parses and type-checks a textual PBES.
 pub fn check_pbes(src: &SourceFile) -> Result<Pbes, Diagnostics> {

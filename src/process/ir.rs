@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::data::ir::{DataExpr, DataSpec, Name, Sort, Var};
-use crate::syntax::Span;
+use crate::source::Span;
 
 /// An action declaration `act a: S1 # … # Sn;` (one per overload).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -8,7 +8,8 @@ use crate::data::typecheck::{did_you_mean, sorts_str, Checker, Diagnostics, Repo
 use crate::process::ir::{
     Action, ActionDecl, CommRule, MultiActionName, ProcDecl, ProcExpr, ProcId, ProcSpec,
 };
-use crate::syntax::{self, ast, SourceFile, Span};
+use crate::source::{SourceFile, Span};
+use crate::syntax::{self, ast};
 
 /// Parses and type-checks a specification.
 pub fn check_specification(src: &SourceFile) -> Result<ProcSpec, Diagnostics> {

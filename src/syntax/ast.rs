@@ -13,8 +13,8 @@
 //!   overloading, whether `P(e)` is an action or a process call, whether `X` in a formula
 //!   is a fixpoint variable or a Boolean data variable — is for the type checker.
 
-use crate::data::ir::Name;
-use crate::syntax::Span;
+use crate::source::Name;
+use crate::source::Span;
 
 /// An identifier occurrence.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
 
-use crate::syntax::{SourceFile, Span};
+use crate::source::{SourceFile, Span};
 
 /// What kind of syntax error this is (also its diagnostic code).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

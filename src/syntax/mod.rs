@@ -10,15 +10,14 @@ pub mod ast;
 pub mod error;
 pub mod parser;
 pub mod print;
-pub mod span;
 
 pub use error::{SyntaxError, SyntaxErrorKind};
 pub use print::{
     action_to_string, data_expr_to_string, data_spec_to_string, pbes_to_string,
     proc_expr_to_string, proc_spec_to_string, sort_to_string, state_formula_to_string,
 };
-pub use span::{SourceFile, Span};
 
+use crate::source::SourceFile;
 use parser::{Entry, Parsed};
 
 /// Parses an mCRL2 specification (`.mcrl2`).

@@ -8,10 +8,10 @@ use pest::iterators::Pair;
 use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest::Parser as _;
 
-use crate::data::ir::Name;
+use crate::source::Name;
+use crate::source::{SourceFile, Span};
 use crate::syntax::ast::*;
 use crate::syntax::error::{SyntaxError, SyntaxErrorKind};
-use crate::syntax::{SourceFile, Span};
 
 #[derive(pest_derive::Parser)]
 #[grammar = "syntax/mcrl2.pest"]

@@ -11,7 +11,7 @@ use muon::lps::{Lps, SummandAction};
 use muon::process::ir::{
     Action, ActionDecl, CommRule, MultiActionName, ProcDecl, ProcExpr, ProcId, ProcSpec,
 };
-use muon::syntax::Span;
+use muon::source::Span;
 
 pub fn var(n: &str, s: Sort) -> Var {
     Var {
@@ -72,7 +72,7 @@ pub fn sum(vars: Vec<Var>, p: ProcExpr) -> ProcExpr {
     }
 }
 pub fn mset(names: &[&str]) -> MultiActionName {
-    let mut v: Vec<muon::data::ir::Name> = names.iter().map(|n| (*n).into()).collect();
+    let mut v: Vec<muon::source::Name> = names.iter().map(|n| (*n).into()).collect();
     v.sort();
     MultiActionName(v)
 }

@@ -1,6 +1,11 @@
-//! Source positions shared by every textual language and kept on the typed IR.
+//! The ground every other module stands on: source positions ([`Span`]), named source texts
+//! ([`SourceFile`]) and identifiers ([`Name`]). Shared by every textual language, kept on the
+//! typed IRs for diagnostics; depends on no other module of the crate.
 
 use serde::{Deserialize, Serialize};
+
+/// An identifier. Cheap to clone; compared by content.
+pub type Name = std::sync::Arc<str>;
 
 /// A byte range `start..end` in one source text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
