@@ -14,6 +14,7 @@ pub mod lps;
 pub mod lts;
 pub mod modal;
 pub mod pbes;
+pub mod print;
 pub mod process;
 pub mod source;
 pub mod syntax;

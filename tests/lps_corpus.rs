@@ -91,7 +91,7 @@ fn printed_round_trip() {
     for (path, _, _) in oracle() {
         let spec = load(&path);
         let lps = linearise(&spec, LineariseOptions::default()).unwrap();
-        let text = muon::lps::print::lps_to_string(&lps);
+        let text = muon::print::lps_to_string(&lps);
         let src = SourceFile::new(format!("{path} (lpspp)"), text.clone());
         let back = match check_specification(&src) {
             Ok(s) => s,

@@ -471,7 +471,7 @@ fn printer_writes_a_linear_process() {
         vec![],
         par(act("a", vec![]), act("b", vec![])),
     );
-    let text = muon::lps::print::lps_to_string(&lin(&s));
+    let text = muon::print::lps_to_string(&lin(&s));
     assert!(text.contains("act\n  a;\n  b;"), "{text}");
     assert!(text.contains("proc P("), "{text}");
     assert!(text.contains("a | b . P("), "{text}");

@@ -4,8 +4,10 @@
 use std::sync::Arc;
 
 use muon::data::ir::{Binder, DataExpr, DataSpec, Equation, Func, FuncDecl, Sort, Var};
+use muon::data::print::*;
 use muon::modal::ir::{ActionFormula, FixpointVar, RegFormula, StateFormula};
 use muon::pbes::ir::{Fixpoint, Pbes, PbesEquation, PbesExpr, PropVarDecl, PropVarInst};
+use muon::print::*;
 use muon::process::ir::{
     Action, ActionDecl, CommRule, MultiActionName, ProcDecl, ProcExpr, ProcId, ProcSpec,
 };

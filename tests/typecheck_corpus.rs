@@ -88,9 +88,9 @@ mod round_trip {
     use super::*;
     use muon::pbes::ir::Pbes;
     use muon::pbes::typecheck::check_pbes;
+    use muon::print::{pbes_to_string, proc_spec_to_string, state_formula_to_string};
     use muon::process::ir::ProcSpec;
     use muon::source::Span;
-    use muon::syntax::print::{pbes_to_string, proc_spec_to_string, state_formula_to_string};
 
     /// The specification with every source span reset, so that IRs from different texts
     /// compare equal when they mean the same.

@@ -50,7 +50,7 @@ pub fn run(args: &Args, _g: Global) -> miette::Result<ExitCode> {
             t,
             "  {}: {}",
             p.name,
-            crate::lps::print::sort_to_string(&p.sort)
+            crate::data::print::sort_to_string(&p.sort)
         );
     }
     let _ = writeln!(t, "Action labels used (summands):");

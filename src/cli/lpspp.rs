@@ -19,7 +19,7 @@ pub struct Args {
 /// Runs `muon lpspp`.
 pub fn run(args: &Args, _g: Global) -> miette::Result<ExitCode> {
     let lps = crate::lps::read_lps(args.infile.as_deref())?;
-    let text = crate::lps::print::lps_to_string(&lps);
+    let text = crate::print::lps_to_string(&lps);
     let name = crate::artifact::display_path(args.outfile.as_deref(), "<stdout>");
     write_output(args.outfile.as_deref(), |w| {
         w.write_all(text.as_bytes())

@@ -7,7 +7,7 @@ use super::Global;
 use crate::artifact::{
     decode, display_path, is_artifact, read_bytes, write_output, ArtifactError, ArtifactKind,
 };
-use crate::data::typecheck::sort_str;
+use crate::data::print::sort_to_string;
 use crate::pbes::ir::{Fixpoint, Pbes};
 use crate::pbes::typecheck::check_pbes;
 use crate::source::SourceFile;
@@ -65,7 +65,7 @@ pub fn info(pbes: &Pbes) -> String {
         } else {
             pbes.globals
                 .iter()
-                .map(|v| format!("{}: {}", v.name, sort_str(&v.sort)))
+                .map(|v| format!("{}: {}", v.name, sort_to_string(&v.sort)))
                 .collect::<Vec<_>>()
                 .join(", ")
         }
@@ -77,7 +77,7 @@ pub fn info(pbes: &Pbes) -> String {
             .var
             .params
             .iter()
-            .map(|v| format!("{}: {}", v.name, sort_str(&v.sort)))
+            .map(|v| format!("{}: {}", v.name, sort_to_string(&v.sort)))
             .collect();
         let fp = match e.fixpoint {
             Fixpoint::Mu => "mu",

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use super::pbesinfo::read_pbes;
 use super::Global;
 use crate::artifact::{display_path, write_output, ArtifactError};
-use crate::syntax::print::pbes_to_string;
+use crate::print::pbes_to_string;
 
 /// Arguments of `muon pbespp`.
 #[derive(clap::Args, Debug)]

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use super::Global;
 use crate::data::ir::DataExpr;
-use crate::lps::print::data_expr_to_string;
+use crate::data::print::data_expr_to_string;
 use crate::lps::read_lps;
 use crate::pbes::inst::InstOptions;
 use crate::pbes::solve::{solve_pbes, Engine, SolverKind};

@@ -9,11 +9,11 @@ use miette::{miette, IntoDiagnostic};
 use super::Global;
 use crate::artifact::{display_path, read_text};
 use crate::data::ir::DataSpec;
+use crate::data::print::data_expr_to_string;
 use crate::data::typecheck::check_data_expr;
 use crate::data::Rewriter;
 use crate::process::typecheck::check_specification;
 use crate::source::SourceFile;
-use crate::syntax::print::data_expr_to_string;
 
 /// Arguments of `muon rewrite`.
 #[derive(clap::Args, Debug)]

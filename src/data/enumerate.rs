@@ -19,8 +19,8 @@ use num_traits::{One, ToPrimitive};
 
 use super::convert::Internal;
 use super::ir::{Func, Sort};
+use super::print::sort_to_string;
 use super::rewrite::{Ctor, Kind, Op, RewriteError, Rewriter};
-use super::sort_to_string;
 use super::store::{NumSort, Term, TermId, VarId};
 
 /// Errors of enumeration.

@@ -71,6 +71,7 @@ pub mod enumerate;
 pub mod ir;
 pub mod ir_ops;
 pub mod numbers;
+pub mod print;
 pub mod rewrite;
 pub mod store;
 pub mod typecheck;
@@ -80,7 +81,7 @@ pub use enumerate::{EnumError, Enumerator};
 pub use rewrite::{substitute, RewriteError, Rewriter, Substitution, DEFAULT_STACK_LIMIT};
 pub use store::{FuncId, NumSort, Term, TermId, TermStore, VarId};
 
-use ir::{DataExpr, DataSpec, Sort};
+use ir::{DataExpr, DataSpec};
 
 /// Errors of [`rewrite_expr`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -100,31 +101,4 @@ pub fn rewrite_expr(spec: &DataSpec, e: &DataExpr) -> Result<DataExpr, EngineErr
     let t = rw.term(e)?;
     let n = rw.rewrite(t)?;
     Ok(rw.expr(n))
-}
-
-/// A sort in mCRL2 syntax (for messages).
-pub fn sort_to_string(s: &Sort) -> String {
-    match s {
-        Sort::Bool => "Bool".into(),
-        Sort::Pos => "Pos".into(),
-        Sort::Nat => "Nat".into(),
-        Sort::Int => "Int".into(),
-        Sort::Real => "Real".into(),
-        Sort::List(e) => format!("List({})", sort_to_string(e)),
-        Sort::Set(e) => format!("Set({})", sort_to_string(e)),
-        Sort::FSet(e) => format!("FSet({})", sort_to_string(e)),
-        Sort::Bag(e) => format!("Bag({})", sort_to_string(e)),
-        Sort::FBag(e) => format!("FBag({})", sort_to_string(e)),
-        Sort::Arrow(d, c) => {
-            let dom: Vec<String> = d
-                .iter()
-                .map(|x| match x {
-                    Sort::Arrow(..) => format!("({})", sort_to_string(x)),
-                    _ => sort_to_string(x),
-                })
-                .collect();
-            format!("{} -> {}", dom.join(" # "), sort_to_string(c))
-        }
-        Sort::Named(n) => n.to_string(),
-    }
 }

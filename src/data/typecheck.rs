@@ -25,6 +25,7 @@ use crate::data::ir::{
     Binder, DataExpr, DataSpec, Equation, Func, FuncDecl, Name, Sort, SortDecl, SortDef,
     StructCons, StructField, Var,
 };
+use crate::data::print::sort_to_string;
 use crate::source::{SourceFile, Span};
 use crate::syntax::{ast, SyntaxError};
 
@@ -374,11 +375,6 @@ impl fmt::Display for Ty {
             Ty::Hole => f.write_str("?"),
         }
     }
-}
-
-/// Formats a sort the way mCRL2 writes it.
-pub fn sort_str(s: &Sort) -> String {
-    Ty::of(s).to_string()
 }
 
 /// Whether an expression of (inferred) sort `a` can be used where `b` is needed, possibly
@@ -1056,7 +1052,7 @@ impl<'s> Checker<'s> {
                         "constructor `{}` of the built-in sort {}: constructors of built-in \
                          sorts are not allowed",
                         func.name,
-                        sort_str(func.sort.codomain())
+                        sort_to_string(func.sort.codomain())
                     ),
                     "constructor of a built-in sort",
                     Some(format!(
@@ -1077,7 +1073,7 @@ impl<'s> Checker<'s> {
                     format!(
                         "`{}: {}` is declared twice",
                         func.name,
-                        sort_str(&func.sort)
+                        sort_to_string(&func.sort)
                     ),
                     "declared again here",
                     None,
@@ -1814,8 +1810,8 @@ impl<'s> Checker<'s> {
                         } else {
                             return Err(self.error(
                                 e.span,
-                                format!("`{digits}` is not a {}", sort_str(s)),
-                                format!("expected {}", sort_str(s)),
+                                format!("`{digits}` is not a {}", sort_to_string(s)),
+                                format!("expected {}", sort_to_string(s)),
                                 None,
                             ));
                         }
@@ -2161,8 +2157,8 @@ impl<'s> Checker<'s> {
                 match expected {
                     Some(exp) => Err(self.error(
                         span,
-                        format!("`{name}` does not have sort {}", sort_str(exp)),
-                        format!("expected {}", sort_str(exp)),
+                        format!("`{name}` does not have sort {}", sort_to_string(exp)),
+                        format!("expected {}", sort_to_string(exp)),
                         Some(format!("`{name}` has sort {}", sorts.join(", "))),
                     )),
                     None => Err(self.error(
@@ -2174,7 +2170,7 @@ impl<'s> Checker<'s> {
                 }
             }
             many => {
-                let sorts: Vec<String> = many.iter().map(|f| sort_str(&f.sort)).collect();
+                let sorts: Vec<String> = many.iter().map(|f| sort_to_string(&f.sort)).collect();
                 Err(self.error(
                     span,
                     format!("ambiguous use of `{name}`"),
@@ -2315,7 +2311,7 @@ impl<'s> Checker<'s> {
             span,
             format!(
                 "expected an expression of sort {}, found {}",
-                sort_str(expected),
+                sort_to_string(expected),
                 found
             ),
             format!("this has sort {found}"),
@@ -2510,7 +2506,7 @@ pub fn sorts_str(s: &[Sort]) -> String {
     if s.is_empty() {
         "no arguments".into()
     } else {
-        s.iter().map(sort_str).collect::<Vec<_>>().join(" # ")
+        s.iter().map(sort_to_string).collect::<Vec<_>>().join(" # ")
     }
 }
 
@@ -2646,8 +2642,8 @@ fn dedup(v: Vec<Ty>) -> Vec<Ty> {
 
 fn cand_sort_str(c: &Cand) -> String {
     match c {
-        Cand::User(f) => sort_str(&f.sort),
-        Cand::Var(v) => sort_str(&v.sort),
+        Cand::User(f) => sort_to_string(&f.sort),
+        Cand::Var(v) => sort_to_string(&v.sort),
         Cand::Builtin(s) => s.sort_pattern().to_string(),
     }
 }

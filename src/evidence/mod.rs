@@ -14,8 +14,9 @@
 use crate::bes::{Game, Player, Solution, VertexId};
 use crate::data::ir::DataExpr;
 use crate::data::ir_ops::{and, eq, substitute, Subst};
+use crate::data::print::data_expr_to_string;
 use crate::data::{Rewriter, VarId};
-use crate::lps::{print::data_expr_to_string, Lps, SummandAction};
+use crate::lps::{Lps, SummandAction};
 use crate::pbes::inst::Instantiation;
 
 /// One step of a trace: the multi-action (printed, `tau` for the empty one) and the state

@@ -951,7 +951,7 @@ impl<'a> Lin<'a> {
         }
         used_names.extend(spec.actions.iter().map(|a| a.name.clone()));
         used_names.extend(spec.procs.iter().map(|p| p.name.clone()));
-        used_names.insert(super::print::PROC_NAME.into());
+        used_names.insert(super::PROC_NAME.into());
         for kw in [
             "true", "false", "if", "min", "max", "succ", "pred", "abs", "div", "mod", "in", "head",
             "tail", "rhead", "rtail", "count",

@@ -80,7 +80,6 @@
 //! - Actions in a multi-action are sorted (name, then arguments).
 
 pub mod linearise;
-pub mod print;
 pub mod simplify;
 
 use std::collections::BTreeMap;
@@ -94,6 +93,10 @@ use crate::process::ir::{Action, ActionDecl};
 use crate::source::Span;
 
 pub use linearise::{linearise, LinError, LineariseOptions};
+
+/// The name of the linear process in printed output (`lpspp`); linearisation keeps user
+/// process names clear of it.
+pub const PROC_NAME: &str = "P";
 
 /// A linear process specification.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -21,8 +21,8 @@ use rustc_hash::FxHashMap;
 use thiserror::Error;
 
 use super::{ActionPart, Label, TransitionSystem};
+use crate::data::print::data_expr_to_string;
 use crate::data::{ConvertError, EnumError, RewriteError, Rewriter, TermId, VarId};
-use crate::lps::print::data_expr_to_string;
 use crate::lps::{Lps, SummandAction};
 use crate::source::Name;
 

@@ -136,7 +136,7 @@ pub fn parse_label_arg(data: &DataSpec, text: &str, sort: &Sort) -> Result<DataE
         }),
         other => Err(format!(
             "it has sort {}",
-            crate::data::typecheck::sort_str(&other.sort())
+            crate::data::print::sort_to_string(&other.sort())
         )),
     }
 }

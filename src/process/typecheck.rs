@@ -672,8 +672,8 @@ impl ProcChecker<'_, '_> {
                             p.name,
                             name.name,
                             v.name,
-                            crate::data::typecheck::sort_str(&v.sort),
-                            crate::data::typecheck::sort_str(&p.sort)
+                            crate::data::print::sort_to_string(&v.sort),
+                            crate::data::print::sort_to_string(&p.sort)
                         );
                         self.c.error(
                             span,

@@ -1,5 +1,6 @@
 //! The textual languages: mCRL2 specifications, μ-calculus formulas, textual PBES and BES.
-//! Parsing (pest) into an untyped AST with source spans, and pretty printing.
+//! Parsing (pest) into an untyped AST with source spans. Printing typed IR back to text is
+//! `crate::data::print` and `crate::print`: this module knows no typed IR.
 //!
 //! Entry points: [`parse_spec`], [`parse_formula_spec`], [`parse_pbes`], [`parse_data_expr`].
 //! Every parse runs on a thread with a large stack and rejects nesting deeper than
@@ -9,13 +10,8 @@
 pub mod ast;
 pub mod error;
 pub mod parser;
-pub mod print;
 
 pub use error::{SyntaxError, SyntaxErrorKind};
-pub use print::{
-    action_to_string, data_expr_to_string, data_spec_to_string, pbes_to_string,
-    proc_expr_to_string, proc_spec_to_string, sort_to_string, state_formula_to_string,
-};
 
 use crate::source::SourceFile;
 use parser::{Entry, Parsed};
