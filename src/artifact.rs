@@ -343,6 +343,36 @@ pub fn write_artifact<T: Serialize>(
     })
 }
 
+/// A stage's value that travels between processes as a binary artifact. Each artifact kind
+/// has exactly one implementation, in the module that owns the type, so reading always
+/// checks the invariants the consuming stages rely on (a decoded but inconsistent payload
+/// is reported as [`ArtifactError::Corrupt`], never passed on).
+pub trait Artifact: Serialize + DeserializeOwned {
+    /// The kind tag written in the header.
+    const KIND: ArtifactKind;
+
+    /// Checks the invariants other stages rely on; `Err` says which one is broken.
+    fn check_invariants(&self) -> Result<(), String>;
+
+    /// Reads the artifact from a file or standard input (`None`) and checks its invariants.
+    fn read_artifact(path: Option<&Path>) -> Result<Self, ArtifactError> {
+        let value: Self = read_artifact(Self::KIND, path)?;
+        value
+            .check_invariants()
+            .map_err(|detail| ArtifactError::Corrupt {
+                path: display_path(path, "<stdin>"),
+                kind: Self::KIND,
+                detail,
+            })?;
+        Ok(value)
+    }
+
+    /// Writes the artifact atomically to a file, or to standard output (`None`).
+    fn write_artifact(&self, path: Option<&Path>) -> Result<(), ArtifactError> {
+        write_artifact(Self::KIND, path, self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -414,35 +444,5 @@ mod tests {
         })
         .unwrap();
         assert_eq!(std::fs::read(&out).unwrap(), b"ok");
-    }
-}
-
-/// A stage's value that travels between processes as a binary artifact. Each artifact kind
-/// has exactly one implementation, in the module that owns the type, so reading always
-/// checks the invariants the consuming stages rely on (a decoded but inconsistent payload
-/// is reported as [`ArtifactError::Corrupt`], never passed on).
-pub trait Artifact: Serialize + DeserializeOwned {
-    /// The kind tag written in the header.
-    const KIND: ArtifactKind;
-
-    /// Checks the invariants other stages rely on; `Err` says which one is broken.
-    fn check_invariants(&self) -> Result<(), String>;
-
-    /// Reads the artifact from a file or standard input (`None`) and checks its invariants.
-    fn read_artifact(path: Option<&Path>) -> Result<Self, ArtifactError> {
-        let value: Self = read_artifact(Self::KIND, path)?;
-        value
-            .check_invariants()
-            .map_err(|detail| ArtifactError::Corrupt {
-                path: display_path(path, "<stdin>"),
-                kind: Self::KIND,
-                detail,
-            })?;
-        Ok(value)
-    }
-
-    /// Writes the artifact atomically to a file, or to standard output (`None`).
-    fn write_artifact(&self, path: Option<&Path>) -> Result<(), ArtifactError> {
-        write_artifact(Self::KIND, path, self)
     }
 }
