@@ -70,6 +70,7 @@ pub mod convert;
 pub mod enumerate;
 pub mod ir;
 pub mod ir_ops;
+pub mod names;
 pub mod numbers;
 pub mod print;
 pub mod rewrite;

@@ -679,9 +679,18 @@ impl<'s> Checker<'s> {
         label: impl Into<String>,
         help: Option<String>,
     ) -> Reported {
+        let message = message.into();
+        // Expressions are visited twice (inference, then checking): report a problem once.
+        if self
+            .errors
+            .iter()
+            .any(|e| e.span == span && e.message == message)
+        {
+            return Reported;
+        }
         let (line, col) = span.line_col(&self.src.text);
         self.errors.push(TypeError {
-            message: message.into(),
+            message,
             label: label.into(),
             help,
             at: span.into(),
@@ -838,6 +847,13 @@ impl<'s> Checker<'s> {
     fn define_struct(&mut self, name: Name, conss: &[ast::ConstrDecl], span: Span) {
         let mut out = Vec::new();
         for c in conss {
+            self.check_function_name(&c.name, "constructor");
+            for p in c.fields.iter().filter_map(|f| f.projection.as_ref()) {
+                self.check_function_name(p, "projection");
+            }
+            if let Some(r) = &c.recogniser {
+                self.check_function_name(r, "recogniser");
+            }
             let mut fields = Vec::new();
             for f in &c.fields {
                 let sort = self.resolve_sort(&f.sort).unwrap_or(Sort::Bool);
@@ -978,6 +994,7 @@ impl<'s> Checker<'s> {
 
     /// Resolves variable declarations into typed variables.
     pub fn resolve_vars(&mut self, decls: &[ast::VarDecl]) -> Res<Vec<Var>> {
+        super::names::check_var_names(self, decls);
         let mut out = Vec::new();
         let mut bad = false;
         for d in decls {
@@ -1017,6 +1034,7 @@ impl<'s> Checker<'s> {
                 ast::Decl::Map(f) => (f, false),
                 _ => continue,
             };
+            self.check_function_name(&f.name, if is_cons { "constructor" } else { "map" });
             let Ok(sort) = self.resolve_sort(&f.sort) else {
                 self.broken.insert(f.name.name.clone());
                 continue;
@@ -1092,6 +1110,19 @@ impl<'s> Checker<'s> {
             if let ast::Decl::Eqns(sec) = d {
                 self.check_eqn_section(sec);
             }
+        }
+    }
+
+    /// Reports a declared function that reuses a built-in function's name, which mCRL2
+    /// rejects ("Attempt to redeclare a system function"); the declaration is still used.
+    fn check_function_name(&mut self, id: &ast::Ident, kind: &str) {
+        if let Some(b) = super::names::builtin_named(&id.name) {
+            self.error(
+                id.span,
+                format!("the {kind} `{}` redeclares the built-in function {b}", id.name),
+                "a built-in function's name",
+                Some(format!("rename the {kind}: mCRL2 does not let a declared function reuse a built-in name")),
+            );
         }
     }
 
@@ -2027,6 +2058,7 @@ impl<'s> Checker<'s> {
                 let mut vars = Vec::new();
                 let mut bad = false;
                 for a in defs {
+                    super::names::check_var_name(self, &a.name);
                     let r = self
                         .synth(&a.value)
                         .and_then(|alts| self.default_sort(&alts[0], &a.value))

@@ -489,39 +489,55 @@ impl ProcChecker<'_, '_> {
                 None,
             ));
         }
-        // The parties must share a sort signature; the result must have it too.
-        let mut common: Vec<Vec<Sort>> = self.actions.names[&r.lhs[0].name].clone();
-        for id in &r.lhs[1..] {
-            let s = &self.actions.names[&id.name];
-            common.retain(|x| s.contains(x));
+        // As mCRL2 (Groote/Mousavi 2014, p. 279, item 7): every sort signature of an action on
+        // the left must be a signature of every action on the left and of the result, so
+        // overloaded actions communicate only with actions overloaded the same way.
+        let mut all: Vec<Vec<Sort>> = Vec::new();
+        for id in &r.lhs {
+            for s in &self.actions.names[&id.name] {
+                if !all.contains(s) {
+                    all.push(s.clone());
+                }
+            }
         }
         let lhs_text: Vec<&str> = r.lhs.iter().map(|i| &*i.name).collect();
-        if common.is_empty() {
-            return Err(self.c.error(
-                r.span,
-                format!(
-                    "the actions of `{}` have no sorts in common, so they can never communicate",
-                    lhs_text.join("|")
-                ),
-                "no common sort signature",
-                Some("communicating actions must be declared with the same parameter sorts".into()),
-            ));
+        let missing = |have: &[Vec<Sort>]| -> Vec<String> {
+            all.iter()
+                .filter(|s| !have.contains(s))
+                .map(|s| sorts_str(s))
+                .collect()
+        };
+        for id in &r.lhs {
+            let miss = missing(&self.actions.names[&id.name]);
+            if !miss.is_empty() {
+                return Err(self.c.error(
+                    id.span,
+                    format!(
+                        "`{}` in `{}` lacks the sorts {} of another action on the left, so they cannot communicate",
+                        id.name,
+                        lhs_text.join(" | "),
+                        miss.join(", ")
+                    ),
+                    "sorts differ",
+                    Some("communicating actions must be declared with the same sort signatures; give the differently typed overloads their own names".into()),
+                ));
+            }
         }
         if let Some(rhs) = &r.rhs {
-            let s = &self.actions.names[&rhs.name];
-            if !common.iter().any(|x| s.contains(x)) {
+            let miss = missing(&self.actions.names[&rhs.name]);
+            if !miss.is_empty() {
                 return Err(self.c.error(
                     rhs.span,
                     format!(
-                        "the result `{}` of `{}` does not have the sorts of the communicating actions",
+                        "the result `{}` of `{}` lacks the sorts {} of an action on the left",
                         rhs.name,
-                        lhs_text.join("|")
+                        lhs_text.join(" | "),
+                        miss.join(", ")
                     ),
                     "sorts differ",
                     Some(format!(
-                        "declare `act {}: {};`",
-                        rhs.name,
-                        sorts_str(&common[0])
+                        "declare `{}` with every signature of the communicating actions, or give the differently typed overloads their own names",
+                        rhs.name
                     )),
                 ));
             }
