@@ -1,7 +1,9 @@
-# muon: common tasks. `make test` is the test command CI and the README use.
+# muon: common tasks. `make test` is the test command the README and CI use; it needs
+# nothing beside the checkout. `make test-corpus` adds the tests that need the shared corpus
+# (../shared/corpus) and fails when it is missing; CI runs both.
 CARGO ?= cargo
 
-.PHONY: build release test lint fmt check-example bench clean
+.PHONY: build release test test-corpus lint fmt doc check-example bench clean
 
 build:
 	$(CARGO) build
@@ -12,12 +14,30 @@ release:
 test:
 	$(CARGO) test
 
+test-corpus:
+	@test -f ../shared/corpus/oracle.tsv || { echo "make test-corpus: ../shared/corpus/oracle.tsv is missing (the shared corpus must sit beside the checkout)" >&2; exit 1; }
+	$(CARGO) test --features corpus
+
 lint:
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
 
 fmt:
 	$(CARGO) fmt
+
+doc:
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps
+
+# A real check on a bundled seed model: A.1 (tmin 1, tmax 10) against two heartbeat
+# properties; prints a verdict per formula.
+check-example: release
+	./target/release/muon check lps/A1_binary_heartbeat.mcrl2 \
+		-f formulas/heartbeat_R1_no_error.mcf -f formulas/heartbeat_A1_R2.mcf
+
+# Benchmarks (never part of the tests): exploration and rewriting of the bundled models.
+bench: release
+	scripts/bench-lps2lts
+	scripts/bench-rewrite
 
 clean:
 	$(CARGO) clean

@@ -9,9 +9,13 @@
 //! [`EXPECTED_FAILURES`] with the reason; listed pairs are printed, and a listed pair that
 //! now passes fails the test so that the list stays exact. Skipped (with a message) only
 //! when the corpus is absent.
+#![cfg(feature = "corpus")]
+
+#[path = "shared_corpus/mod.rs"]
+mod shared_corpus;
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -142,15 +146,9 @@ fn route_b(model: &Path, formula: &Path, dir: &Path, limit: Duration) -> Outcome
 
 #[test]
 fn corpus_verdicts_agree_with_mcrl2() {
-    let corpus = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"));
+    let corpus = shared_corpus::dir();
     let oracle = corpus.join("oracle.tsv");
-    let Ok(text) = std::fs::read_to_string(&oracle) else {
-        eprintln!(
-            "conformance_verdicts: corpus not found at {} — skipped",
-            corpus.display()
-        );
-        return;
-    };
+    let text = std::fs::read_to_string(&oracle).expect("readable oracle.tsv");
     let mut pairs = Vec::new();
     for line in text.lines().skip(1) {
         let cols: Vec<&str> = line.split('\t').collect();

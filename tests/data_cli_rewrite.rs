@@ -1,5 +1,9 @@
 //! End-to-end tests of `muon rewrite`: parser + type checker + data engine + printer.
 
+#[cfg(feature = "corpus")]
+#[path = "shared_corpus/mod.rs"]
+mod shared_corpus;
+
 use std::io::Write;
 use std::process::Command;
 
@@ -157,14 +161,10 @@ fn errors_are_reported_not_crashes() {
 }
 
 /// Every corpus specification that type-checks gets a rewriter: all its equations compile.
+#[cfg(feature = "corpus")]
 #[test]
 fn corpus_specifications_compile_into_rewriters() {
-    // The corpus sits beside the checkout (`../shared/corpus`), on CI as here.
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    if !root.exists() {
-        eprintln!("skipping: no corpus at {}", root.display());
-        return;
-    }
+    let root = shared_corpus::dir();
     let mut files = Vec::new();
     let mut stack = vec![root];
     while let Some(d) = stack.pop() {

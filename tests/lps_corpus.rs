@@ -1,6 +1,10 @@
 //! Every model of the conformance corpus linearises; for models whose data needs no
 //! rewriting (structs, Bool, numbers) the reference explorer checks mCRL2's state and
 //! transition counts from `oracle.tsv`.
+#![cfg(feature = "corpus")]
+
+#[path = "shared_corpus/mod.rs"]
+mod shared_corpus;
 
 mod lps_common;
 
@@ -11,7 +15,7 @@ use muon::process::typecheck::check_specification;
 use muon::source::SourceFile;
 
 fn corpus() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
+    shared_corpus::dir()
 }
 
 /// (model path, states, transitions) of the model rows of oracle.tsv.

@@ -425,9 +425,11 @@ fn fourteen_party_tick_stays_small() {
             ),
         ),
     );
+    // A hang guard, not a speed test: the exponential unfolding this guards against takes
+    // hours; the linear one milliseconds. (Speed is measured by scripts/, never here.)
     let t = std::time::Instant::now();
     let l = lin(&s);
-    assert!(t.elapsed().as_secs() < 5);
+    assert!(t.elapsed().as_secs() < 120, "exponential unfolding?");
     assert_eq!(l.summands.len(), k + 1);
     assert_eq!(explore(&l), (1, k + 1));
 }

@@ -1,13 +1,13 @@
-//! The thesis seed models linearise quickly (D.1, A.1, B.1 and variants).
+//! The thesis seed models linearise (D.1, A.1, B.1 and variants). How fast is measured by
+//! `scripts/`, not here: a wall-clock bound fails on a loaded machine.
 
 use std::path::PathBuf;
-use std::time::Instant;
 
 use muon::lps::{linearise, LineariseOptions};
 use muon::process::typecheck::check_specification;
 use muon::source::SourceFile;
 
-fn lin(name: &str) -> (muon::lps::Lps, f64) {
+fn lin(name: &str) -> muon::lps::Lps {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("lps")
         .join(name);
@@ -16,10 +16,7 @@ fn lin(name: &str) -> (muon::lps::Lps, f64) {
         Ok(s) => s,
         Err(d) => panic!("{name}: {:?}", miette::Report::new(d)),
     };
-    let t = Instant::now();
-    let lps =
-        linearise(&spec, LineariseOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
-    (lps, t.elapsed().as_secs_f64())
+    linearise(&spec, LineariseOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 #[test]
@@ -29,8 +26,7 @@ fn d1_failure_detector_linearises_without_sums_over_nat() {
         "D1_failure_detector_typeB.mcrl2",
         "D1_failure_detector_typeR.mcrl2",
     ] {
-        let (lps, secs) = lin(name);
-        assert!(secs < 10.0, "{name}: {secs}s");
+        let lps = lin(name);
         assert!(!lps.summands.is_empty());
         for s in &lps.summands {
             assert!(
@@ -46,8 +42,7 @@ fn d1_failure_detector_linearises_without_sums_over_nat() {
 
 #[test]
 fn a1_binary_heartbeat_linearises() {
-    let (lps, secs) = lin("A1_binary_heartbeat.mcrl2");
-    assert!(secs < 10.0, "{secs}s");
+    let lps = lin("A1_binary_heartbeat.mcrl2");
     // every summand's multi-action is allowed: single actions only (the allow set has no
     // multi-actions), tick_123 among them
     assert!(lps.summands.iter().any(|s| matches!(&s.action,
@@ -58,8 +53,7 @@ fn a1_binary_heartbeat_linearises() {
 
 #[test]
 fn b1_consensus_linearises() {
-    let (lps, secs) = lin("B1_consensus.mcrl2");
-    assert!(secs < 10.0, "{secs}s");
+    let lps = lin("B1_consensus.mcrl2");
     for s in &lps.summands {
         assert!(
             s.sum_vars.iter().all(|v| !matches!(

@@ -1,5 +1,9 @@
 //! `muon lps2lts` end to end: mcrl22lps, then state-space generation of the LPS.
 
+#[cfg(feature = "corpus")]
+#[path = "shared_corpus/mod.rs"]
+mod shared_corpus;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -268,17 +272,16 @@ fn sequence_of_calls_is_the_stack_state() {
 }
 
 /// Models of the corpus that muon cannot yet explore like mCRL2, with the reason.
+#[cfg(feature = "corpus")]
 const KNOWN_EXCEPTIONS: &[(&str, &str)] = &[];
 
 /// Every corpus model with a finite state space in oracle.tsv: mCRL2's numbers of states,
 /// transitions and distinct action labels, through the CLI as a user runs it.
+#[cfg(feature = "corpus")]
 #[test]
 fn corpus_models_match_mcrl2_state_counts() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    let Ok(oracle) = std::fs::read_to_string(corpus.join("oracle.tsv")) else {
-        eprintln!("skipping: no corpus at ../shared/corpus");
-        return;
-    };
+    let corpus = shared_corpus::dir();
+    let oracle = std::fs::read_to_string(corpus.join("oracle.tsv")).expect("readable oracle.tsv");
     let dir = tempfile::tempdir().unwrap();
     let mut checked = 0;
     let mut failures = Vec::new();

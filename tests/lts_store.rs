@@ -1,6 +1,10 @@
 //! The tree-compressed and the flat state store explore identically: the same numbering, so
 //! byte-identical `.aut` files, for one and two threads, on the corpus and seed models.
 
+#[cfg(feature = "corpus")]
+#[path = "shared_corpus/mod.rs"]
+mod shared_corpus;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -64,13 +68,11 @@ fn same_aut_for_all_stores(lps: &Path, dir: &Path, extra: &[&str]) -> String {
     first.unwrap().1
 }
 
+#[cfg(feature = "corpus")]
 #[test]
 fn stores_give_identical_aut_on_corpus_models() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    let Ok(oracle) = std::fs::read_to_string(corpus.join("oracle.tsv")) else {
-        eprintln!("skipping: no corpus at ../shared/corpus");
-        return;
-    };
+    let corpus = shared_corpus::dir();
+    let oracle = std::fs::read_to_string(corpus.join("oracle.tsv")).expect("readable oracle.tsv");
     let dir = tempfile::tempdir().unwrap();
     let mut checked = 0;
     for line in oracle.lines().skip(1) {

@@ -1,5 +1,9 @@
 //! Every model and formula of the shared corpus (`../shared/corpus`) type-checks: each
 //! `.mcrl2` on its own, each `.mcf` against its model as paired in `oracle.tsv`.
+#![cfg(feature = "corpus")]
+
+#[path = "shared_corpus/mod.rs"]
+mod shared_corpus;
 
 use std::path::{Path, PathBuf};
 
@@ -7,14 +11,8 @@ use muon::modal::typecheck::check_formula;
 use muon::process::typecheck::check_specification;
 use muon::source::SourceFile;
 
-fn corpus() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    if p.is_dir() {
-        Some(p)
-    } else {
-        eprintln!("skipping: corpus not found at {}", p.display());
-        None
-    }
+fn corpus() -> PathBuf {
+    shared_corpus::dir()
 }
 
 fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
@@ -38,7 +36,7 @@ fn load(root: &Path, rel: &str) -> SourceFile {
 
 #[test]
 fn every_corpus_model_type_checks() {
-    let Some(root) = corpus() else { return };
+    let root = corpus();
     let mut models = Vec::new();
     files(&root, "mcrl2", &mut models);
     models.sort();
@@ -55,7 +53,7 @@ fn every_corpus_model_type_checks() {
 
 #[test]
 fn every_corpus_formula_type_checks_against_its_model() {
-    let Some(root) = corpus() else { return };
+    let root = corpus();
     let oracle = std::fs::read_to_string(root.join("oracle.tsv")).expect("oracle.tsv");
     let mut failures = Vec::new();
     let mut checked = 0;
@@ -156,7 +154,7 @@ mod round_trip {
 
     #[test]
     fn corpus_models_and_formulas_round_trip() {
-        let Some(root) = corpus() else { return };
+        let root = corpus();
         let mut models = Vec::new();
         files(&root, "mcrl2", &mut models);
         models.sort();
@@ -459,7 +457,7 @@ mod well_sorted {
 
     #[test]
     fn corpus_ir_is_well_sorted() {
-        let Some(root) = corpus() else { return };
+        let root = corpus();
         let oracle = std::fs::read_to_string(root.join("oracle.tsv")).unwrap();
         let mut errs = Vec::new();
         let mut specs = std::collections::HashMap::new();

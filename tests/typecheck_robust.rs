@@ -2,6 +2,10 @@
 //! parseable but ill-typed in many ways) are checked, and every failure carries at least one
 //! positioned message.
 
+#[cfg(feature = "corpus")]
+#[path = "shared_corpus/mod.rs"]
+mod shared_corpus;
+
 use std::path::{Path, PathBuf};
 
 use muon::process::typecheck::check_specification;
@@ -21,7 +25,8 @@ fn models() -> Vec<PathBuf> {
     }
     let mut out = Vec::new();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    walk(&root.join("../shared/corpus"), &mut out);
+    #[cfg(feature = "corpus")]
+    walk(&shared_corpus::dir(), &mut out);
     walk(&root.join("fixtures/typecheck"), &mut out);
     out.sort();
     out

@@ -322,9 +322,15 @@ fn deeply_nested_binders_and_applications_stay_fast() {
     for k in 0..depth {
         e = format!("h(if(exists x{k}: Nat . x{k} == 1 && {e}, 1, 2))");
     }
+    // A hang guard, not a speed test: 2^30 steps take hours, the memoised typing
+    // milliseconds. (Speed is measured by scripts/, never here.)
     let start = std::time::Instant::now();
     assert_eq!(check(&e).sort(), Sort::Bool);
-    assert!(start.elapsed().as_secs() < 5, "took {:?}", start.elapsed());
+    assert!(
+        start.elapsed().as_secs() < 120,
+        "took {:?}",
+        start.elapsed()
+    );
     let mut sum = String::from("n");
     for _ in 0..300 {
         sum = format!("({sum} + 1)");

@@ -35,7 +35,7 @@
 //!
 //! A [`Solution`] holds a winner per vertex and a strategy successor exactly for the
 //! vertices won by their owner (others carry none). Solutions from [`solve_zielonka`] always
-//! pass [`verify`]; the `--verify` flag of `muon bessolve` runs it on every solve.
+//! pass [`verify()`]; the `--verify` flag of `muon bessolve` runs it on every solve.
 //!
 //! Memory: the game arrays take 8 bytes/edge + 21 bytes/vertex; Zielonka adds about
 //! 22 bytes/vertex (region/escape counters, winner, strategy, priority order and its
@@ -49,7 +49,7 @@
 //! [`Solution`]: the winner of every vertex and, for every vertex won by its owner, a
 //! strategy successor — the evidence generator follows those from the initial vertex.
 //! [`solve_gauss`] is Gauss elimination on a [`Bes`] (values only; exponential in general,
-//! so it refuses systems that blow up). [`verify`] checks a solution independently (closure
+//! so it refuses systems that blow up). [`verify()`] checks a solution independently (closure
 //! of each region under the winner's strategy and the opponent's moves, plus the highest
 //! priority of every cycle inside it). [`solve_naive`] is a textbook reference for tests.
 

@@ -92,7 +92,7 @@ impl Solution {
 /// The vertices reachable from `start` when the winner of `start` plays its strategy and
 /// the opponent may take any edge: the part of the game that proves `start`'s result (what
 /// evidence generation shows). In BFS order from `start`; all are won by the same player
-/// when `sol` passes [`super::verify`].
+/// when `sol` passes [`super::verify()`].
 pub fn strategy_reachable(game: &Game, sol: &Solution, start: VertexId) -> Vec<VertexId> {
     let p = sol.winner(start);
     let mut seen = vec![false; game.num_vertices()];

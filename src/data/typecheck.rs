@@ -2,7 +2,7 @@
 //! ([`crate::syntax::ast`]) to the typed data IR ([`crate::data::ir`]).
 //!
 //! The algorithm follows mCRL2's: sorts are resolved with aliases expanded; an expression's
-//! possible sorts are first computed bottom-up ([`Checker::synth`]) — numbers, `[]`, `{}`
+//! possible sorts are first computed bottom-up (`Checker::synth`) — numbers, `[]`, `{}`
 //! and enumerations stay flexible — and then elaborated top-down against the sort the
 //! context needs ([`Checker::check`]). Overloaded functions are resolved by their argument
 //! sorts with the numeric subsorting `Pos < Nat < Int < Real`: among the signatures the
@@ -645,7 +645,7 @@ impl<'s> Checker<'s> {
     }
 
     /// A checker that knows the declarations of an already checked data specification
-    /// (its own output [`Checker::data`] starts empty).
+    /// (its own output `Checker::data` starts empty).
     pub fn with_data(src: &'s SourceFile, data: &DataSpec) -> Checker<'s> {
         let mut c = Checker::new(src);
         for d in &data.sorts {

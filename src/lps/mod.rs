@@ -11,7 +11,7 @@
 //!   [`simplify::simplify_all`]: the LPS simplifications; every data decision goes through
 //!   a [`Simplifier`](crate::data::ir_ops::Simplifier) (syntactic now; the data engine's
 //!   rewriter plugs in there).
-//! - [`print::lps_to_string`]: mCRL2 text (`act`, data, `proc P(…) = sum … . c -> a . P(…)
+//! - [`crate::print::lps_to_string`]: mCRL2 text (`act`, data, `proc P(…) = sum … . c -> a . P(…)
 //!   + …; init P(…);`) that mCRL2 and muon can parse back. [`Lps::info`] for `lpsinfo`.
 //!
 //! # The linear form

@@ -15,7 +15,7 @@
 //! summand's transitions (label key and the new values of the parameters it changes). A hit
 //! skips rewriting and enumeration entirely; the emitted transitions and their order are
 //! exactly those of a fresh evaluation (rewriting is a function of the term and the values
-//! of its free variables). The memo is bounded ([`MEMO_WORDS`]) and cleared when full.
+//! of its free variables). The memo is bounded (`MEMO_WORDS`) and cleared when full.
 
 use rustc_hash::FxHashMap;
 use thiserror::Error;

@@ -38,7 +38,7 @@
 //! them. Transitions are reported grouped by source state in expansion order.
 //!
 //! Parallel exploration keeps this numbering bit for bit. It is level-synchronous: a batch of
-//! states of the current BFS level is expanded in parallel (rayon, one [`Worker`] per
+//! states of the current BFS level is expanded in parallel (rayon, one `Worker` per
 //! thread), each thread hashes its successor rows and looks them up in the (read-only during
 //! that phase) state table; then one thread walks the batch in state order and inserts the
 //! successors that were not found, interning labels and emitting transitions. The numbering
