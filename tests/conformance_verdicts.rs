@@ -2,7 +2,10 @@
 //! muon must give mCRL2's verdict through both routes:
 //! - A: `muon check MODEL -f FORMULA` (parse, type-check, linearise, lps2pbes, instantiate,
 //!   solve, all in one process);
-//! - B: `mcrl22lps`, `lps2lts` (to `.aut`), `lts2pbes --lps`, `pbes2bool`.
+//! - B: `mcrl22lps`, `lps2lts` (to `.aut`), `lts2pbes --lps`, `pbes2bool`;
+//! - E: `muon check MODEL -f FORMULA` with evidence: the verdict with its counterexample or
+//!   witness, which the independent evidence checker must confirm (an unconfirmed evidence
+//!   is an error, so it fails the route).
 //!
 //! A wrong verdict always fails the test. A route that does not finish (an error of some
 //! stage, or the time limit) fails it too, unless the pair and route are listed in
@@ -21,7 +24,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Pairs and routes known not to finish yet, with the stage that stops them.
-/// (`model`, `formula`, route `'A'` or `'B'`, reason). Never a wrong verdict.
+/// (`model`, `formula`, route `'A'`, `'B'` or `'E'`, reason). Never a wrong verdict.
 const EXPECTED_FAILURES: &[(&str, &str, char, &str)] = &[];
 
 /// Time limit of one command for a pair that is expected to pass.
@@ -60,7 +63,12 @@ fn run(args: &[&std::ffi::OsStr], limit: Duration) -> Result<String, String> {
                 if let Some(mut e) = child.stderr.take() {
                     let _ = e.read_to_string(&mut err);
                 }
-                if status.success() {
+                // `check` exits 1 when the formula is false: a verdict, not an error.
+                let says_false = out
+                    .lines()
+                    .next()
+                    .is_some_and(|l| l.split_whitespace().last() == Some("false"));
+                if status.success() || (status.code() == Some(1) && says_false) {
                     return Ok(out);
                 }
                 let msg: String = err
@@ -104,6 +112,22 @@ fn route_a(model: &Path, formula: &Path, limit: Duration) -> Outcome {
     ) {
         Ok(out) => verdict(&out),
         Err(e) => Outcome::Failed(format!("check: {e}")),
+    }
+}
+
+fn route_e(model: &Path, formula: &Path, limit: Duration) -> Outcome {
+    match run(
+        &[
+            "check".as_ref(),
+            model.as_os_str(),
+            "-f".as_ref(),
+            formula.as_os_str(),
+        ],
+        limit,
+    ) {
+        // The verdict is the first line; the evidence follows.
+        Ok(out) => verdict(out.lines().next().unwrap_or("")),
+        Err(e) => Outcome::Failed(format!("check with evidence: {e}")),
     }
 }
 
@@ -194,12 +218,14 @@ fn corpus_verdicts_agree_with_mcrl2() {
                 };
                 let la = if listed('A') { LIMIT_EXPECTED } else { LIMIT };
                 let lb = if listed('B') { LIMIT_EXPECTED } else { LIMIT };
+                let le = if listed('E') { LIMIT_EXPECTED } else { LIMIT };
                 let a = route_a(&model, &formula, la);
                 let b = route_b(&model, &formula, &dir, lb);
+                let e = route_e(&model, &formula, le);
                 results
                     .lock()
                     .unwrap()
-                    .push((m.clone(), f.clone(), *expected, a, b));
+                    .push((m.clone(), f.clone(), *expected, a, b, e));
             });
         }
     });
@@ -207,10 +233,10 @@ fn corpus_verdicts_agree_with_mcrl2() {
     let mut results = results.into_inner().unwrap();
     results.sort_by(|x, y| (&x.0, &x.1).cmp(&(&y.0, &y.1)));
     let mut problems = Vec::new();
-    let mut agree = [0usize; 2];
+    let mut agree = [0usize; 3];
     let mut expected_failures = 0;
-    for (m, f, expected, a, b) in &results {
-        for (route, out) in [('A', a), ('B', b)] {
+    for (m, f, expected, a, b, e) in &results {
+        for (i, (route, out)) in [('A', a), ('B', b), ('E', e)].into_iter().enumerate() {
             let listed = EXPECTED_FAILURES
                 .iter()
                 .find(|(em, ef, er, _)| em == m && ef == f && *er == route);
@@ -219,7 +245,7 @@ fn corpus_verdicts_agree_with_mcrl2() {
                     "WRONG VERDICT route {route}: {m} {f}: muon says {v}, mCRL2 says {expected}"
                 )),
                 (Outcome::Verdict(_), None) => {
-                    agree[(route == 'B') as usize] += 1;
+                    agree[i] += 1;
                 }
                 (Outcome::Verdict(_), Some(_)) => problems.push(format!(
                     "route {route}: {m} {f} now passes: remove it from EXPECTED_FAILURES"
@@ -235,10 +261,11 @@ fn corpus_verdicts_agree_with_mcrl2() {
         }
     }
     eprintln!(
-        "conformance: {} pairs; route A agrees on {}, route B on {}; {} expected failures",
+        "conformance: {} pairs; route A agrees on {}, route B on {}, route E on {}; {} expected failures",
         results.len(),
         agree[0],
         agree[1],
+        agree[2],
         expected_failures
     );
     assert!(

@@ -83,36 +83,96 @@ fn lps2pbes_pbesinst_pbes2bool_pbessolve() {
             assert!(v.trim_start().starts_with("false"), "{out}: {v}");
         }
     }
-    // Evidence: the counterexample of deadlock freedom ends in the deadlock after c.
-    let ev = ok(&["pbessolve", "--file", "s.lps", "dl.pbes"], p);
-    assert!(ev.starts_with("false"), "{ev}");
-    let actions: Vec<&str> = ev
-        .lines()
-        .skip(3)
-        .map(str::trim)
-        .filter(|l| !l.starts_with('('))
-        .collect();
-    assert_eq!(actions, ["a(0)", "a(1)", "a(2)", "c"], "{ev}");
-    // The walk ends in the deadlock state itself, which decides the formula: said so.
+    // Evidence needs the counter-example information of `lps2pbes -c`.
+    let o = muon(&["pbessolve", "--file", "s.lps", "dl.pbes"], p);
+    assert!(!o.status.success());
     assert!(
-        ev.lines()
-            .last()
-            .unwrap()
-            .contains("decides the formula by itself"),
-        "{ev}"
+        String::from_utf8_lossy(&o.stderr).contains("lps2pbes -c"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // The counterexample of deadlock freedom ends in the deadlock, its last step `c`
+    // included, and every step shows the parameter it changes.
+    ok(&["lps2pbes", "-c", "-f", "dl.mcf", "s.lps", "dlc.pbes"], p);
+    let ev = ok(
+        &[
+            "pbessolve",
+            "--file",
+            "s.lps",
+            "dlc.pbes",
+            "--evidence-file",
+            "dl.aut",
+        ],
+        p,
+    );
+    let lines: Vec<&str> = ev.lines().collect();
+    assert_eq!(lines[0], "false", "{ev}");
+    assert!(lines[1].starts_with("counterexample (4 steps"), "{ev}");
+    assert_eq!(lines[2].trim(), "initial state: n = 0", "{ev}");
+    let steps: Vec<Vec<&str>> = lines[3..]
+        .iter()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(steps[0], ["1", "a(0)", "n:", "0", "→", "1"], "{ev}");
+    assert_eq!(steps[3], ["4", "c", "n:", "3", "→", "10"], "{ev}");
+    assert_eq!(steps.len(), 4, "{ev}");
+    // The evidence LTS is that path, with the model's labels.
+    let aut = std::fs::read_to_string(p.join("dl.aut")).unwrap();
+    assert_eq!(
+        aut,
+        "des (0,4,5)\n(0,\"a(0)\",1)\n(1,\"a(1)\",2)\n(2,\"a(2)\",3)\n(3,\"c\",4)\n"
     );
 }
 
 #[test]
 fn check_runs_the_whole_pipeline() {
     let d = setup();
-    let out = ok(
+    // Verdicts alone: exit 1 because one formula is false.
+    let o = muon(
         &[
-            "check", "s.mcrl2", "-f", "dl.mcf", "-f", "rc.mcf", "-f", "pm.mcf",
+            "check", "-q", "s.mcrl2", "-f", "dl.mcf", "-f", "rc.mcf", "-f", "pm.mcf",
         ],
         d.path(),
     );
-    assert_eq!(out, "dl.mcf: false\nrc.mcf: true\npm.mcf: true\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "dl.mcf: false\nrc.mcf: true\npm.mcf: true\n"
+    );
+    // Every formula true: exit 0; each verdict with its witness.
+    let out = ok(
+        &["check", "s.mcrl2", "-f", "rc.mcf", "-f", "pm.mcf"],
+        d.path(),
+    );
+    let heads: Vec<&str> = out.lines().filter(|l| l.ends_with(": true")).collect();
+    assert_eq!(heads, ["rc.mcf: true", "pm.mcf: true"], "{out}");
+    assert!(out.contains("witness (4 steps):"), "{out}");
+    // JSON Lines for tools, and evidence files per formula.
+    let out = ok(
+        &[
+            "check",
+            "s.mcrl2",
+            "-f",
+            "rc.mcf",
+            "--format",
+            "json",
+            "--evidence-dir",
+            "ev",
+        ],
+        d.path(),
+    );
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(out.contains("\"verdict\":true"), "{out}");
+    assert!(out.contains("\"formula\":\"rc.mcf\""), "{out}");
+    for ext in ["aut", "dot", "json", "txt"] {
+        assert!(
+            d.path().join("ev").join(format!("rc.{ext}")).is_file(),
+            "rc.{ext}"
+        );
+    }
+    // An error exits 2, not 1.
+    let o = muon(&["check", "missing.mcrl2", "-f", "rc.mcf"], d.path());
+    assert_eq!(o.status.code(), Some(2));
 }
 
 #[test]

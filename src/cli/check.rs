@@ -1,5 +1,7 @@
 //! `muon check`: the whole pipeline in one process — parse, type-check, linearise,
-//! lps2pbes, instantiate and solve — printing the verdict per formula.
+//! lps2pbes, instantiate and solve — printing the verdict per formula and its evidence (a
+//! counterexample or witness trace, checked). Exit status: 0 when every formula holds, 1
+//! when one does not, 2 on an error.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,10 +9,11 @@ use std::time::Instant;
 
 use super::Global;
 use crate::artifact::{display_path, read_text};
+use crate::evidence::text;
 use crate::lps::{linearise, LineariseOptions};
 use crate::pbes::front::read_formula;
 use crate::pbes::inst::InstOptions;
-use crate::pbes::lps2pbes::lps2pbes;
+use crate::pbes::lps2pbes::{lps2pbes_with, Lps2PbesOptions};
 use crate::pbes::solve::{solve_pbes, Engine, SolverKind};
 use crate::process::typecheck::check_specification;
 use crate::source::SourceFile;
@@ -29,10 +32,78 @@ pub struct Args {
     /// Give up after this many BES variables per formula.
     #[arg(long = "max-vars", default_value_t = 100_000_000)]
     pub max_vars: usize,
+    /// Print only the verdicts (also under `-q`): no evidence, so solving may stop as soon
+    /// as the verdict is known.
+    #[arg(long = "no-evidence")]
+    pub no_evidence: bool,
+    /// Do not confirm the evidence with the independent checker (replaying the trace on
+    /// the LPS and re-checking the formula on the evidence LTS).
+    #[arg(long = "no-verify", conflicts_with = "no_evidence")]
+    pub no_verify: bool,
+    /// How to print each verdict and trace: `text` for people, `json` for tools (one JSON
+    /// object per formula and line, its verdict included).
+    #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
+    pub format: TraceFormat,
+    /// Write each formula's evidence to DIR as `<formula>.aut` and `<formula>.dot` (the
+    /// evidence LTS) and `<formula>.json` and `<formula>.txt` (the trace).
+    #[arg(
+        long = "evidence-dir",
+        value_name = "DIR",
+        conflicts_with = "no_evidence"
+    )]
+    pub evidence_dir: Option<PathBuf>,
+    /// Write the evidence of each formula to OUT (one formula) or to OUT with the formula's
+    /// name inserted before the extension (several), in the format of the extension:
+    /// `.aut`, `.dot`, `.lts` (the evidence LTS), `.json` or `.txt` (the trace).
+    #[arg(
+        long = "evidence-file",
+        value_name = "OUT",
+        conflicts_with = "no_evidence"
+    )]
+    pub evidence_file: Option<PathBuf>,
 }
 
-/// Runs `muon check`.
+/// How `muon check` prints traces.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceFormat {
+    /// One step per line, for people.
+    Text,
+    /// JSON, for tools.
+    Json,
+}
+
+/// Runs `muon check`; errors exit with status 2, so that 1 means "a formula is false".
 pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
+    match check(args, g) {
+        Ok(code) => Ok(code),
+        Err(report) => {
+            eprintln!("{report:?}");
+            Ok(ExitCode::from(2))
+        }
+    }
+}
+
+/// Where the evidence LTS of `formula` goes.
+fn evidence_path(out: &std::path::Path, formula: &std::path::Path, several: bool) -> PathBuf {
+    if !several {
+        return out.to_path_buf();
+    }
+    let stem = out
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("evidence");
+    let f = formula
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("formula");
+    let name = match out.extension().and_then(|e| e.to_str()) {
+        Some(ext) => format!("{stem}.{f}.{ext}"),
+        None => format!("{stem}.{f}"),
+    };
+    out.with_file_name(name)
+}
+
+fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let t = Instant::now();
     let name = display_path(Some(&args.spec), "<stdin>");
     let src = SourceFile::new(name.clone(), read_text(Some(&args.spec))?);
@@ -47,19 +118,77 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
             t.elapsed().as_secs_f64()
         );
     }
+    let evidence = !(g.quiet || args.no_evidence);
     let opts = InstOptions {
         max_vars: args.max_vars,
+        keep_origins: evidence,
         ..InstOptions::default()
     };
+    let several = args.formulas.len() > 1;
+    let mut all_true = true;
     for f in &args.formulas {
         let t = Instant::now();
         let formula = read_formula(f, &spec)?;
-        let pbes = lps2pbes(&lps, &formula)?;
-        let out = solve_pbes(&pbes, Engine::Terms, &opts, args.solver, true)?;
-        if args.formulas.len() == 1 && g.quiet {
+        let lopts = Lps2PbesOptions {
+            counter_example: evidence,
+        };
+        let pbes = lps2pbes_with(&lps, &formula, lopts)?;
+        // Evidence needs the whole game with strategies: no early stop then.
+        let out = solve_pbes(&pbes, Engine::Terms, &opts, args.solver, !evidence)?;
+        all_true &= out.value;
+        if evidence && args.format == TraceFormat::Json {
+            // JSON Lines: one object per formula, its verdict included.
+        } else if args.formulas.len() == 1 && g.quiet {
             println!("{}", out.value);
         } else {
             println!("{}: {}", f.display(), out.value);
+        }
+        if evidence {
+            let (game, sol) = out
+                .game
+                .as_ref()
+                .ok_or(crate::evidence::EvidenceError::NoGame)?;
+            let ev = crate::evidence::read(&lps, &pbes, &out.inst, game, sol, out.value, true)?;
+            if !args.no_verify {
+                let t = Instant::now();
+                crate::evidence::check::check_evidence(&lps, &formula, &ev, args.solver)?;
+                if g.verbose {
+                    eprintln!(
+                        "check: evidence confirmed by the independent checker in {:.3} s",
+                        t.elapsed().as_secs_f64()
+                    );
+                }
+            }
+            match args.format {
+                TraceFormat::Text => print!("{}", text::trace_text(&lps, &ev)),
+                TraceFormat::Json => {
+                    let mut v = text::trace_json(&lps, &ev);
+                    v["formula"] = serde_json::Value::from(f.display().to_string());
+                    println!("{v}");
+                }
+            }
+            if let Some(path) = &args.evidence_file {
+                text::write_evidence(&lps, &ev, &evidence_path(path, f, several))?;
+            }
+            if let Some(dir) = &args.evidence_dir {
+                std::fs::create_dir_all(dir).map_err(|e| {
+                    miette::miette!(
+                        "cannot create the evidence directory {}: {e}",
+                        dir.display()
+                    )
+                })?;
+                let stem = f.file_stem().and_then(|s| s.to_str()).unwrap_or("formula");
+                for ext in ["aut", "dot", "json", "txt"] {
+                    text::write_evidence(&lps, &ev, &dir.join(format!("{stem}.{ext}")))?;
+                }
+            }
+            if g.verbose {
+                eprintln!(
+                    "check: evidence LTS of {} states and {} transitions",
+                    ev.lts.num_states,
+                    ev.lts.transitions.len()
+                );
+            }
         }
         if g.verbose {
             let s = &out.inst.stats;
@@ -73,5 +202,9 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
             );
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if all_true {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

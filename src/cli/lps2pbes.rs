@@ -7,7 +7,7 @@ use super::Global;
 use crate::artifact::display_path;
 use crate::lps::read_lps;
 use crate::pbes::front::{proc_spec_of_lps, read_formula, write_pbes};
-use crate::pbes::lps2pbes::lps2pbes;
+use crate::pbes::lps2pbes::{lps2pbes_with, Lps2PbesOptions};
 
 /// Arguments of `muon lps2pbes`.
 #[derive(clap::Args, Debug)]
@@ -19,6 +19,9 @@ pub struct Args {
     pub infile: Option<PathBuf>,
     /// Output PBES (standard output when omitted or `-`).
     pub outfile: Option<PathBuf>,
+    /// Add the equations that `pbessolve --file` reads evidence from (as mCRL2's `-c`).
+    #[arg(short = 'c', long = "counter-example")]
+    pub counter_example: bool,
 }
 
 /// Runs `muon lps2pbes`.
@@ -26,7 +29,10 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let lps = read_lps(args.infile.as_deref())?;
     let formula = read_formula(&args.formula, &proc_spec_of_lps(&lps))?;
     let t = std::time::Instant::now();
-    let pbes = lps2pbes(&lps, &formula)?;
+    let opts = Lps2PbesOptions {
+        counter_example: args.counter_example,
+    };
+    let pbes = lps2pbes_with(&lps, &formula, opts)?;
     write_pbes(args.outfile.as_deref(), &pbes)?;
     if g.verbose {
         eprintln!(

@@ -6,8 +6,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::Global;
-use crate::data::ir::DataExpr;
-use crate::data::print::data_expr_to_string;
 use crate::lps::read_lps;
 use crate::pbes::inst::InstOptions;
 use crate::pbes::solve::{solve_pbes, Engine, SolverKind};
@@ -17,22 +15,19 @@ use crate::pbes::solve::{solve_pbes, Engine, SolverKind};
 pub struct Args {
     /// Input PBES: artifact or mCRL2 text (standard input when omitted or `-`).
     pub infile: Option<PathBuf>,
-    /// The LPS the PBES was generated from (`lps2pbes`): print an evidence trace.
+    /// The LPS the PBES was generated from (`lps2pbes -c`): print the evidence trace.
     #[arg(long = "file", visible_alias = "lps", value_name = "LPS")]
     pub lps: Option<PathBuf>,
+    /// Write the evidence (needs `--file`) in the format of the extension: `.aut`, `.dot`,
+    /// `.lts` (the evidence LTS), `.json` or `.txt` (the trace).
+    #[arg(long = "evidence-file", value_name = "OUT", requires = "lps")]
+    pub evidence_file: Option<PathBuf>,
     /// The BES solver (evidence needs `zielonka`).
     #[arg(long, value_enum, default_value_t = SolverKind::Zielonka)]
     pub solver: SolverKind,
     /// Give up after this many BES variables (instantiation that does not terminate).
     #[arg(long = "max-vars", default_value_t = 100_000_000)]
     pub max_vars: usize,
-}
-
-fn state(s: &[DataExpr]) -> String {
-    s.iter()
-        .map(data_expr_to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// Runs `muon pbessolve`.
@@ -42,6 +37,9 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         Some(p) => Some(read_lps(Some(p))?),
         None => None,
     };
+    if lps.is_some() && args.solver != SolverKind::Zielonka {
+        miette::bail!("evidence needs the strategies of `--solver zielonka`");
+    }
     let opts = InstOptions {
         max_vars: args.max_vars,
         keep_origins: lps.is_some(),
@@ -49,44 +47,30 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     };
     // Evidence needs the whole game with strategies: no early stop then.
     let out = solve_pbes(&pbes, Engine::Terms, &opts, args.solver, lps.is_none())?;
-    // Write errors (a closed pipe) end the output quietly instead of panicking.
-    let stdout = std::io::stdout();
-    let mut w = stdout.lock();
-    let _ = writeln!(w, "{}", out.value);
-    if let (Some(lps), Some((game, sol))) = (&lps, &out.game) {
-        let t = crate::evidence::trace(lps, &out.inst, game, sol, out.value);
-        let _ = writeln!(
-            w,
-            "{} trace ({} steps{}):",
-            if out.value {
-                "witness"
-            } else {
-                "counterexample"
-            },
-            t.steps.len(),
-            if t.ends_in_cycle {
-                ", ends in a cycle"
-            } else {
-                ""
-            }
-        );
-        let _ = writeln!(w, "  state: ({})", state(&t.initial));
-        for s in &t.steps {
-            let _ = writeln!(w, "  {}", s.action);
+    let mut text = format!("{}\n", out.value);
+    if let Some(lps) = &lps {
+        let (game, sol) = out
+            .game
+            .as_ref()
+            .ok_or(crate::evidence::EvidenceError::NoGame)?;
+        // Every step and the trace are checked on the LPS as they are read; re-checking
+        // the formula needs the formula, which only `muon check` has.
+        let ev = crate::evidence::read(lps, &pbes, &out.inst, game, sol, out.value, false)?;
+        text.push_str(&crate::evidence::text::trace_text(lps, &ev));
+        if let Some(path) = &args.evidence_file {
+            crate::evidence::text::write_evidence(lps, &ev, path)?;
             if g.verbose {
-                let _ = writeln!(w, "  state: ({})", state(&s.state));
+                eprintln!(
+                    "pbessolve: evidence LTS with {} states and {} transitions written to {}",
+                    ev.lts.num_states,
+                    ev.lts.transitions.len(),
+                    path.display()
+                );
             }
-        }
-        if !t.ends_in_cycle {
-            // The walk stopped at a constant: the last state decides the formula on its
-            // own. A step into that constant (the action of a final `[a]false` or
-            // `<a>true`) leads to no recorded state, so it is named here, not printed.
-            let _ = writeln!(
-                w,
-                "  (the last state decides the formula by itself; a final step that the formula requires from it, such as the action of an innermost modality, is not listed)"
-            );
         }
     }
+    // Write errors (a closed pipe) end the output quietly instead of panicking.
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
     if g.verbose {
         let s = &out.inst.stats;
         eprintln!(

@@ -1,191 +1,136 @@
-//! Evidence: witnesses and counterexamples extracted from solved BESs and explored LTSs.
+//! Evidence: the transitions that prove a verdict, read from the solved BES of a PBES made by
+//! `lps2pbes -c` ([`crate::pbes::lps2pbes::Lps2PbesOptions::counter_example`]).
 //!
-//! # Traces from a solved PBES of `lps2pbes`
-//! [`trace`] follows, from the initial BES variable, the winner's strategy at the winner's
-//! own vertices and the first successor elsewhere (every successor is lost by the opponent),
-//! until a constant or a repeated vertex. Every BES variable that stands for a PBES instance
-//! carries its data instance ([`crate::pbes::inst::VarOrigin`]); the process parameters are
-//! the *last* parameters of every `lps2pbes` equation, so the walk yields a sequence of LPS
-//! states. Between two consecutive different states the step is recovered by finding a
-//! summand and values of its sum variables (with the data engine's enumerator) whose
-//! condition holds and whose next state is the second state. For a violated `[R*]φ` this is
-//! the trace of actions to a violating state; for a satisfied `<R*>φ` a witness path.
+//! Every BES variable of a step equation `EvStep<i>_<k>(c, e, d)` stands for one transition:
+//! summand `i` taken from state `d` with sum values `e`. The proof is the part of the game
+//! that the winner's strategy keeps: at the winner's vertices the strategy's successor, at the
+//! opponent's vertices every successor (each of them is lost by the opponent). [`read`] walks
+//! that part once and gives one [`Evidence`] with two forms:
+//! - the **evidence LTS** ([`Evidence::lts`]): the step vertices of the proof, i.e. every
+//!   branch the formula requires and the chosen branch where it lets the prover choose, with
+//!   the model's own action labels;
+//! - the **trace** ([`Evidence::trace`]): the shortest path of the proof (in steps) from the
+//!   initial vertex to a constant — a finite counterexample or witness, its last step
+//!   included — or, when every path of the proof is infinite, a lasso
+//!   ([`Trace::loop_start`] says where its cycle begins).
+//!
+//! The [`check`] module confirms evidence independently of the PBES and its solver: every
+//! step replays on the LPS, a lasso closes, and the formula, checked afresh on the evidence
+//! LTS, gives the same verdict. Evidence that fails is an internal error
+//! ([`EvidenceError::Unchecked`]), never printed. [`text`] renders traces for people (one
+//! step per line, changed parameters by name) and for tools (JSON).
 
-use crate::bes::{Game, Player, Solution, VertexId};
-use crate::data::ir::DataExpr;
-use crate::data::ir_ops::{and, eq, substitute, Subst};
-use crate::data::print::data_expr_to_string;
-use crate::data::{Rewriter, VarId};
-use crate::lps::{Lps, SummandAction};
-use crate::pbes::inst::Instantiation;
+pub mod check;
+mod read;
+pub mod text;
 
-/// One step of a trace: the multi-action (printed, `tau` for the empty one) and the state
-/// it leads to.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TraceStep {
-    /// The multi-action as mCRL2 prints it, or `?` when no summand explains the step.
-    pub action: String,
-    /// The process parameter values after the step.
-    pub state: Vec<DataExpr>,
+use miette::Diagnostic;
+use thiserror::Error;
+
+use crate::data::ir::{DataExpr, Var};
+use crate::lts::Lts;
+use crate::process::ir::Action;
+
+pub use read::read;
+
+/// Why no evidence can be given.
+#[derive(Debug, Error, Diagnostic)]
+pub enum EvidenceError {
+    /// The PBES was made without counter-example information.
+    #[error("the PBES has no counter-example information, so no evidence can be read from it")]
+    #[diagnostic(
+        code(muon::evidence::no_steps),
+        help("generate the PBES with `muon lps2pbes -c` (`--counter-example`); with `-c`, a PBES has no step equations only when the formula's modalities match no summand, and then the proof takes no step")
+    )]
+    NoSteps,
+    /// The solver stopped before building the whole game (the verdict was decided early).
+    #[error("the BES was not built in full, so there is no game to read evidence from")]
+    #[diagnostic(code(muon::evidence::no_game))]
+    NoGame,
+    /// The data engine failed on a step.
+    #[error("evidence: the data engine failed on a step: {0}")]
+    #[diagnostic(code(muon::evidence::data))]
+    Data(String),
+    /// Re-checking the formula on the evidence LTS failed to run.
+    #[error("evidence: re-checking the formula on the evidence LTS failed: {0}")]
+    #[diagnostic(code(muon::evidence::recheck))]
+    Recheck(String),
+    /// Evidence did not pass the independent check: a bug in muon, reported instead of wrong
+    /// evidence.
+    #[error("internal error: the evidence failed its independent check: {0}")]
+    #[diagnostic(
+        code(muon::evidence::unchecked),
+        help("please report this with the specification and formula; `--no-evidence` gives the verdict alone")
+    )]
+    Unchecked(String),
 }
 
-/// A trace through the LPS.
+/// One transition of the evidence: summand `summand` from `from` with `sum_values`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The index of the LPS summand.
+    pub summand: usize,
+    /// The multi-action as mCRL2 prints it (`tau` for the empty one).
+    pub action: String,
+    /// The multi-action, typed, its arguments in normal form (empty for `tau`).
+    pub actions: Vec<Action>,
+    /// The process parameter values before the step.
+    pub from: Vec<DataExpr>,
+    /// The values of the summand's sum variables.
+    pub sum_values: Vec<(Var, DataExpr)>,
+    /// The process parameter values after the step.
+    pub to: Vec<DataExpr>,
+}
+
+/// A path of the evidence from the initial state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Trace {
     /// The initial state.
     pub initial: Vec<DataExpr>,
-    /// The steps.
-    pub steps: Vec<TraceStep>,
-    /// Whether the walk ended in a cycle (the last state repeats an earlier vertex).
-    pub ends_in_cycle: bool,
+    /// The steps, in order; each leaves from the state the previous one reached.
+    pub steps: Vec<Step>,
+    /// For a lasso: the index of the first step of the cycle (the steps from there on repeat
+    /// forever; the last step returns to the state that step leaves from).
+    pub loop_start: Option<usize>,
 }
 
 impl Trace {
-    /// The trace as text: one action per line.
+    /// The actions of the steps, in order.
     pub fn actions(&self) -> Vec<&str> {
         self.steps.iter().map(|s| s.action.as_str()).collect()
     }
+
+    /// The state before step `i` (the initial state for 0).
+    pub fn state_before(&self, i: usize) -> &[DataExpr] {
+        match i {
+            0 => &self.initial,
+            _ => &self.steps[i - 1].to,
+        }
+    }
 }
 
-/// The evidence trace of a solved `lps2pbes` PBES (see the module docs). `value` is the
-/// verdict (the winner of the initial vertex is `Even` for true).
-pub fn trace(lps: &Lps, inst: &Instantiation, game: &Game, sol: &Solution, value: bool) -> Trace {
-    let k = lps.params.len();
-    let winner = if value { Player::Even } else { Player::Odd };
-    let Some(bes) = &inst.bes else {
-        return Trace {
-            initial: lps.init.clone(),
-            steps: Vec::new(),
-            ends_in_cycle: false,
-        };
-    };
-    let mut v = bes.init().vertex();
-    let mut seen = vec![false; game.num_vertices()];
-    let mut states: Vec<Vec<DataExpr>> = Vec::new();
-    let mut cycle = false;
-    loop {
-        if seen[v.0 as usize] {
-            cycle = true;
-            break;
-        }
-        seen[v.0 as usize] = true;
-        if let Some(o) = &inst.origin[v.0 as usize] {
-            let n = o.args.len();
-            if n >= k {
-                let s = o.args[n - k..].to_vec();
-                if states.last() != Some(&s) {
-                    states.push(s);
-                }
-            }
-        }
-        let succ = game.successors(v);
-        if succ.len() == 1 && succ[0] == v {
-            break; // a constant
-        }
-        let next: Option<VertexId> = if game.owner(v) == winner {
-            sol.strategy(v)
+/// The evidence of one verdict (see the module docs).
+#[derive(Clone, Debug)]
+pub struct Evidence {
+    /// The verdict the evidence proves.
+    pub value: bool,
+    /// The shortest path of the proof.
+    pub trace: Trace,
+    /// The evidence LTS: state 0 is the initial state.
+    pub lts: Lts,
+    /// The typed multi-action of each label of [`Evidence::lts`] (for re-checking).
+    pub labels: Vec<Vec<Action>>,
+    /// The process state of each state of [`Evidence::lts`].
+    pub states: Vec<Vec<DataExpr>>,
+}
+
+impl Evidence {
+    /// "counterexample" for a false verdict, "witness" for a true one.
+    pub fn kind(&self) -> &'static str {
+        if self.value {
+            "witness"
         } else {
-            succ.first().copied()
-        };
-        match next {
-            Some(n) => v = n,
-            None => break,
+            "counterexample"
         }
     }
-    let initial = states.first().cloned().unwrap_or_else(|| lps.init.clone());
-    let mut steps = Vec::new();
-    let mut rw = Rewriter::new(&lps.data).ok();
-    for w in states.windows(2) {
-        let action = match rw.as_mut() {
-            Some(rw) => explain_step(lps, rw, &w[0], &w[1]).unwrap_or_else(|| "?".into()),
-            None => "?".into(),
-        };
-        steps.push(TraceStep {
-            action,
-            state: w[1].clone(),
-        });
-    }
-    Trace {
-        initial,
-        steps,
-        ends_in_cycle: cycle,
-    }
-}
-
-/// A multi-action of a summand that leads from `from` to `to`, printed.
-fn explain_step(
-    lps: &Lps,
-    rw: &mut Rewriter,
-    from: &[DataExpr],
-    to: &[DataExpr],
-) -> Option<String> {
-    let sigma: Subst = lps
-        .params
-        .iter()
-        .cloned()
-        .zip(from.iter().cloned())
-        .collect();
-    for s in &lps.summands {
-        let SummandAction::Multi(acts) = &s.action else {
-            continue;
-        };
-        let mut cond = substitute(&s.condition, &sigma);
-        for (n, t) in s.next.iter().zip(to) {
-            cond = and(cond, eq(substitute(n, &sigma), t.clone()));
-        }
-        let Ok(c) = rw.term(&cond) else { continue };
-        let vars: Vec<VarId> = s
-            .sum_vars
-            .iter()
-            .map(|v| rw.store().intern_var(v))
-            .collect();
-        let mut found: Option<Vec<crate::data::TermId>> = None;
-        let tt = rw.store().true_term();
-        let r = rw.enumerator().enumerate(&vars, c, &mut |vals, residual| {
-            if residual == tt {
-                found = Some(vals.to_vec());
-                false
-            } else {
-                true
-            }
-        });
-        if r.is_err() {
-            continue;
-        }
-        if let Some(vals) = found {
-            let mut inner = sigma.clone();
-            for (v, t) in s.sum_vars.iter().zip(vals) {
-                inner.insert(v.clone(), rw.expr(t));
-            }
-            if acts.is_empty() {
-                return Some("tau".into());
-            }
-            let parts: Vec<String> = acts
-                .iter()
-                .map(|a| {
-                    if a.args.is_empty() {
-                        a.name.to_string()
-                    } else {
-                        let args: Vec<String> = a
-                            .args
-                            .iter()
-                            .map(|e| {
-                                let e = substitute(e, &inner);
-                                let e = rw
-                                    .term(&e)
-                                    .ok()
-                                    .and_then(|t| rw.rewrite(t).ok())
-                                    .map(|t| rw.expr(t))
-                                    .unwrap_or(e);
-                                data_expr_to_string(&e)
-                            })
-                            .collect();
-                        format!("{}({})", a.name, args.join(", "))
-                    }
-                })
-                .collect();
-            return Some(parts.join("|"));
-        }
-    }
-    None
 }

@@ -18,6 +18,16 @@
 //! - `<α>φ` = `∨_i exists e_i . c_i && sat(a_i, α) && RHS(φ)[d := g_i]`
 //!
 //! `delta` summands match nothing; [`sat`] compares multi-actions as multisets.
+//!
+//! # Counter-example information (`lps2pbes -c`)
+//! With [`Lps2PbesOptions::counter_example`], the right-hand side `RHS(φ)[d := g_i]` of each
+//! modality over summand `i` becomes a fresh variable `EvStep<i>_<k>(c, e_i, d)` with its own
+//! equation `σ EvStep<i>_<k>(c, e_i, d) = RHS(φ)[d := g_i]`, placed right after the equation of
+//! the innermost enclosing fixpoint and with its sign `σ` (a definition inside one block of
+//! equal sign, so every solution is unchanged). A BES variable of such an equation stands
+//! for exactly one transition — summand `i` taken from state `d` with sum values `e_i` — so
+//! the winner's strategy yields the transitions that prove the verdict ([`crate::evidence`]),
+//! as mCRL2's `lps2pbes --counter-example` does. [`step_summand`] recognises these names.
 
 use std::collections::HashSet;
 
@@ -46,20 +56,63 @@ pub enum Lps2PbesError {
     Internal,
 }
 
+/// Options of [`lps2pbes_with`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Lps2PbesOptions {
+    /// Add the step equations that evidence is read from (see the module docs).
+    pub counter_example: bool,
+}
+
 /// Translates `lps` and the formula into a PBES (see the module docs).
 pub fn lps2pbes(lps: &Lps, formula: &FormulaSpec) -> Result<Pbes, Lps2PbesError> {
+    lps2pbes_with(lps, formula, Lps2PbesOptions::default())
+}
+
+/// Translates `lps` and the formula into a PBES, with the given options.
+pub fn lps2pbes_with(
+    lps: &Lps,
+    formula: &FormulaSpec,
+    opts: Lps2PbesOptions,
+) -> Result<Pbes, Lps2PbesError> {
     let f = normalise_formula(&formula.formula, lps_names(lps))?;
+    let mut used = HashSet::new();
+    collect_fixpoint_names(&f, &mut used);
     let mut t = Translator {
         lps,
         equations: Vec::new(),
+        steps: Vec::new(),
+        open: Vec::new(),
+        counter_example: opts.counter_example,
+        used,
+        next_step: 0,
     };
     let init = t.top(&f)?;
+    // Each equation is followed by the step equations of its modalities (same block).
+    let mut equations = Vec::with_capacity(t.equations.len());
+    for (eq, steps) in t.equations.into_iter().zip(t.steps) {
+        equations.push(eq);
+        equations.extend(steps);
+    }
     Ok(Pbes {
         data: merge_data(&lps.data, &formula.data),
         globals: lps.globals.clone(),
-        equations: t.equations,
+        equations,
         init,
     })
+}
+
+/// The prefix of the step equations' names.
+const STEP_PREFIX: &str = "EvStep";
+
+/// The summand a step equation of `lps2pbes -c` stands for, from its name
+/// (`EvStep<i>_<k>`), or `None` for every other equation.
+pub fn step_summand(name: &str) -> Option<usize> {
+    let rest = name.strip_prefix(STEP_PREFIX)?;
+    let (i, k) = rest.split_once('_')?;
+    if i.is_empty() || k.is_empty() || !k.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    i.parse().ok()
 }
 
 /// Every data name of the LPS a formula binder must avoid.
@@ -136,11 +189,52 @@ type Scope = Vec<(Name, Vec<Var>)>;
 struct Translator<'a> {
     lps: &'a Lps,
     equations: Vec<PbesEquation>,
+    /// The step equations that follow each equation (same index), with `counter_example`.
+    steps: Vec<Vec<PbesEquation>>,
+    /// Indices of the equations of the fixpoints being translated, innermost last.
+    open: Vec<usize>,
+    counter_example: bool,
+    /// Every propositional variable name in use.
+    used: HashSet<Name>,
+    next_step: usize,
 }
 
 impl Translator<'_> {
     fn params_as_args(&self) -> Vec<DataExpr> {
         self.lps.params.iter().cloned().map(DataExpr::Var).collect()
+    }
+
+    /// The step variable for taking summand `i` into `next` (see the module docs): its
+    /// equation joins the innermost open fixpoint's block; its parameters are the context
+    /// variables free in `next`, the summand's sum variables and the process parameters.
+    fn step(&mut self, i: usize, next: PbesExpr, ctx: &[Var]) -> Result<PbesExpr, Lps2PbesError> {
+        let &parent = self.open.last().ok_or(Lps2PbesError::Internal)?;
+        let mut free = Vec::new();
+        crate::pbes::matching::pbes_free_vars_into(&next, &mut Vec::new(), &mut free);
+        let s = &self.lps.summands[i];
+        let mut params: Vec<Var> = ctx
+            .iter()
+            .filter(|c| free.contains(c) && !s.sum_vars.contains(c) && !self.lps.params.contains(c))
+            .cloned()
+            .collect();
+        params.extend(s.sum_vars.iter().cloned());
+        params.extend(self.lps.params.iter().cloned());
+        self.next_step += 1;
+        let name = crate::data::ir_ops::fresh_name(
+            &format!("{STEP_PREFIX}{i}_{}", self.next_step),
+            &mut self.used,
+        );
+        let args = params.iter().cloned().map(DataExpr::Var).collect();
+        self.steps[parent].push(PbesEquation {
+            fixpoint: self.equations[parent].fixpoint,
+            var: PropVarDecl {
+                name: name.clone(),
+                params,
+            },
+            rhs: next,
+            span: Span::default(),
+        });
+        Ok(PbesExpr::PropVar(PropVarInst { name, args }))
     }
 
     fn top(&mut self, f: &StateFormula) -> Result<PropVarInst, Lps2PbesError> {
@@ -190,7 +284,7 @@ impl Translator<'_> {
                 } else {
                     PbesExpr::False
                 };
-                for s in &self.lps.summands {
+                for (i, s) in self.lps.summands.iter().enumerate() {
                     let SummandAction::Multi(acts) = &s.action else {
                         continue;
                     };
@@ -210,7 +304,10 @@ impl Translator<'_> {
                         .zip(s.next.iter().cloned())
                         .filter(|(p, e)| !matches!(e, DataExpr::Var(v) if v == p))
                         .collect();
-                    let next = substitute_pbes(&body, &sigma);
+                    let mut next = substitute_pbes(&body, &sigma);
+                    if self.counter_example {
+                        next = self.step(i, next, ctx)?;
+                    }
                     if must {
                         out = and(out, quantify(true, &s.sum_vars, imp(cond, next)));
                         if matches!(out, PbesExpr::False) {
@@ -250,6 +347,7 @@ impl Translator<'_> {
                 params.extend(extra.iter().cloned());
                 params.extend(self.lps.params.iter().cloned());
                 let index = self.equations.len();
+                self.steps.push(Vec::new());
                 self.equations.push(PbesEquation {
                     fixpoint: if matches!(f, S::Mu(..)) {
                         Fixpoint::Mu
@@ -264,10 +362,12 @@ impl Translator<'_> {
                     span: Span::default(),
                 });
                 scope.push((v.name.clone(), extra.clone()));
+                self.open.push(index);
                 let n = ctx.len();
                 ctx.extend(own);
                 let body = self.rhs(a, ctx, scope);
                 ctx.truncate(n);
+                self.open.pop();
                 scope.pop();
                 self.equations[index].rhs = body?;
                 let mut args: Vec<DataExpr> = v.params.iter().map(|(_, e)| e.clone()).collect();

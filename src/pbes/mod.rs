@@ -14,7 +14,7 @@
 //!   optional stop when the initial variable is decided, origins of BES variables.
 //! - [`solve::solve_pbes`]: instantiate + Zielonka (with strategies) or Gauss.
 //! - [`front`]: formulas against an LPS, typing `.aut` labels, PBES artifact output.
-//! - Evidence traces from a solved game: [`crate::evidence::trace`].
+//! - Evidence from a solved game of a `lps2pbes -c` PBES: [`crate::evidence::read`].
 
 pub mod front;
 mod graph;

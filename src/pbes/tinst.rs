@@ -593,10 +593,12 @@ impl Eng<'_> {
                 let id = self.var_of(*eq, &vals);
                 self.vals_buf = vals;
                 let id = id?;
+                // A decided variable becomes its constant, except when origins are kept
+                // for evidence: then its vertex stays, so the proof keeps every step.
                 match self.g.value[id as usize] {
-                    Some(true) => B::T,
-                    Some(false) => B::F,
-                    None => B::V(id),
+                    Some(true) if !self.opts.keep_origins => B::T,
+                    Some(false) if !self.opts.keep_origins => B::F,
+                    _ => B::V(id),
                 }
             }
         })

@@ -1,0 +1,362 @@
+//! Reading evidence off a solved game: one walk over the part of the game the winner's
+//! strategy keeps, then the shortest trace and the evidence LTS from it.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use super::check::{check_step, check_trace};
+use super::{Evidence, EvidenceError, Step, Trace};
+use crate::bes::{Game, Player, Solution, VertexId};
+use crate::data::ir::{DataExpr, Var};
+use crate::data::ir_ops::{substitute, Subst};
+use crate::data::print::data_expr_to_string;
+use crate::data::Rewriter;
+use crate::lps::{Lps, SummandAction};
+use crate::lts::{Label, LabelId, Lts, StateId, Transition};
+use crate::pbes::inst::Instantiation;
+use crate::pbes::ir::Pbes;
+use crate::pbes::lps2pbes::step_summand;
+use crate::process::ir::Action;
+
+/// Reads the steps of a solved PBES of `lps2pbes -c` over `lps`.
+struct Reader<'a> {
+    lps: &'a Lps,
+    pbes: &'a Pbes,
+    inst: &'a Instantiation,
+    rw: Rewriter,
+    /// Per equation: the summand of a step equation.
+    step_of: Vec<Option<usize>>,
+}
+
+impl<'a> Reader<'a> {
+    fn new(
+        lps: &'a Lps,
+        pbes: &'a Pbes,
+        inst: &'a Instantiation,
+        known_counter_example: bool,
+    ) -> Result<Self, EvidenceError> {
+        let step_of: Vec<Option<usize>> = pbes
+            .equations
+            .iter()
+            .map(|e| step_summand(&e.var.name).filter(|&i| i < lps.summands.len()))
+            .collect();
+        if !known_counter_example && step_of.iter().all(Option::is_none) {
+            return Err(EvidenceError::NoSteps);
+        }
+        let rw = Rewriter::new(&lps.data).map_err(|e| EvidenceError::Data(e.to_string()))?;
+        Ok(Reader {
+            lps,
+            pbes,
+            inst,
+            rw,
+            step_of,
+        })
+    }
+
+    fn normal_form(&mut self, e: &DataExpr) -> Result<DataExpr, EvidenceError> {
+        let t = self
+            .rw
+            .term(e)
+            .map_err(|e| EvidenceError::Data(e.to_string()))?;
+        let n = self
+            .rw
+            .rewrite(t)
+            .map_err(|e| EvidenceError::Data(e.to_string()))?;
+        Ok(self.rw.expr(n))
+    }
+
+    fn initial(&mut self) -> Result<Vec<DataExpr>, EvidenceError> {
+        let init = self.lps.init.clone();
+        init.iter().map(|e| self.normal_form(e)).collect()
+    }
+
+    /// The step a BES vertex stands for, if it is an instance of a step equation.
+    fn step_at(&mut self, v: VertexId) -> Result<Option<Step>, EvidenceError> {
+        let Some(Some(o)) = self.inst.origin.get(v.0 as usize) else {
+            return Ok(None);
+        };
+        let Some(i) = self.step_of.get(o.equation as usize).copied().flatten() else {
+            return Ok(None);
+        };
+        let s = &self.lps.summands[i];
+        let (k, m, n) = (self.lps.params.len(), s.sum_vars.len(), o.args.len());
+        let decl = &self.pbes.equations[o.equation as usize].var;
+        if n < k + m || decl.params.len() != n {
+            return Err(EvidenceError::Unchecked(format!(
+                "step equation {} has {n} arguments, fewer than the summand's {m} sum variables and {k} parameters",
+                decl.name
+            )));
+        }
+        let from = o.args[n - k..].to_vec();
+        let sum_values: Vec<(Var, DataExpr)> = s
+            .sum_vars
+            .iter()
+            .cloned()
+            .zip(o.args[n - k - m..n - k].iter().cloned())
+            .collect();
+        let mut sigma: Subst = self
+            .lps
+            .params
+            .iter()
+            .cloned()
+            .zip(from.iter().cloned())
+            .collect();
+        sigma.extend(sum_values.iter().cloned());
+        let mut actions = Vec::new();
+        let action = match &s.action {
+            SummandAction::Delta => {
+                return Err(EvidenceError::Unchecked(format!(
+                    "step equation {} stands for the delta summand {i}",
+                    decl.name
+                )))
+            }
+            SummandAction::Multi(acts) if acts.is_empty() => "tau".to_string(),
+            SummandAction::Multi(acts) => {
+                let mut parts = Vec::new();
+                for a in acts {
+                    let args: Vec<DataExpr> = a
+                        .args
+                        .iter()
+                        .map(|e| self.normal_form(&substitute(e, &sigma)))
+                        .collect::<Result<_, _>>()?;
+                    let mut text = a.name.to_string();
+                    if !args.is_empty() {
+                        let shown: Vec<String> = args.iter().map(data_expr_to_string).collect();
+                        text = format!("{text}({})", shown.join(", "));
+                    }
+                    parts.push(text);
+                    actions.push(Action {
+                        name: a.name.clone(),
+                        sorts: a.sorts.clone(),
+                        args,
+                    });
+                }
+                actions.sort();
+                // mCRL2 orders the actions of a multi-action by name, then arguments.
+                parts.sort();
+                parts.join("|")
+            }
+        };
+        let next = s.next.clone();
+        let to: Result<Vec<DataExpr>, _> = next
+            .iter()
+            .map(|e| self.normal_form(&substitute(e, &sigma)))
+            .collect();
+        let step = Step {
+            summand: i,
+            action,
+            actions,
+            from,
+            sum_values,
+            to: to?,
+        };
+        // The independent check of the step: the summand's condition holds for the recorded
+        // state and sum values, rewritten by the data engine, not read from the PBES.
+        check_step(self.lps, &mut self.rw, &step)?;
+        Ok(Some(step))
+    }
+}
+
+/// The successors of `v` that the proof keeps: the strategy's at the winner's vertices, all
+/// at the opponent's.
+fn kept(game: &Game, sol: &Solution, winner: Player, v: VertexId) -> Vec<VertexId> {
+    if game.owner(v) == winner {
+        sol.strategy(v).into_iter().collect()
+    } else {
+        game.successors(v).to_vec()
+    }
+}
+
+/// The part of the game the proof keeps, reachable from the initial vertex.
+struct Proof {
+    /// Per node: its step, as an index into `steps`.
+    step: Vec<Option<u32>>,
+    /// Per node: its kept successors.
+    succ: Vec<Vec<u32>>,
+    steps: Vec<Step>,
+}
+
+impl Proof {
+    fn walk(
+        r: &mut Reader<'_>,
+        game: &Game,
+        sol: &Solution,
+        winner: Player,
+        root: VertexId,
+    ) -> Result<Proof, EvidenceError> {
+        let mut index: HashMap<VertexId, u32> = HashMap::from([(root, 0)]);
+        let mut nodes = vec![root];
+        let mut p = Proof {
+            step: Vec::new(),
+            succ: Vec::new(),
+            steps: Vec::new(),
+        };
+        let mut i = 0;
+        while i < nodes.len() {
+            let v = nodes[i];
+            let step = r.step_at(v)?.map(|s| {
+                p.steps.push(s);
+                p.steps.len() as u32 - 1
+            });
+            p.step.push(step);
+            let out = kept(game, sol, winner, v)
+                .into_iter()
+                .map(|w| {
+                    *index.entry(w).or_insert_with(|| {
+                        nodes.push(w);
+                        nodes.len() as u32 - 1
+                    })
+                })
+                .collect();
+            p.succ.push(out);
+            i += 1;
+        }
+        Ok(p)
+    }
+
+    /// A node the proof ends in: a constant (its only successor is itself) or a dead end.
+    fn is_end(&self, n: u32) -> bool {
+        let s = &self.succ[n as usize];
+        s.is_empty() || s.iter().all(|&m| m == n)
+    }
+
+    /// Distance in steps from node 0 (0-1 breadth-first: entering a step node costs 1), and
+    /// the predecessor on a shortest path.
+    fn distances(&self) -> (Vec<u32>, Vec<u32>) {
+        let n = self.succ.len();
+        let mut dist = vec![u32::MAX; n];
+        let mut pred = vec![u32::MAX; n];
+        let mut queue = VecDeque::from([0u32]);
+        dist[0] = 0;
+        while let Some(u) = queue.pop_front() {
+            for &w in &self.succ[u as usize] {
+                let cost = u32::from(self.step[w as usize].is_some());
+                let d = dist[u as usize] + cost;
+                if d < dist[w as usize] {
+                    dist[w as usize] = d;
+                    pred[w as usize] = u;
+                    if cost == 0 {
+                        queue.push_front(w);
+                    } else {
+                        queue.push_back(w);
+                    }
+                }
+            }
+        }
+        (dist, pred)
+    }
+
+    /// The shortest path to an end, or a short lasso when no end is reachable: then each
+    /// move goes to the successor nearest the start, which closes a cycle soon.
+    fn trace_nodes(&self) -> (Vec<u32>, Option<usize>) {
+        let (dist, pred) = self.distances();
+        let end = (0..self.succ.len() as u32)
+            .filter(|&n| dist[n as usize] != u32::MAX && self.is_end(n))
+            .min_by_key(|&n| dist[n as usize]);
+        if let Some(mut n) = end {
+            let mut path = vec![n];
+            while n != 0 {
+                n = pred[n as usize];
+                path.push(n);
+            }
+            path.reverse();
+            return (path, None);
+        }
+        let mut at: HashMap<u32, usize> = HashMap::new();
+        let mut path = Vec::new();
+        let mut n = 0u32;
+        loop {
+            if let Some(&i) = at.get(&n) {
+                return (path, Some(i));
+            }
+            at.insert(n, path.len());
+            path.push(n);
+            n = *self.succ[n as usize]
+                .iter()
+                .min_by_key(|&&m| dist[m as usize])
+                .expect("a node that is no end has a successor");
+        }
+    }
+}
+
+/// Reads the evidence of `value` (the verdict) from the solved game of a PBES made by
+/// `lps2pbes -c` over `lps`, checking every step and the trace (see the module docs).
+/// `known_counter_example` says the caller made the PBES with `-c` itself; otherwise a PBES
+/// without step equations is taken to lack the information ([`EvidenceError::NoSteps`]),
+/// though `-c` gives none either when the formula's modalities match no summand.
+pub fn read(
+    lps: &Lps,
+    pbes: &Pbes,
+    inst: &Instantiation,
+    game: &Game,
+    sol: &Solution,
+    value: bool,
+    known_counter_example: bool,
+) -> Result<Evidence, EvidenceError> {
+    let mut r = Reader::new(lps, pbes, inst, known_counter_example)?;
+    let bes = inst.bes.as_ref().ok_or(EvidenceError::NoGame)?;
+    let winner = if value { Player::Even } else { Player::Odd };
+    let initial = r.initial()?;
+    let proof = Proof::walk(&mut r, game, sol, winner, bes.init().vertex())?;
+
+    let (path, cycle) = proof.trace_nodes();
+    let mut steps = Vec::new();
+    let mut loop_start = None;
+    for (i, &n) in path.iter().enumerate() {
+        if cycle == Some(i) {
+            loop_start = Some(steps.len());
+        }
+        if let Some(s) = proof.step[n as usize] {
+            steps.push(proof.steps[s as usize].clone());
+        }
+    }
+    // A cycle through no step is no lasso of the process: the trace ends in a state where
+    // the remaining obligation holds (or fails) without moving.
+    if loop_start == Some(steps.len()) {
+        loop_start = None;
+    }
+    let trace = Trace {
+        initial: initial.clone(),
+        steps,
+        loop_start,
+    };
+    check_trace(lps, &mut r.rw, &trace)?;
+
+    let mut ids: HashMap<Vec<DataExpr>, StateId> = HashMap::from([(initial.clone(), StateId(0))]);
+    let mut states = vec![initial];
+    let mut labels: Vec<Label> = Vec::new();
+    let mut typed: Vec<Vec<Action>> = Vec::new();
+    let mut label_ids: HashMap<String, LabelId> = HashMap::new();
+    let mut transitions = Vec::new();
+    let mut have: HashSet<Transition> = HashSet::new();
+    for step in &proof.steps {
+        let mut id = |s: &Vec<DataExpr>| {
+            *ids.entry(s.clone()).or_insert_with(|| {
+                states.push(s.clone());
+                StateId(states.len() as u32 - 1)
+            })
+        };
+        let from = id(&step.from);
+        let to = id(&step.to);
+        let label = *label_ids.entry(step.action.clone()).or_insert_with(|| {
+            labels.push(Label::from_text(step.action.clone()));
+            typed.push(step.actions.clone());
+            LabelId(labels.len() as u32 - 1)
+        });
+        let t = Transition { from, label, to };
+        if have.insert(t) {
+            transitions.push(t);
+        }
+    }
+    Ok(Evidence {
+        value,
+        trace,
+        lts: Lts {
+            initial: StateId(0),
+            num_states: states.len() as u32,
+            labels,
+            transitions,
+        },
+        labels: typed,
+        states,
+    })
+}

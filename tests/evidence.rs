@@ -1,0 +1,277 @@
+//! Evidence: counterexamples and witnesses are the transitions of the proof (the last step
+//! included), shortest, lassos for infinite ones, and always confirmed by the independent
+//! checker; a corrupted trace is rejected. Through the binary for the user's view, and
+//! through the library for a property test over random LPSs and formulas.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use muon::evidence::check::{check_evidence, check_trace};
+use muon::evidence::Evidence;
+use muon::lps::{linearise, LineariseOptions, Lps};
+use muon::pbes::inst::InstOptions;
+use muon::pbes::lps2pbes::{lps2pbes_with, Lps2PbesOptions};
+use muon::pbes::solve::{solve_pbes, Engine, SolverKind};
+use muon::process::ir::ProcSpec;
+use muon::source::SourceFile;
+use proptest::prelude::*;
+
+fn muon(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_muon"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run muon")
+}
+
+/// The model of the issue: `a` and `c` from 0 to 1, then `b` forever.
+const ABC: &str = "act a, b, c;
+proc P(n: Nat) = (n == 0) -> (a . P(1) + c . P(1)) + (n == 1) -> b . P(1);
+init P(0);
+";
+
+/// Runs `muon check` on `spec` and one formula; the exit code and the printed lines.
+fn check(spec: &str, formula: &str, extra: &[&str]) -> (i32, Vec<String>) {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("m.mcrl2"), spec).unwrap();
+    std::fs::write(d.path().join("f.mcf"), formula).unwrap();
+    let mut args = vec!["check", "m.mcrl2", "-f", "f.mcf"];
+    args.extend_from_slice(extra);
+    let o = muon(&args, d.path());
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(
+        o.status.code() == Some(0) || o.status.code() == Some(1),
+        "{formula}: {}\n{out}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (
+        o.status.code().unwrap(),
+        out.lines().map(str::to_string).collect(),
+    )
+}
+
+/// The actions of the printed trace's steps, and whether a step is marked as a cycle start.
+fn steps(lines: &[String]) -> (Vec<String>, Option<usize>) {
+    let mut acts = Vec::new();
+    let mut cycle = None;
+    for l in lines.iter().skip(3) {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        if words.is_empty() || words[0].parse::<usize>().is_err() {
+            continue;
+        }
+        if words[1] == "↻" {
+            cycle = Some(acts.len());
+            acts.push(words[2].to_string());
+        } else {
+            acts.push(words[1].to_string());
+        }
+    }
+    (acts, cycle)
+}
+
+#[test]
+fn counterexamples_follow_the_modalities_and_include_the_last_step() {
+    for (f, want) in [
+        ("[c . true*][b]false", vec!["c", "b"]),
+        ("[c][b]false", vec!["c", "b"]),
+        ("[true*.b]false", vec!["a", "b"]),
+        ("[true*.c]false", vec!["c"]),
+    ] {
+        let (code, lines) = check(ABC, f, &[]);
+        assert_eq!(code, 1, "{f}");
+        assert_eq!(lines[0], "f.mcf: false", "{f}");
+        assert!(lines[1].starts_with("counterexample"), "{f}: {lines:?}");
+        assert_eq!(
+            steps(&lines),
+            (want.iter().map(|s| s.to_string()).collect(), None),
+            "{f}"
+        );
+    }
+}
+
+#[test]
+fn infinite_evidence_is_a_lasso() {
+    // Termination fails: a, then b forever.
+    let (code, lines) = check(ABC, "mu X . [true]X", &[]);
+    assert_eq!(code, 1);
+    assert!(lines[1].contains("a lasso"), "{lines:?}");
+    let (acts, cycle) = steps(&lines);
+    assert_eq!(acts.last().map(String::as_str), Some("b"), "{lines:?}");
+    assert_eq!(cycle, Some(acts.len() - 1), "{lines:?}");
+    // An infinite witness: b forever after the first step.
+    let (code, lines) = check(ABC, "nu X . <true>X", &[]);
+    assert_eq!(code, 0);
+    assert!(
+        lines[1].starts_with("witness") && lines[1].contains("a lasso"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn witnesses_and_changed_parameters() {
+    let (code, lines) = check(ABC, "<a><b>true", &[]);
+    assert_eq!(code, 0);
+    assert_eq!(lines[1], "witness (2 steps):");
+    assert_eq!(lines[2].trim(), "initial state: n = 0");
+    let words: Vec<&str> = lines[3].split_whitespace().collect();
+    assert_eq!(words, ["1", "a", "n:", "0", "→", "1"]);
+    assert!(lines[4].contains("(no parameter changes)"), "{lines:?}");
+}
+
+#[test]
+fn sum_variables_are_shown_and_data_is_evaluated() {
+    let spec = "act r: Nat; done;
+proc P(n: Nat, k: Nat) = sum d: Nat . (d < 4 && n == 0) -> r(d) . P(1, d * 2)
+  + (n == 1 && k == 6) -> done . P(2, k);
+init P(0, 0);
+";
+    let (code, lines) = check(spec, "[true*.done]false", &[]);
+    assert_eq!(code, 1);
+    let (acts, _) = steps(&lines);
+    assert_eq!(acts, ["r(3)", "done"], "{lines:?}");
+    assert!(
+        lines[3].contains("k: 0 → 6") && lines[3].contains("[d = 3]"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn branching_evidence_lists_every_branch() {
+    // Mutual exclusion fails at a state where both c(0) and c(1) are possible: the evidence
+    // needs both transitions, not only the one the trace takes.
+    let spec = "act c: Nat; n: Nat;
+proc T(id: Nat, pc: Nat) = (pc == 0) -> n(id) . T(id, 1) + (pc == 1) -> c(id) . T(id, 0);
+init T(0, 0) || T(1, 0);
+";
+    let f = "forall t, t': Nat . val(t < 2 && t' < 2 && t != t') => [true*]!(<c(t)>true && <c(t')>true)";
+    let d = tempfile::tempdir().unwrap();
+    let (code, lines) = check(
+        spec,
+        f,
+        &["--evidence-file", d.path().join("e.aut").to_str().unwrap()],
+    );
+    assert_eq!(code, 1);
+    let aut = std::fs::read_to_string(d.path().join("e.aut")).unwrap();
+    assert!(
+        aut.contains("\"c(0)\"") && aut.contains("\"c(1)\""),
+        "{aut}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("the evidence also takes")),
+        "{lines:?}"
+    );
+}
+
+// ---- property test over random LPSs and formulas (library level) ----
+
+fn spec_of(src: &str) -> ProcSpec {
+    muon::process::typecheck::check_specification(&SourceFile::new("m.mcrl2", src))
+        .unwrap_or_else(|e| panic!("{e:?}\n{src}"))
+}
+
+/// The verdict without evidence (early stop) and, with evidence, the evidence itself.
+fn verdict_and_evidence(spec: &ProcSpec, lps: &Lps, formula: &str) -> (bool, Evidence) {
+    let f = muon::modal::typecheck::check_formula(&SourceFile::new("f.mcf", formula), spec)
+        .unwrap_or_else(|e| panic!("{e:?}\n{formula}"));
+    let plain = lps2pbes_with(lps, &f, Lps2PbesOptions::default()).unwrap();
+    let quick = solve_pbes(
+        &plain,
+        Engine::Terms,
+        &InstOptions::default(),
+        SolverKind::Zielonka,
+        true,
+    )
+    .unwrap()
+    .value;
+    let pbes = lps2pbes_with(
+        lps,
+        &f,
+        Lps2PbesOptions {
+            counter_example: true,
+        },
+    )
+    .unwrap();
+    let opts = InstOptions {
+        keep_origins: true,
+        ..InstOptions::default()
+    };
+    let out = solve_pbes(&pbes, Engine::Terms, &opts, SolverKind::Zielonka, false).unwrap();
+    assert_eq!(
+        out.value, quick,
+        "{formula}: verdicts differ with and without evidence"
+    );
+    let (game, sol) = out.game.as_ref().unwrap();
+    let ev = muon::evidence::read(lps, &pbes, &out.inst, game, sol, out.value, true)
+        .unwrap_or_else(|e| panic!("{formula}: {e}"));
+    check_evidence(lps, &f, &ev, SolverKind::Zielonka).unwrap_or_else(|e| panic!("{formula}: {e}"));
+    // The evidence LTS re-checks to the same verdict with the other solver too.
+    check_evidence(lps, &f, &ev, SolverKind::Gauss).unwrap_or_else(|e| panic!("{formula}: {e}"));
+    (out.value, ev)
+}
+
+/// A random process over `n: Nat` in 0..4 with actions a, b and e(Nat).
+fn random_spec() -> impl Strategy<Value = String> {
+    let summand = (0u8..4, 0u8..3, 0u8..4, any::<bool>()).prop_map(|(from, act, to, sum)| {
+        if sum {
+            format!("sum d: Nat . (d < 2 && n == {from}) -> e(d) . P((d + {to}) mod 4)")
+        } else {
+            let a = ["a", "b", "a|b"][act as usize];
+            format!("(n == {from}) -> {a} . P({to})")
+        }
+    });
+    prop::collection::vec(summand, 1..6).prop_map(|ss| {
+        format!(
+            "act a, b; e: Nat;\nproc P(n: Nat) = {};\ninit P(0);\n",
+            ss.join("\n  + ")
+        )
+    })
+}
+
+const FORMULAS: &[&str] = &[
+    "[true*.a]false",
+    "[true*]<true>true",
+    "[a][b]false",
+    "<true*.e(1)>true",
+    "[true*.b.true*.a]false",
+    "mu X . [true]X",
+    "mu X . [!a]X && <true>true",
+    "nu X . <true>X",
+    "nu X . mu Y . [a]X && [!a]Y",
+    "nu X . mu Y . <a>X || <!a>Y",
+    "[true*](<a>true || <b>true)",
+    "forall k: Nat . val(k < 2) => [true*.e(k)]false",
+    "exists k: Nat . val(k < 2) && <true*.e(k).true*.a>true",
+    "<a|b>true || [true*.e(0)]<e(1)>true",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
+
+    #[test]
+    fn every_verdict_has_confirmed_evidence(src in random_spec(), fi in 0..FORMULAS.len()) {
+        let spec = spec_of(&src);
+        let lps = linearise(&spec, LineariseOptions { simplify: true }).unwrap();
+        let formula = FORMULAS[fi];
+        let (_, ev) = verdict_and_evidence(&spec, &lps, formula);
+        let mut rw = muon::data::Rewriter::new(&lps.data).unwrap();
+        check_trace(&lps, &mut rw, &ev.trace).unwrap();
+        // Corruptions the checker must reject.
+        let t = &ev.trace;
+        if let Some(i) = t.steps.iter().position(|s| s.from != s.to) {
+            let mut bad = t.clone();
+            bad.steps[i].to = bad.steps[i].from.clone();
+            prop_assert!(check_trace(&lps, &mut rw, &bad).is_err(), "{src}\n{formula}: wrong target accepted");
+        }
+        if t.steps.len() >= 2 && t.steps[1].from != t.initial {
+            let mut bad = t.clone();
+            bad.steps.remove(0);
+            bad.loop_start = None;
+            prop_assert!(check_trace(&lps, &mut rw, &bad).is_err(), "{src}\n{formula}: missing step accepted");
+        }
+        if t.loop_start.is_some() {
+            let mut bad = t.clone();
+            bad.loop_start = Some(t.steps.len());
+            prop_assert!(check_trace(&lps, &mut rw, &bad).is_err(), "{src}\n{formula}: open lasso accepted");
+        }
+    }
+}
