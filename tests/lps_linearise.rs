@@ -557,3 +557,36 @@ fn clustered_multi_party_sync_keeps_the_state_space() {
     assert_eq!(ticks, 1);
     assert_eq!(both(&s), (8, 20));
 }
+
+fn from_text(src: &str) -> muon::process::ir::ProcSpec {
+    muon::process::typecheck::check_specification(&muon::source::SourceFile::new("t.mcrl2", src))
+        .unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+#[test]
+fn allow_through_comm_and_a_rename_that_removes_a_name() {
+    // The allowed multi-action `r2|s2` (before `comm`) meets `rename({s2->s4, r4->r2}, S)`:
+    // that side can never produce `s2`, but its `r2` (renamed `r4`) still takes part. The
+    // shape of mCRL2's academic/onebit, where muon had lost c2 and c4 (144 states instead
+    // of 81,920).
+    let s = from_text(
+        "sort Bit = struct e0 | e1;
+act s2, r4, s4, r2, c2, c4: Bit;
+proc S = sum b: Bit . r4(b) . S;
+     C = s2(e0) . C;
+init allow({c2, c4}, comm({r2|s2->c2, r4|s4->c4}, C || rename({s2->s4, r4->r2}, S)));
+",
+    );
+    assert_eq!(both(&s), (1, 1));
+    let s = from_text(
+        "sort Bit = struct e0 | e1;
+act s2, r4, s4, r2, c2, c4: Bit;
+proc S = sum b: Bit . r4(b) . S;
+     C = s2(e0) . C;
+init allow({c2, c4}, comm({r2|s2->c2, r4|s4->c4},
+  allow({s2, r4}, S || C) || rename({s2->s4, r4->r2}, allow({s2, r4}, S || C))));
+",
+    );
+    // c2(e0) and c4(e0), each a self-loop of the single state.
+    assert_eq!(both(&s), (1, 2));
+}

@@ -315,6 +315,12 @@ impl Constraint {
                     let mut partial: Vec<Vec<Name>> = vec![vec![]];
                     for n in s {
                         let opts = sources(n);
+                        // A name with no source cannot occur in an image: the sets are
+                        // downward closed, so the rest of the set still counts (dropping
+                        // the whole set lost `r2` of `{r2, s2}` under `rename({s2->s4}, …)`).
+                        if opts.is_empty() {
+                            continue;
+                        }
                         let mut next = Vec::new();
                         for p in &partial {
                             for o in &opts {
