@@ -228,3 +228,26 @@ fn errors_are_clear() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("500"));
 }
+
+#[test]
+fn a_nested_fixpoint_passes_on_the_context_of_the_fixpoint_it_calls() {
+    // `k` occurs only in X's initial value, so it is X's context parameter; Y calls X and
+    // must carry `k` although its own body never mentions it (mCRL2's minepump prop3/prop5).
+    let d = setup();
+    let p = d.path();
+    std::fs::write(
+        p.join("ctx.mcf"),
+        "forall k: Nat . val(k < 2) => nu X(p: Nat = k) . mu Y(q: Nat = p) . <true>X(q + 1) || val(q > 5)\n",
+    )
+    .unwrap();
+    let out = ok(&["check", "-q", "s.mcrl2", "-f", "ctx.mcf"], p);
+    assert_eq!(out.trim(), "true");
+    ok(&["lps2lts", "s.lps", "s.aut"], p);
+    ok(
+        &[
+            "lts2pbes", "--lps", "s.lps", "-f", "ctx.mcf", "s.aut", "ctx.pbes",
+        ],
+        p,
+    );
+    assert_eq!(ok(&["pbes2bool", "ctx.pbes"], p).trim(), "true");
+}

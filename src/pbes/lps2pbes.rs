@@ -338,9 +338,22 @@ impl Translator<'_> {
                 })
             }
             S::Mu(v, a) | S::Nu(v, a) => {
-                // Context variables the fixpoint needs: those free in it.
+                // Context variables the fixpoint needs: those free in it, and the context
+                // parameters of every enclosing fixpoint it calls (`X(Py0)` inside `Y0`
+                // passes on `X`'s context, though none of it occurs in `Y0`'s body).
                 let mut fv = Vec::new();
                 formula_free_vars_into(f, &mut Vec::new(), &mut fv);
+                let mut called = Vec::new();
+                crate::pbes::matching::prop_var_names(a, &mut called);
+                for (n, extra) in scope.iter() {
+                    if called.contains(n) {
+                        for x in extra {
+                            if !fv.contains(x) {
+                                fv.push(x.clone());
+                            }
+                        }
+                    }
+                }
                 let extra: Vec<Var> = ctx.iter().filter(|c| fv.contains(c)).cloned().collect();
                 let own: Vec<Var> = v.params.iter().map(|(p, _)| p.clone()).collect();
                 let mut params = own.clone();

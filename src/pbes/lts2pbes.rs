@@ -21,7 +21,9 @@ use crate::modal::ir::{FormulaSpec, RegFormula, StateFormula};
 use crate::modal::preprocess::PreprocessError;
 use crate::pbes::ir::{Fixpoint, Pbes, PbesEquation, PbesExpr, PropVarDecl, PropVarInst};
 use crate::pbes::lps2pbes::{merge_data, normalise_formula};
-use crate::pbes::matching::{and, data, formula_free_vars_into, imp, or, quantify, sat};
+use crate::pbes::matching::{
+    and, data, formula_free_vars_into, imp, or, prop_var_names, quantify, sat,
+};
 use crate::process::ir::{Action, ActionDecl};
 use crate::source::Span;
 
@@ -249,8 +251,19 @@ impl Translator<'_> {
         let (StateFormula::Mu(v, body) | StateFormula::Nu(v, body)) = f else {
             return Err(Lts2PbesError::Internal);
         };
+        // Context: the variables free in the fixpoint and the context parameters of every
+        // enclosing fixpoint it calls.
         let mut fv = Vec::new();
         formula_free_vars_into(f, &mut Vec::new(), &mut fv);
+        let mut called = Vec::new();
+        prop_var_names(body, &mut called);
+        for n in &called {
+            for x in scope.get(n).into_iter().flatten() {
+                if !fv.contains(x) {
+                    fv.push(x.clone());
+                }
+            }
+        }
         let extra: Vec<Var> = ctx.iter().filter(|c| fv.contains(c)).cloned().collect();
         let own: Vec<Var> = v.params.iter().map(|(p, _)| p.clone()).collect();
         let mut params = own.clone();

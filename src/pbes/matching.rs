@@ -263,6 +263,27 @@ pub fn pbes_free_vars_into(e: &PbesExpr, bound: &mut Vec<Var>, out: &mut Vec<Var
     }
 }
 
+/// The names of the fixpoint variables that occur in `f`.
+pub fn prop_var_names(f: &StateFormula, out: &mut Vec<crate::source::Name>) {
+    use StateFormula as S;
+    match f {
+        S::True | S::False | S::Val(_) => {}
+        S::Var { name, .. } => {
+            if !out.contains(name) {
+                out.push(name.clone());
+            }
+        }
+        S::Not(a) | S::Forall(_, a) | S::Exists(_, a) | S::Must(_, a) | S::May(_, a) => {
+            prop_var_names(a, out)
+        }
+        S::Mu(_, a) | S::Nu(_, a) => prop_var_names(a, out),
+        S::And(a, b) | S::Or(a, b) | S::Imp(a, b) => {
+            prop_var_names(a, out);
+            prop_var_names(b, out);
+        }
+    }
+}
+
 /// Adds the free data variables of a state formula to `out` (in order of occurrence).
 pub fn formula_free_vars_into(f: &StateFormula, bound: &mut Vec<Var>, out: &mut Vec<Var>) {
     use StateFormula as S;
