@@ -32,8 +32,7 @@ pub struct Args {
     /// Give up after this many BES variables per formula.
     #[arg(long = "max-vars", default_value_t = 100_000_000)]
     pub max_vars: usize,
-    /// Print only the verdicts (also under `-q`): no evidence, so solving may stop as soon
-    /// as the verdict is known.
+    /// Print only the verdicts (also under `-q`), without evidence.
     #[arg(long = "no-evidence")]
     pub no_evidence: bool,
     /// Do not confirm the evidence with the independent checker (replaying the trace on
@@ -133,8 +132,9 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
             counter_example: evidence,
         };
         let pbes = lps2pbes_with(&lps, &formula, lopts)?;
-        // Evidence needs the whole game with strategies: no early stop then.
-        let out = solve_pbes(&pbes, Engine::Terms, &opts, args.solver, !evidence)?;
+        // Evidence comes from the finite proof of an early stop, or else from the solved
+        // game, so solving may always stop as soon as the verdict is decided.
+        let out = solve_pbes(&pbes, Engine::Terms, &opts, args.solver, true)?;
         all_true &= out.value;
         if evidence && args.format == TraceFormat::Json {
             // JSON Lines: one object per formula, its verdict included.
@@ -144,11 +144,8 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
             println!("{}: {}", f.display(), out.value);
         }
         if evidence {
-            let (game, sol) = out
-                .game
-                .as_ref()
-                .ok_or(crate::evidence::EvidenceError::NoGame)?;
-            let ev = crate::evidence::read(&lps, &pbes, &out.inst, game, sol, out.value, true)?;
+            let game = out.game.as_ref().map(|(g, s)| (g, s));
+            let ev = crate::evidence::read(&lps, &pbes, &out.inst, game, out.value, true)?;
             if !args.no_verify {
                 let t = Instant::now();
                 crate::evidence::check::check_evidence(&lps, &formula, &ev, args.solver)?;

@@ -45,17 +45,14 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         keep_origins: lps.is_some(),
         ..InstOptions::default()
     };
-    // Evidence needs the whole game with strategies: no early stop then.
-    let out = solve_pbes(&pbes, Engine::Terms, &opts, args.solver, lps.is_none())?;
+    // Evidence comes from the finite proof of an early stop, or else from the solved game.
+    let out = solve_pbes(&pbes, Engine::Terms, &opts, args.solver, true)?;
     let mut text = format!("{}\n", out.value);
     if let Some(lps) = &lps {
-        let (game, sol) = out
-            .game
-            .as_ref()
-            .ok_or(crate::evidence::EvidenceError::NoGame)?;
+        let game = out.game.as_ref().map(|(g, s)| (g, s));
         // Every step and the trace are checked on the LPS as they are read; re-checking
         // the formula needs the formula, which only `muon check` has.
-        let ev = crate::evidence::read(lps, &pbes, &out.inst, game, sol, out.value, false)?;
+        let ev = crate::evidence::read(lps, &pbes, &out.inst, game, out.value, false)?;
         text.push_str(&crate::evidence::text::trace_text(lps, &ev));
         if let Some(path) = &args.evidence_file {
             crate::evidence::text::write_evidence(lps, &ev, path)?;

@@ -69,6 +69,12 @@ impl<'a> Reader<'a> {
         init.iter().map(|e| self.normal_form(e)).collect()
     }
 
+    /// Whether a BES vertex is an instance of a step equation.
+    fn is_step(&self, v: VertexId) -> bool {
+        matches!(self.inst.origin.get(v.0 as usize), Some(Some(o))
+            if self.step_of.get(o.equation as usize).copied().flatten().is_some())
+    }
+
     /// The step a BES vertex stands for, if it is an instance of a step equation.
     fn step_at(&mut self, v: VertexId) -> Result<Option<Step>, EvidenceError> {
         let Some(Some(o)) = self.inst.origin.get(v.0 as usize) else {
@@ -178,9 +184,7 @@ struct Proof {
 impl Proof {
     fn walk(
         r: &mut Reader<'_>,
-        game: &Game,
-        sol: &Solution,
-        winner: Player,
+        kept: &dyn Fn(VertexId) -> Vec<VertexId>,
         root: VertexId,
     ) -> Result<Proof, EvidenceError> {
         let mut index: HashMap<VertexId, u32> = HashMap::from([(root, 0)]);
@@ -198,7 +202,7 @@ impl Proof {
                 p.steps.len() as u32 - 1
             });
             p.step.push(step);
-            let out = kept(game, sol, winner, v)
+            let out = kept(v)
                 .into_iter()
                 .map(|w| {
                     *index.entry(w).or_insert_with(|| {
@@ -278,8 +282,10 @@ impl Proof {
     }
 }
 
-/// Reads the evidence of `value` (the verdict) from the solved game of a PBES made by
-/// `lps2pbes -c` over `lps`, checking every step and the trace (see the module docs).
+/// Reads the evidence of `value` (the verdict) of a PBES made by `lps2pbes -c` over `lps`,
+/// checking every step and the trace (see the module docs): from the finite proof of an
+/// early stop ([`Instantiation::justification`]) when there is one, else from the solved
+/// `game`.
 /// `known_counter_example` says the caller made the PBES with `-c` itself; otherwise a PBES
 /// without step equations is taken to lack the information ([`EvidenceError::NoSteps`]),
 /// though `-c` gives none either when the formula's modalities match no summand.
@@ -287,16 +293,29 @@ pub fn read(
     lps: &Lps,
     pbes: &Pbes,
     inst: &Instantiation,
-    game: &Game,
-    sol: &Solution,
+    game: Option<(&Game, &Solution)>,
     value: bool,
     known_counter_example: bool,
 ) -> Result<Evidence, EvidenceError> {
     let mut r = Reader::new(lps, pbes, inst, known_counter_example)?;
-    let bes = inst.bes.as_ref().ok_or(EvidenceError::NoGame)?;
-    let winner = if value { Player::Even } else { Player::Odd };
     let initial = r.initial()?;
-    let proof = Proof::walk(&mut r, game, sol, winner, bes.init().vertex())?;
+    let proof = if let Some(j) = &inst.justification {
+        // Decided by constant propagation: the finite proof of that, no game needed; its
+        // choices are made for the fewest steps.
+        let succ = j.shortest(&|v| u32::from(r.is_step(VertexId(v))));
+        let kept = |v: VertexId| -> Vec<VertexId> {
+            succ.get(v.0 as usize)
+                .map(|s| s.iter().map(|&w| VertexId(w)).collect())
+                .unwrap_or_default()
+        };
+        Proof::walk(&mut r, &kept, VertexId(j.init))?
+    } else {
+        let bes = inst.bes.as_ref().ok_or(EvidenceError::NoGame)?;
+        let (game, sol) = game.ok_or(EvidenceError::NoGame)?;
+        let winner = if value { Player::Even } else { Player::Odd };
+        let kept = |v: VertexId| kept(game, sol, winner, v);
+        Proof::walk(&mut r, &kept, bes.init().vertex())?
+    };
 
     let (path, cycle) = proof.trace_nodes();
     let mut steps = Vec::new();

@@ -61,6 +61,8 @@ pub(crate) struct Graph {
     pub(crate) var_rank: Vec<u32>,
     def: Vec<Option<Def>>,
     pub(crate) value: Vec<Option<bool>>,
+    /// Per variable: when it was decided (a sequence number; `u32::MAX` while undecided).
+    order: Vec<u32>,
     /// Reverse edges (per operand occurrence) of undecided variables.
     preds: Vec<Vec<u32>>,
     /// Per variable: its operands not decided yet.
@@ -90,6 +92,7 @@ impl Graph {
         self.var_rank.push(rank);
         self.def.push(None);
         self.value.push(None);
+        self.order.push(u32::MAX);
         self.preds.push(Vec::new());
         self.open_ops.push(0);
         Ok(id as u32)
@@ -170,6 +173,7 @@ impl Graph {
                 continue;
             }
             self.value[x as usize] = Some(v);
+            self.order[x as usize] = self.decided_count as u32;
             self.decided_count += 1;
             let preds = std::mem::take(&mut self.preds[x as usize]);
             for p in preds {
@@ -192,6 +196,36 @@ impl Graph {
                 }
             }
         }
+    }
+
+    /// Why each decided variable got its value (see [`crate::pbes::inst::Justification`]):
+    /// per variable whether one operand suffices (a conjunction decided false, a disjunction
+    /// decided true), the operands it may follow from (those with its value decided before
+    /// it where one suffices, all where all are needed, none for a constant), and the
+    /// decision order.
+    pub(crate) fn justification(&self) -> (Vec<bool>, Vec<Vec<u32>>, Vec<u32>) {
+        let mut decisive = vec![false; self.len()];
+        let succ = (0..self.len())
+            .map(|x| {
+                let (Some(v), Some(d)) = (self.value[x], &self.def[x]) else {
+                    return Vec::new();
+                };
+                if matches!((d.kind, v), (RhsKind::And, false) | (RhsKind::Or, true)) {
+                    decisive[x] = true;
+                    d.ops
+                        .iter()
+                        .copied()
+                        .filter(|&y| {
+                            self.value[y as usize] == Some(v)
+                                && self.order[y as usize] < self.order[x]
+                        })
+                        .collect()
+                } else {
+                    d.ops.clone()
+                }
+            })
+            .collect();
+        (decisive, succ, self.order.clone())
     }
 
     /// The BES (every variable must be defined), with names from `name`.

@@ -181,6 +181,69 @@ pub struct InstStats {
     pub seconds: f64,
 }
 
+/// A finite proof of a value decided by constant propagation. From `init`, each decided
+/// variable's value follows from its `succ`: from any one of them where `decisive` (a
+/// conjunction decided false, a disjunction decided true), from all of them otherwise.
+/// Every one of them was decided before it (`order`), so every path ends in a constant.
+#[derive(Debug, Clone)]
+pub struct Justification {
+    /// The initial BES variable.
+    pub init: u32,
+    /// Per BES variable: whether one of `succ` suffices.
+    pub decisive: Vec<bool>,
+    /// Per BES variable: the variables its value may follow from.
+    pub succ: Vec<Vec<u32>>,
+    /// Per BES variable: when it was decided (`u32::MAX` if never).
+    pub order: Vec<u32>,
+}
+
+impl Justification {
+    pub(crate) fn new(
+        init: u32,
+        (decisive, succ, order): (Vec<bool>, Vec<Vec<u32>>, Vec<u32>),
+    ) -> Self {
+        Justification {
+            init,
+            decisive,
+            succ,
+            order,
+        }
+    }
+
+    /// A proof whose longest-needed path is shortest: per variable the successors it keeps
+    /// (at decisive variables the one with the fewest `cost`s to a constant, at the others
+    /// all). `cost(v)` is what entering `v` costs (1 for an evidence step, else 0).
+    pub fn shortest(&self, cost: &dyn Fn(u32) -> u32) -> Vec<Vec<u32>> {
+        let n = self.succ.len();
+        let mut by_order: Vec<u32> = (0..n as u32)
+            .filter(|&x| self.order[x as usize] != u32::MAX)
+            .collect();
+        by_order.sort_unstable_by_key(|&x| self.order[x as usize]);
+        // Distance to a constant along the cheapest path; successors are decided earlier,
+        // so one pass in decision order suffices.
+        let mut dist = vec![u32::MAX; n];
+        let mut kept = vec![Vec::new(); n];
+        for &x in &by_order {
+            let s = &self.succ[x as usize];
+            let best = s
+                .iter()
+                .copied()
+                .filter(|&y| dist[y as usize] != u32::MAX)
+                .min_by_key(|&y| dist[y as usize].saturating_add(cost(y)));
+            dist[x as usize] = match best {
+                Some(y) => dist[y as usize].saturating_add(cost(y)),
+                None => 0,
+            };
+            kept[x as usize] = if self.decisive[x as usize] {
+                best.into_iter().collect()
+            } else {
+                s.clone()
+            };
+        }
+        kept
+    }
+}
+
 /// The result of [`instantiate`].
 #[derive(Debug)]
 pub struct Instantiation {
@@ -194,6 +257,9 @@ pub struct Instantiation {
     pub origin: Vec<Option<VarOrigin>>,
     /// Per BES variable: its value, when decided by constant propagation.
     pub value: Vec<Option<bool>>,
+    /// When origins are kept and constant propagation decided the initial variable: the
+    /// finite proof of its value ([`Justification`]), so evidence needs no full BES.
+    pub justification: Option<Justification>,
     /// Statistics.
     pub stats: InstStats,
 }
@@ -294,6 +360,8 @@ pub fn instantiate(
         bes,
         decided,
         origin: inst.origin,
+        justification: (opts.keep_origins && decided.is_some())
+            .then(|| Justification::new(init, inst.g.justification())),
         value: inst.g.value,
         stats,
     })

@@ -31,7 +31,8 @@ use crate::data::ir_ops::default_value;
 use crate::data::{NumSort, Rewriter, Substitution, Term, TermId, VarId};
 use crate::pbes::graph::{b_and, b_or, Graph, B};
 use crate::pbes::inst::{
-    enumerate_sort, show_sort, InstError, InstOptions, InstStats, Instantiation, VarOrigin,
+    enumerate_sort, show_sort, InstError, InstOptions, InstStats, Instantiation, Justification,
+    VarOrigin,
 };
 use crate::pbes::ir::{Pbes, PbesExpr};
 
@@ -321,6 +322,8 @@ pub fn instantiate_terms(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiatio
         bes,
         decided,
         origin,
+        justification: (opts.keep_origins && decided.is_some())
+            .then(|| Justification::new(init, eng.g.justification())),
         value: std::mem::take(&mut eng.g.value),
         stats,
     })
