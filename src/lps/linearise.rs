@@ -120,7 +120,9 @@ pub fn linearise(spec: &ProcSpec, opts: LineariseOptions) -> Result<Lps, LinErro
         &mut l.simp,
         Box::new(crate::data::ir_ops::SyntacticSimplifier::default()),
     );
+    let terminations = std::mem::take(&mut l.terminations);
     let mut lps = l.finish(sums);
+    super::terminate::add_terminate(&mut lps, &terminations);
     if opts.simplify {
         super::simplify::simplify_all(&mut lps, &*simp);
     }
@@ -453,6 +455,8 @@ struct Lin<'a> {
     actions: Vec<ActionDecl>,
     /// Decides data equalities (the data engine's rewriter when available).
     simp: Box<dyn Simplifier>,
+    /// How each sequential component terminates, for the explicit `Terminate`.
+    terminations: Vec<super::terminate::Termination>,
 }
 
 fn proc_has_parallel(e: &ProcExpr) -> bool {
@@ -981,6 +985,7 @@ impl<'a> Lin<'a> {
             used_names,
             actions: spec.actions.clone(),
             simp: super::simplify::best_simplifier(&spec.data),
+            terminations: Vec::new(),
         }
     }
 
@@ -1609,6 +1614,23 @@ impl<'a> Lin<'a> {
         }
         self.init.extend(init_vals);
         let term_state = order.len() as u32 + 1;
+        // The deadlock state a `Terminate` leads to: the component's own `delta` state
+        // when it has one (mCRL2 202607.0 shares it), else a fresh control value.
+        let delta_state = order
+            .iter()
+            .position(|c| {
+                matches!(
+                    self.ctrls[c.0 as usize].kind,
+                    CtrlKind::Expr(ProcExpr::Delta)
+                )
+            })
+            .map_or(term_state + 1, |i| i as u32 + 1);
+        self.terminations.push(super::terminate::Termination {
+            ctrl: ctrl_var.as_ref().map(|_| base as usize),
+            term_state,
+            delta_state,
+            terminates,
+        });
         let mut out = Vec::new();
         let mut dcs: Vec<Vec<u32>> = Vec::new();
         for (ci, c) in order.iter().enumerate() {

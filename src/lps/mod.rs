@@ -81,6 +81,7 @@
 
 pub mod linearise;
 pub mod simplify;
+pub mod terminate;
 
 use std::collections::BTreeMap;
 use std::path::Path;
