@@ -337,3 +337,55 @@ fn deeply_nested_binders_and_applications_stay_fast() {
     }
     assert_eq!(check(&sum).sort(), Sort::Pos);
 }
+
+#[test]
+fn declarations_repeated_identically_are_one_declaration() {
+    // As mCRL2 202607.0 (software_models/Treiber_DCAS repeats a whole data section).
+    let ok = |t: &str| {
+        check_specification(&SourceFile::new("dup.mcrl2", t)).unwrap_or_else(|e| panic!("{e:?}"))
+    };
+    let errs = |t: &str| -> Vec<String> {
+        match check_specification(&SourceFile::new("dup.mcrl2", t)) {
+            Ok(_) => Vec::new(),
+            Err(e) => vec![format!("{e:?}")],
+        }
+    };
+    let spec = ok("sort ID = struct p1 | p2;
+sort ID = struct p1 | p2;
+sort S;
+sort S;
+map N: Nat;
+map N: Nat;
+cons c: S;
+cons c: S;
+eqn N = 2;
+act a: ID;
+init a(p1);
+");
+    assert_eq!(
+        spec.data
+            .mappings
+            .iter()
+            .filter(|m| &*m.func.name == "N")
+            .count(),
+        1
+    );
+    assert_eq!(
+        spec.data
+            .constructors
+            .iter()
+            .filter(|m| &*m.func.name == "c")
+            .count(),
+        1
+    );
+    assert_eq!(
+        spec.data.sorts.iter().filter(|d| &*d.name == "ID").count(),
+        1
+    );
+    // A different definition stays an error, as in mCRL2.
+    assert!(errs(
+        "sort ID = struct p1 | p2;\nsort ID = struct p1 | p3;\nact a: ID;\ninit a(p1);\n"
+    )
+    .iter()
+    .any(|e| e.contains("declared twice")));
+}

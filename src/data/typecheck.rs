@@ -778,8 +778,20 @@ impl<'s> Checker<'s> {
     pub fn declare_sorts(&mut self, decls: &[&ast::SortDecl]) {
         let mut structs = Vec::new();
         let mut pending = Vec::new();
+        // The first definition of each name declared here: mCRL2 accepts a sort declared
+        // again identically (Treiber_DCAS: `sort ID = struct p1 | p2;` twice) as one sort.
+        let mut first: HashMap<&Name, &Option<ast::SortExpr>> = HashMap::new();
         for d in decls {
             let n = &d.name.name;
+            let same = |a: &Option<ast::SortExpr>, b: &Option<ast::SortExpr>| match (a, b) {
+                (None, None) => true,
+                (Some(a), Some(b)) => a.same_as(b),
+                _ => false,
+            };
+            if first.get(n).is_some_and(|prev| same(prev, &d.def)) {
+                continue;
+            }
+            first.entry(n).or_insert(&d.def);
             if self.sorts.contains_key(n) {
                 self.error(
                     d.name.span,
@@ -1086,6 +1098,13 @@ impl<'s> Checker<'s> {
                 .get(&func.name)
                 .is_some_and(|v| v.contains(&func))
             {
+                // mCRL2 accepts a declaration repeated identically (software_models/
+                // Treiber_DCAS repeats `map N: Nat;`): one function, declared once.
+                let earlier_cons = self.data.constructors.iter().any(|c| c.func == func);
+                let earlier_map = self.data.mappings.iter().any(|c| c.func == func);
+                if (is_cons && earlier_cons) || (!is_cons && earlier_map) {
+                    continue;
+                }
                 self.error(
                     f.name.span,
                     format!(

@@ -69,6 +69,43 @@ pub enum SortExprKind {
     Struct(Vec<ConstrDecl>),
 }
 
+impl SortExpr {
+    /// Whether `other` is the same sort expression, wherever each was written.
+    pub fn same_as(&self, other: &SortExpr) -> bool {
+        use SortExprKind as K;
+        match (&self.kind, &other.kind) {
+            (K::Bool, K::Bool)
+            | (K::Pos, K::Pos)
+            | (K::Nat, K::Nat)
+            | (K::Int, K::Int)
+            | (K::Real, K::Real) => true,
+            (K::Id(a), K::Id(b)) => a == b,
+            (K::List(a), K::List(b))
+            | (K::Set(a), K::Set(b))
+            | (K::FSet(a), K::FSet(b))
+            | (K::Bag(a), K::Bag(b))
+            | (K::FBag(a), K::FBag(b)) => a.same_as(b),
+            (K::Arrow(a, r), K::Arrow(b, q)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_as(y)) && r.same_as(q)
+            }
+            (K::Struct(a), K::Struct(b)) => {
+                let name = |x: &Option<Ident>| x.as_ref().map(|i| i.name.clone());
+                a.len() == b.len()
+                    && a.iter().zip(b).all(|(x, y)| {
+                        x.name.name == y.name.name
+                            && name(&x.recogniser) == name(&y.recogniser)
+                            && x.fields.len() == y.fields.len()
+                            && x.fields.iter().zip(&y.fields).all(|(f, g)| {
+                                name(&f.projection) == name(&g.projection)
+                                    && f.sort.same_as(&g.sort)
+                            })
+                    })
+            }
+            _ => false,
+        }
+    }
+}
+
 /// A constructor of a structured sort: `c(p1: S1, S2) ? is_c`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ConstrDecl {
