@@ -3,7 +3,7 @@
 # (../shared/corpus) and fails when it is missing; CI runs both.
 CARGO ?= cargo
 
-.PHONY: build release test test-corpus lint fmt doc check-example bench clean
+.PHONY: build release test test-corpus lint fmt doc check-example bench differential clean
 
 build:
 	$(CARGO) build
@@ -16,6 +16,7 @@ test:
 
 test-corpus:
 	@test -f ../shared/corpus/oracle.tsv || { echo "make test-corpus: ../shared/corpus/oracle.tsv is missing (the shared corpus must sit beside the checkout)" >&2; exit 1; }
+	@test -f ../shared/mcrl2-examples/oracle.tsv || { echo "make test-corpus: ../shared/mcrl2-examples/oracle.tsv is missing (mCRL2's examples must sit beside the checkout)" >&2; exit 1; }
 	$(CARGO) test --features corpus
 
 lint:
@@ -38,6 +39,11 @@ check-example: release
 bench: release
 	scripts/bench-lps2lts
 	scripts/bench-rewrite
+
+# muon beside mCRL2 202607.0's results on every untimed mCRL2 example (long; writes
+# fixtures/differential.tsv). MCRL2=<bin dir> fills the rows the oracle left open.
+differential: release
+	scripts/differential $(if $(MCRL2),--mcrl2 $(MCRL2) --ltscompare,)
 
 clean:
 	$(CARGO) clean
