@@ -6,7 +6,7 @@
 //! and a solver, must give the same verdict.
 
 use super::{Evidence, EvidenceError, Step, Trace};
-use crate::data::ir::DataExpr;
+use crate::data::ir::{DataExpr, Var};
 use crate::data::ir_ops::{is_true, substitute, Subst};
 use crate::data::print::data_expr_to_string;
 use crate::data::Rewriter;
@@ -15,6 +15,7 @@ use crate::modal::ir::FormulaSpec;
 use crate::pbes::inst::InstOptions;
 use crate::pbes::lts2pbes::lts2pbes;
 use crate::pbes::solve::{solve_pbes, Engine, SolverKind};
+use crate::process::ir::Action;
 
 fn normal_form(rw: &mut Rewriter, e: &DataExpr) -> Result<DataExpr, EvidenceError> {
     let t = rw.term(e).map_err(|e| EvidenceError::Data(e.to_string()))?;
@@ -34,79 +35,110 @@ pub fn state_text(lps: &Lps, values: &[DataExpr]) -> String {
         .join(", ")
 }
 
-/// Checks that `step` is a transition of `lps`: its summand's condition rewrites to `true`
-/// for the step's source state and sum values, its multi-action is the summand's, and its
-/// target is the summand's next state.
-pub fn check_step(lps: &Lps, rw: &mut Rewriter, step: &Step) -> Result<(), EvidenceError> {
+/// The multi-action as mCRL2 prints it: actions ordered by name and arguments, `tau` for
+/// the empty one.
+pub fn action_text(actions: &[Action]) -> String {
+    if actions.is_empty() {
+        return "tau".to_string();
+    }
+    let mut parts: Vec<String> = actions
+        .iter()
+        .map(|a| {
+            if a.args.is_empty() {
+                a.name.to_string()
+            } else {
+                let shown: Vec<String> = a.args.iter().map(data_expr_to_string).collect();
+                format!("{}({})", a.name, shown.join(", "))
+            }
+        })
+        .collect();
+    parts.sort();
+    parts.join("|")
+}
+
+/// Takes summand `summand` of `lps` from state `from` with `sum_values`, checking that its
+/// condition rewrites to `true`: the multi-action (arguments in normal form, sorted) and
+/// the next state. `from` must be in normal form (an unchanged parameter keeps its value).
+pub fn replay(
+    lps: &Lps,
+    rw: &mut Rewriter,
+    summand: usize,
+    from: &[DataExpr],
+    sum_values: &[(Var, DataExpr)],
+) -> Result<(Vec<Action>, Vec<DataExpr>), EvidenceError> {
     let s = lps
         .summands
-        .get(step.summand)
-        .ok_or_else(|| EvidenceError::Unchecked(format!("no summand {}", step.summand)))?;
-    if step.from.len() != lps.params.len() || step.to.len() != lps.params.len() {
-        return Err(EvidenceError::Unchecked(format!(
-            "step {} has a state of the wrong length",
-            step.action
-        )));
+        .get(summand)
+        .ok_or_else(|| EvidenceError::Unchecked(format!("no summand {summand}")))?;
+    if from.len() != lps.params.len() {
+        return Err(EvidenceError::Unchecked(
+            "a step has a state of the wrong length".to_string(),
+        ));
     }
-    if step.sum_values.len() != s.sum_vars.len()
-        || step
-            .sum_values
-            .iter()
-            .zip(&s.sum_vars)
-            .any(|((v, _), w)| v != w)
+    if sum_values.len() != s.sum_vars.len()
+        || sum_values.iter().zip(&s.sum_vars).any(|((v, _), w)| v != w)
     {
         return Err(EvidenceError::Unchecked(format!(
-            "step {} does not give summand {}'s sum variables",
-            step.action, step.summand
+            "a step does not give summand {summand}'s sum variables"
         )));
     }
     let mut sigma: Subst = lps
         .params
         .iter()
         .cloned()
-        .zip(step.from.iter().cloned())
+        .zip(from.iter().cloned())
         .collect();
-    sigma.extend(step.sum_values.iter().cloned());
+    sigma.extend(sum_values.iter().cloned());
     let c = normal_form(rw, &substitute(&s.condition, &sigma))?;
     if !is_true(&c) {
         return Err(EvidenceError::Unchecked(format!(
-            "summand {}'s condition is `{}`, not true, in the state ({})",
-            step.summand,
+            "summand {summand}'s condition is `{}`, not true, in the state ({})",
             data_expr_to_string(&c),
-            state_text(lps, &step.from)
+            state_text(lps, from)
         )));
     }
     let SummandAction::Multi(acts) = &s.action else {
         return Err(EvidenceError::Unchecked(format!(
-            "summand {} is a delta summand",
-            step.summand
+            "summand {summand} is a delta summand"
         )));
     };
-    let mut want = Vec::with_capacity(acts.len());
+    let mut actions = Vec::with_capacity(acts.len());
     for a in acts {
         let mut b = a.clone();
         for e in &mut b.args {
             *e = normal_form(rw, &substitute(e, &sigma))?;
         }
-        want.push(b);
+        actions.push(b);
     }
-    want.sort();
-    if want != step.actions {
+    actions.sort();
+    let mut to = Vec::with_capacity(s.next.len());
+    for (j, e) in s.next.iter().enumerate() {
+        // Most parameters keep their value: no rewriting for them.
+        if *e == DataExpr::Var(lps.params[j].clone()) {
+            to.push(from[j].clone());
+        } else {
+            to.push(normal_form(rw, &substitute(e, &sigma))?);
+        }
+    }
+    Ok((actions, to))
+}
+
+/// Checks that `step` is a transition of `lps` ([`replay`]): its summand's condition
+/// rewrites to `true` for the step's source state and sum values, and its multi-action and
+/// target are the summand's.
+pub fn check_step(lps: &Lps, rw: &mut Rewriter, step: &Step) -> Result<(), EvidenceError> {
+    let (actions, to) = replay(lps, rw, step.summand, &step.from, &step.sum_values)?;
+    if actions != step.actions {
         return Err(EvidenceError::Unchecked(format!(
             "step {} is not summand {}'s multi-action",
             step.action, step.summand
         )));
     }
-    for (j, e) in s.next.iter().enumerate() {
-        let v = normal_form(rw, &substitute(e, &sigma))?;
-        if step.to[j] != v {
-            return Err(EvidenceError::Unchecked(format!(
-                "summand {} leads to {} = {}, not the recorded value",
-                step.summand,
-                lps.params[j].name,
-                data_expr_to_string(&v)
-            )));
-        }
+    if to != step.to {
+        return Err(EvidenceError::Unchecked(format!(
+            "summand {} does not lead to the recorded state of step {}",
+            step.summand, step.action
+        )));
     }
     Ok(())
 }

@@ -3,12 +3,10 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use super::check::{check_step, check_trace};
+use super::check::{action_text, check_trace, replay};
 use super::{Evidence, EvidenceError, Step, Trace};
 use crate::bes::{Game, Player, Solution, VertexId};
 use crate::data::ir::{DataExpr, Var};
-use crate::data::ir_ops::{substitute, Subst};
-use crate::data::print::data_expr_to_string;
 use crate::data::Rewriter;
 use crate::lps::{Lps, SummandAction};
 use crate::lts::{Label, LabelId, Lts, StateId, Transition};
@@ -99,65 +97,24 @@ impl<'a> Reader<'a> {
             .cloned()
             .zip(o.args[n - k - m..n - k].iter().cloned())
             .collect();
-        let mut sigma: Subst = self
-            .lps
-            .params
-            .iter()
-            .cloned()
-            .zip(from.iter().cloned())
-            .collect();
-        sigma.extend(sum_values.iter().cloned());
-        let mut actions = Vec::new();
-        let action = match &s.action {
-            SummandAction::Delta => {
-                return Err(EvidenceError::Unchecked(format!(
-                    "step equation {} stands for the delta summand {i}",
-                    decl.name
-                )))
-            }
-            SummandAction::Multi(acts) if acts.is_empty() => "tau".to_string(),
-            SummandAction::Multi(acts) => {
-                let mut parts = Vec::new();
-                for a in acts {
-                    let args: Vec<DataExpr> = a
-                        .args
-                        .iter()
-                        .map(|e| self.normal_form(&substitute(e, &sigma)))
-                        .collect::<Result<_, _>>()?;
-                    let mut text = a.name.to_string();
-                    if !args.is_empty() {
-                        let shown: Vec<String> = args.iter().map(data_expr_to_string).collect();
-                        text = format!("{text}({})", shown.join(", "));
-                    }
-                    parts.push(text);
-                    actions.push(Action {
-                        name: a.name.clone(),
-                        sorts: a.sorts.clone(),
-                        args,
-                    });
-                }
-                actions.sort();
-                // mCRL2 orders the actions of a multi-action by name, then arguments.
-                parts.sort();
-                parts.join("|")
-            }
-        };
-        let next = s.next.clone();
-        let to: Result<Vec<DataExpr>, _> = next
-            .iter()
-            .map(|e| self.normal_form(&substitute(e, &sigma)))
-            .collect();
+        if matches!(s.action, SummandAction::Delta) {
+            return Err(EvidenceError::Unchecked(format!(
+                "step equation {} stands for the delta summand {i}",
+                decl.name
+            )));
+        }
+        // Computing the step is its independent check: the summand's condition must rewrite
+        // to true for the recorded state and sum values (the data engine, not the PBES).
+        let (actions, to) = replay(self.lps, &mut self.rw, i, &from, &sum_values)?;
+        let action = action_text(&actions);
         let step = Step {
             summand: i,
             action,
             actions,
             from,
             sum_values,
-            to: to?,
+            to,
         };
-        // The independent check of the step: the summand's condition holds for the recorded
-        // state and sum values, rewritten by the data engine, not read from the PBES.
-        check_step(self.lps, &mut self.rw, &step)?;
         Ok(Some(step))
     }
 }
