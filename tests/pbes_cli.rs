@@ -251,3 +251,22 @@ fn a_nested_fixpoint_passes_on_the_context_of_the_fixpoint_it_calls() {
     );
     assert_eq!(ok(&["pbes2bool", "ctx.pbes"], p).trim(), "true");
 }
+
+#[test]
+fn check_with_evidence_needs_zielonka() {
+    let d = setup();
+    let o = muon(
+        &["check", "--solver", "gauss", "s.mcrl2", "-f", "rc.mcf"],
+        d.path(),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--solver zielonka"));
+    // The verdict alone works with Gauss.
+    let out = ok(
+        &[
+            "check", "-q", "--solver", "gauss", "s.mcrl2", "-f", "rc.mcf",
+        ],
+        d.path(),
+    );
+    assert_eq!(out.trim(), "true");
+}

@@ -118,6 +118,13 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
         );
     }
     let evidence = !(g.quiet || args.no_evidence);
+    if evidence && args.solver != SolverKind::Zielonka {
+        // Gauss elimination gives values, not the strategies a proof is read from.
+        miette::bail!(
+            help = "use the default `--solver zielonka`, or add `--no-evidence` (or `-q`) for the verdict alone",
+            "evidence needs the strategies of `--solver zielonka`"
+        );
+    }
     let opts = InstOptions {
         max_vars: args.max_vars,
         keep_origins: evidence,

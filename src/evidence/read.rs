@@ -1,7 +1,9 @@
 //! Reading evidence off a solved game: one walk over the part of the game the winner's
 //! strategy keeps, then the shortest trace and the evidence LTS from it.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::check::{action_text, check_trace, replay};
 use super::{Evidence, EvidenceError, Step, Trace};
@@ -144,7 +146,8 @@ impl Proof {
         kept: &dyn Fn(VertexId) -> Vec<VertexId>,
         root: VertexId,
     ) -> Result<Proof, EvidenceError> {
-        let mut index: HashMap<VertexId, u32> = HashMap::from([(root, 0)]);
+        let mut index: HashMap<VertexId, u32> = HashMap::default();
+        index.insert(root, 0);
         let mut nodes = vec![root];
         let mut p = Proof {
             step: Vec::new(),
@@ -222,7 +225,7 @@ impl Proof {
             path.reverse();
             return (path, None);
         }
-        let mut at: HashMap<u32, usize> = HashMap::new();
+        let mut at: HashMap<u32, usize> = HashMap::default();
         let mut path = Vec::new();
         let mut n = 0u32;
         loop {
@@ -297,13 +300,14 @@ pub fn read(
     };
     check_trace(lps, &mut r.rw, &trace)?;
 
-    let mut ids: HashMap<Vec<DataExpr>, StateId> = HashMap::from([(initial.clone(), StateId(0))]);
+    let mut ids: HashMap<Vec<DataExpr>, StateId> = HashMap::default();
+    ids.insert(initial.clone(), StateId(0));
     let mut states = vec![initial];
     let mut labels: Vec<Label> = Vec::new();
     let mut typed: Vec<Vec<Action>> = Vec::new();
-    let mut label_ids: HashMap<String, LabelId> = HashMap::new();
+    let mut label_ids: HashMap<String, LabelId> = HashMap::default();
     let mut transitions = Vec::new();
-    let mut have: HashSet<Transition> = HashSet::new();
+    let mut have: HashSet<Transition> = HashSet::default();
     for step in &proof.steps {
         let mut id = |s: &Vec<DataExpr>| {
             *ids.entry(s.clone()).or_insert_with(|| {

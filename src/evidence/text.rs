@@ -114,6 +114,16 @@ fn branches(ev: &Evidence, out: &mut String) {
         .enumerate()
         .map(|(i, s)| (s.as_slice(), i as u32))
         .collect();
+    // The transitions leaving the trace's states, in one pass over the evidence LTS.
+    let mut leaving: std::collections::HashMap<u32, Vec<&crate::lts::Transition>> =
+        (0..=t.steps.len())
+            .filter_map(|i| id.get(t.state_before(i)).map(|&s| (s, Vec::new())))
+            .collect();
+    for tr in &ev.lts.transitions {
+        if let Some(v) = leaving.get_mut(&(tr.from.index() as u32)) {
+            v.push(tr);
+        }
+    }
     let mut listed = std::collections::HashSet::new();
     for i in 0..=t.steps.len() {
         let Some(&here) = id.get(t.state_before(i)) else {
@@ -126,11 +136,8 @@ fn branches(ev: &Evidence, out: &mut String) {
             .steps
             .get(i)
             .map(|s| (s.action.as_str(), id.get(s.to.as_slice()).copied()));
-        let mut others: Vec<&str> = ev
-            .lts
-            .transitions
+        let mut others: Vec<&str> = leaving[&here]
             .iter()
-            .filter(|tr| tr.from.index() == here as usize)
             .map(|tr| {
                 (
                     ev.lts.labels[tr.label.index()].text(),
