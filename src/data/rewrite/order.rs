@@ -1,0 +1,271 @@
+//! Values, equality and order of normal forms: what can be decided on constructor terms and
+//! numbers without rewriting further.
+
+use super::*;
+
+impl Rewriter {
+    // ----- values, equality and order ----------------------------------------------------
+
+    /// Whether `t` is a constructor value (closed, built from constructors and numbers),
+    /// for which equality is identity.
+    pub(crate) fn is_value(&mut self, t: TermId) -> bool {
+        let store = self.store;
+        if !store.is_closed(t) {
+            return false;
+        }
+        match store.get(t) {
+            Term::Num(..) | Term::BigNum(..) | Term::Real(_) => true,
+            Term::Func(f) => matches!(self.kind(*f), Kind::Ctor(_)) || self.is_fn_value(t),
+            Term::App(h, args) => match store.get(*h) {
+                Term::Func(f) => match self.kind(*f) {
+                    Kind::Ctor(Ctor::Set | Ctor::Bag) => {
+                        self.is_fn_value(args[0]) && self.is_value(args[1])
+                    }
+                    Kind::Ctor(_) => args.iter().all(|a| self.is_value(*a)),
+                    _ => false,
+                },
+                _ => false,
+            },
+            Term::Binder(..) => false,
+            Term::Var(_) => false,
+        }
+    }
+
+    pub(super) fn is_fn_value(&mut self, t: TermId) -> bool {
+        match self.store.as_func_app(t) {
+            Some((f, [])) => matches!(
+                self.kind(f),
+                Kind::Op(Op::FalseFn | Op::ZeroFn | Op::TrueFn | Op::OneFn)
+            ),
+            _ => false,
+        }
+    }
+
+    /// Decides `a == b` for normal forms where possible.
+    pub(crate) fn decide_eq(&mut self, a: TermId, b: TermId) -> Option<bool> {
+        if a == b {
+            return Some(true);
+        }
+        let store = self.store;
+        if let (
+            Term::Num(..) | Term::BigNum(..) | Term::Real(_),
+            Term::Num(..) | Term::BigNum(..) | Term::Real(_),
+        ) = (store.get(a), store.get(b))
+        {
+            return Some(false);
+        }
+        let (fa, aa) = store.as_func_app(a)?;
+        let (fb, ba) = store.as_func_app(b)?;
+        let (ka, kb) = (self.kind(fa), self.kind(fb));
+        match (ka, kb) {
+            (Kind::Ctor(Ctor::Bool), Kind::Ctor(Ctor::Bool)) => Some(false),
+            (
+                Kind::Ctor(Ctor::Struct { index: i, .. }),
+                Kind::Ctor(Ctor::Struct { index: j, .. }),
+            ) => {
+                if i != j {
+                    return Some(false);
+                }
+                self.decide_all_eq(aa, ba)
+            }
+            (Kind::Ctor(Ctor::Nil), Kind::Ctor(Ctor::ListCons))
+            | (Kind::Ctor(Ctor::ListCons), Kind::Ctor(Ctor::Nil)) => Some(false),
+            (Kind::Ctor(Ctor::ListCons), Kind::Ctor(Ctor::ListCons)) => self.decide_all_eq(aa, ba),
+            (Kind::Ctor(Ctor::FSet | Ctor::FBag), Kind::Ctor(Ctor::FSet | Ctor::FBag)) => {
+                if self.is_value(a) && self.is_value(b) {
+                    Some(false)
+                } else {
+                    None
+                }
+            }
+            // One function part: the finite parts are canonical (mCRL2's normal forms), so
+            // distinct value parts mean distinct sets. Otherwise see `set_eq`.
+            (Kind::Ctor(Ctor::Set), Kind::Ctor(Ctor::Set))
+            | (Kind::Ctor(Ctor::Bag), Kind::Ctor(Ctor::Bag)) => {
+                if aa[0] == ba[0] && self.is_value(aa[1]) && self.is_value(ba[1]) {
+                    Some(false)
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
+
+    pub(super) fn decide_all_eq(&mut self, xs: &[TermId], ys: &[TermId]) -> Option<bool> {
+        if xs.len() != ys.len() {
+            return Some(false);
+        }
+        let mut all = true;
+        for (x, y) in xs.iter().zip(ys) {
+            match self.decide_eq(*x, *y) {
+                Some(false) => return Some(false),
+                Some(true) => {}
+                None => all = false,
+            }
+        }
+        if all {
+            Some(true)
+        } else {
+            None
+        }
+    }
+
+    /// `a == b` as a normal form.
+    pub(crate) fn mk_eq(&mut self, a: TermId, b: TermId) -> Result<TermId, RewriteError> {
+        let s = self.store.sort_of(a);
+        let f = self.store.intern_func(&Func {
+            name: "==".into(),
+            sort: Sort::Arrow(vec![s.clone(), s], Box::new(Sort::Bool)),
+        });
+        let h = self.store.func(f);
+        self.apply_func(f, h, &[a, b])
+    }
+
+    /// The total order on values used for canonical sets/bags and for `<` on lists, structs,
+    /// numbers and Booleans (`false < true`, constructors in declaration order, then fields
+    /// lexicographically).
+    pub(crate) fn term_cmp(&mut self, a: TermId, b: TermId) -> Ordering {
+        if a == b {
+            return Ordering::Equal;
+        }
+        let store = self.store;
+        let rank = |t: &Term| match t {
+            Term::Num(..) | Term::BigNum(..) | Term::Real(_) => 0,
+            Term::Func(_) | Term::App(..) => 1,
+            Term::Binder(..) => 2,
+            Term::Var(_) => 3,
+        };
+        let (ta, tb) = (store.get(a), store.get(b));
+        if let (Some(x), Some(y)) = (num_of(ta), num_of(tb)) {
+            return x.cmp_num(&y);
+        }
+        let (ra, rb) = (rank(ta), rank(tb));
+        if ra != rb {
+            return ra.cmp(&rb);
+        }
+        match (ta, tb) {
+            (Term::Var(x), Term::Var(y)) => x.cmp(y),
+            (Term::Binder(..), Term::Binder(..)) => a.cmp(&b),
+            _ => {
+                let (fa, aa) = store.as_func_app(a).unwrap_or((FuncId(u32::MAX), &[]));
+                let (fb, ba) = store.as_func_app(b).unwrap_or((FuncId(u32::MAX), &[]));
+                if fa != fb {
+                    let ka = if fa.0 == u32::MAX {
+                        Kind::Map
+                    } else {
+                        self.kind(fa)
+                    };
+                    let kb = if fb.0 == u32::MAX {
+                        Kind::Map
+                    } else {
+                        self.kind(fb)
+                    };
+                    if let (
+                        Kind::Ctor(Ctor::Struct { index: i, .. }),
+                        Kind::Ctor(Ctor::Struct { index: j, .. }),
+                    ) = (ka, kb)
+                    {
+                        return i.cmp(&j);
+                    }
+                    if let (Kind::Ctor(Ctor::Nil), Kind::Ctor(Ctor::ListCons)) = (ka, kb) {
+                        return Ordering::Less;
+                    }
+                    if let (Kind::Ctor(Ctor::ListCons), Kind::Ctor(Ctor::Nil)) = (ka, kb) {
+                        return Ordering::Greater;
+                    }
+                    if fa.0 == u32::MAX || fb.0 == u32::MAX {
+                        return a.cmp(&b);
+                    }
+                    let (na, nb) = (&store.func_of(fa).name, &store.func_of(fb).name);
+                    return na.cmp(nb).then(fa.cmp(&fb));
+                }
+                if fa.0 == u32::MAX {
+                    // Higher-order heads: compare structurally by head then arguments.
+                    if let (Term::App(ha, xa), Term::App(hb, xb)) = (ta, tb) {
+                        let c = self.term_cmp(*ha, *hb);
+                        if c != Ordering::Equal {
+                            return c;
+                        }
+                        return self.cmp_seq(xa, xb);
+                    }
+                    return a.cmp(&b);
+                }
+                self.cmp_seq(aa, ba)
+            }
+        }
+    }
+
+    pub(super) fn cmp_seq(&mut self, xs: &[TermId], ys: &[TermId]) -> Ordering {
+        for (x, y) in xs.iter().zip(ys) {
+            let c = self.term_cmp(*x, *y);
+            if c != Ordering::Equal {
+                return c;
+            }
+        }
+        xs.len().cmp(&ys.len())
+    }
+
+    /// Decides `a < b` (`strict`) or `a <= b` for normal forms where possible, as mCRL2
+    /// defines the orders: numbers and Booleans by value; structs by constructor order, then
+    /// the first differing field decides with that field's own `<`; lists lexicographically
+    /// with the elements' `<`; sets and bags by (proper) inclusion. `None` when undecided.
+    pub(super) fn decide_ord(
+        &mut self,
+        a: TermId,
+        b: TermId,
+        strict: bool,
+    ) -> Result<Option<bool>, RewriteError> {
+        if a == b {
+            return Ok(Some(!strict));
+        }
+        if let (Some(x), Some(y)) = (self.num(a), self.num(b)) {
+            let c = x.cmp_num(&y);
+            return Ok(Some(if strict { c.is_lt() } else { c.is_le() }));
+        }
+        let store = self.store;
+        if matches!(
+            &*store.sort_ref(a),
+            Sort::Set(_) | Sort::FSet(_) | Sort::Bag(_) | Sort::FBag(_)
+        ) {
+            let tt = store.true_term();
+            return Ok(self.subset(a, b, strict)?.map(|r| r == tt));
+        }
+        let (Some((fa, aa)), Some((fb, ba))) = (store.as_func_app(a), store.as_func_app(b)) else {
+            return Ok(None);
+        };
+        match (self.kind(fa), self.kind(fb)) {
+            (Kind::Ctor(Ctor::Bool), Kind::Ctor(Ctor::Bool)) => {
+                // a != b here, so a < b iff a is false.
+                Ok(Some(a == store.false_term()))
+            }
+            (
+                Kind::Ctor(Ctor::Struct { sort: s1, index: i }),
+                Kind::Ctor(Ctor::Struct { sort: s2, index: j }),
+            ) if s1 == s2 => {
+                if i != j {
+                    return Ok(Some(i < j));
+                }
+                for (x, y) in aa.iter().zip(ba) {
+                    match self.decide_eq(*x, *y) {
+                        Some(true) => {}
+                        Some(false) => return self.decide_ord(*x, *y, true),
+                        None => return Ok(None),
+                    }
+                }
+                Ok(Some(!strict))
+            }
+            (Kind::Ctor(Ctor::Nil), Kind::Ctor(Ctor::ListCons)) => Ok(Some(true)),
+            (Kind::Ctor(Ctor::ListCons), Kind::Ctor(Ctor::Nil)) => Ok(Some(false)),
+            (Kind::Ctor(Ctor::ListCons), Kind::Ctor(Ctor::ListCons)) => {
+                let (d, s, e, t) = (aa[0], aa[1], ba[0], ba[1]);
+                match self.decide_eq(d, e) {
+                    Some(true) => self.decide_ord(s, t, strict),
+                    Some(false) => self.decide_ord(d, e, true),
+                    None => Ok(None),
+                }
+            }
+            _ => Ok(None),
+        }
+    }
+}

@@ -1,0 +1,235 @@
+//! Alphabet constraints: the multi-action names a subprocess may usefully produce under the
+//! `allow`, `block`, `comm`, `rename` and `hide` operators above it.
+
+use super::*;
+
+/// A downward-closed set of multi-action name multisets: the multi-actions a subprocess may
+/// usefully produce given the operators above it.
+#[derive(Clone, Debug)]
+pub(super) enum Constraint {
+    /// Anything without these names.
+    Any { blocked: BTreeSet<Name> },
+    /// Sub-multisets of one of `sets` after removing the `free` names (any number of them).
+    Finite {
+        sets: Vec<Vec<Name>>,
+        free: BTreeSet<Name>,
+    },
+}
+
+pub(super) const MAX_CONSTRAINT_SETS: usize = 20_000;
+
+pub(super) fn sub_multiset(small: &[Name], big: &[Name]) -> bool {
+    // both sorted
+    let mut j = 0;
+    for x in small {
+        while j < big.len() && big[j] < *x {
+            j += 1;
+        }
+        if j < big.len() && big[j] == *x {
+            j += 1;
+        } else {
+            return false;
+        }
+    }
+    true
+}
+
+impl Constraint {
+    pub(super) fn any() -> Constraint {
+        Constraint::Any {
+            blocked: BTreeSet::new(),
+        }
+    }
+
+    /// Whether a multi-action with these (sorted) names can still grow into a useful one.
+    pub(super) fn possible(&self, names: &[Name]) -> bool {
+        match self {
+            Constraint::Any { blocked } => !names.iter().any(|n| blocked.contains(n)),
+            Constraint::Finite { sets, free } => {
+                let m: Vec<Name> = names
+                    .iter()
+                    .filter(|n| !free.contains(*n))
+                    .cloned()
+                    .collect();
+                m.is_empty() || sets.iter().any(|s| sub_multiset(&m, s))
+            }
+        }
+    }
+
+    pub(super) fn allow(&self, v: &[MultiActionName]) -> Constraint {
+        let sets = v
+            .iter()
+            .map(|m| {
+                let mut s = m.0.clone();
+                s.sort();
+                s
+            })
+            .filter(|s| self.possible(s))
+            .collect();
+        Constraint::Finite {
+            sets,
+            free: BTreeSet::new(),
+        }
+    }
+
+    pub(super) fn block(&self, b: &[Name]) -> Constraint {
+        match self {
+            Constraint::Any { blocked } => {
+                let mut blocked = blocked.clone();
+                blocked.extend(b.iter().cloned());
+                Constraint::Any { blocked }
+            }
+            Constraint::Finite { sets, free } => Constraint::Finite {
+                sets: sets
+                    .iter()
+                    .filter(|s| !s.iter().any(|n| b.contains(n)))
+                    .cloned()
+                    .collect(),
+                free: free.iter().filter(|n| !b.contains(n)).cloned().collect(),
+            },
+        }
+    }
+
+    pub(super) fn hide(&self, h: &[Name]) -> Constraint {
+        match self {
+            Constraint::Any { blocked } => Constraint::Any {
+                blocked: blocked.iter().filter(|n| !h.contains(n)).cloned().collect(),
+            },
+            Constraint::Finite { sets, free } => {
+                let mut free = free.clone();
+                free.extend(h.iter().cloned());
+                Constraint::Finite {
+                    sets: sets.clone(),
+                    free,
+                }
+            }
+        }
+    }
+
+    /// Preimage under a name map `f` given as, per output name, its possible sources.
+    pub(super) fn preimage(
+        &self,
+        sources: &dyn Fn(&Name) -> Vec<Vec<Name>>,
+        extra_free: &BTreeSet<Name>,
+    ) -> Constraint {
+        match self {
+            Constraint::Any { .. } => unreachable!("handled by callers"),
+            Constraint::Finite { sets, free } => {
+                let mut out: BTreeSet<Vec<Name>> = BTreeSet::new();
+                for s in sets {
+                    let mut partial: Vec<Vec<Name>> = vec![vec![]];
+                    for n in s {
+                        let opts = sources(n);
+                        // A name with no source cannot occur in an image: the sets are
+                        // downward closed, so the rest of the set still counts (dropping
+                        // the whole set lost `r2` of `{r2, s2}` under `rename({s2->s4}, …)`).
+                        if opts.is_empty() {
+                            continue;
+                        }
+                        let mut next = Vec::new();
+                        for p in &partial {
+                            for o in &opts {
+                                let mut q = p.clone();
+                                q.extend(o.iter().cloned());
+                                next.push(q);
+                            }
+                        }
+                        partial = next;
+                        if partial.len() > MAX_CONSTRAINT_SETS {
+                            return Constraint::any();
+                        }
+                    }
+                    for mut p in partial {
+                        p.sort();
+                        out.insert(p);
+                    }
+                    if out.len() > MAX_CONSTRAINT_SETS {
+                        return Constraint::any();
+                    }
+                }
+                let mut fr: BTreeSet<Name> = BTreeSet::new();
+                for n in free {
+                    for o in sources(n) {
+                        fr.extend(o);
+                    }
+                }
+                fr.extend(extra_free.iter().cloned());
+                Constraint::Finite {
+                    sets: out.into_iter().collect(),
+                    free: fr,
+                }
+            }
+        }
+    }
+
+    pub(super) fn rename(&self, map: &[(Name, Name)]) -> Constraint {
+        let target = |n: &Name| -> Name {
+            map.iter()
+                .find(|(a, _)| a == n)
+                .map(|(_, b)| b.clone())
+                .unwrap_or_else(|| n.clone())
+        };
+        match self {
+            Constraint::Any { blocked } => {
+                let mut b: BTreeSet<Name> = blocked
+                    .iter()
+                    .filter(|n| !map.iter().any(|(a, _)| a == *n))
+                    .cloned()
+                    .collect();
+                for (a, _) in map {
+                    if blocked.contains(&target(a)) {
+                        b.insert(a.clone());
+                    }
+                }
+                Constraint::Any { blocked: b }
+            }
+            Constraint::Finite { .. } => {
+                let sources = |x: &Name| -> Vec<Vec<Name>> {
+                    let mut v: Vec<Vec<Name>> = map
+                        .iter()
+                        .filter(|(_, b)| b == x)
+                        .map(|(a, _)| vec![a.clone()])
+                        .collect();
+                    if !map.iter().any(|(a, _)| a == x) {
+                        v.push(vec![x.clone()]);
+                    }
+                    v
+                };
+                self.preimage(&sources, &BTreeSet::new())
+            }
+        }
+    }
+
+    pub(super) fn comm(&self, rules: &[CommRule]) -> Constraint {
+        match self {
+            Constraint::Any { blocked } => {
+                let lhs: BTreeSet<&Name> = rules.iter().flat_map(|r| r.lhs.0.iter()).collect();
+                Constraint::Any {
+                    blocked: blocked
+                        .iter()
+                        .filter(|n| !lhs.contains(n))
+                        .cloned()
+                        .collect(),
+                }
+            }
+            Constraint::Finite { .. } => {
+                let sources = |x: &Name| -> Vec<Vec<Name>> {
+                    let mut v = vec![vec![x.clone()]];
+                    for r in rules {
+                        if r.rhs.as_ref() == Some(x) {
+                            v.push(r.lhs.0.clone());
+                        }
+                    }
+                    v
+                };
+                // Communications to tau may happen any number of times.
+                let extra: BTreeSet<Name> = rules
+                    .iter()
+                    .filter(|r| r.rhs.is_none())
+                    .flat_map(|r| r.lhs.0.iter().cloned())
+                    .collect();
+                self.preimage(&sources, &extra)
+            }
+        }
+    }
+}

@@ -1,0 +1,457 @@
+//! Process expressions before linearisation: free variables, substitution, expansion of
+//! trivial calls, prefixes distributed over conditions, and renaming of sum variables.
+
+use super::*;
+
+pub(super) fn proc_has_parallel(e: &ProcExpr) -> bool {
+    match e {
+        ProcExpr::Par(..)
+        | ProcExpr::LeftMerge(..)
+        | ProcExpr::Allow { .. }
+        | ProcExpr::Block { .. }
+        | ProcExpr::Hide { .. }
+        | ProcExpr::Rename { .. }
+        | ProcExpr::Comm { .. } => true,
+        ProcExpr::Sync(a, b) | ProcExpr::Choice(a, b) | ProcExpr::Seq(a, b) => {
+            proc_has_parallel(a) || proc_has_parallel(b)
+        }
+        ProcExpr::Sum { body, .. } => proc_has_parallel(body),
+        ProcExpr::If { then, else_, .. } => {
+            proc_has_parallel(then) || else_.as_ref().is_some_and(|e| proc_has_parallel(e))
+        }
+        ProcExpr::Action(_) | ProcExpr::Tau | ProcExpr::Delta | ProcExpr::Call { .. } => false,
+    }
+}
+
+pub(super) fn collect_calls(e: &ProcExpr, out: &mut Vec<ProcId>) {
+    match e {
+        ProcExpr::Call { proc, .. } => out.push(*proc),
+        ProcExpr::Sync(a, b)
+        | ProcExpr::Choice(a, b)
+        | ProcExpr::Seq(a, b)
+        | ProcExpr::Par(a, b)
+        | ProcExpr::LeftMerge(a, b) => {
+            collect_calls(a, out);
+            collect_calls(b, out);
+        }
+        ProcExpr::Sum { body, .. }
+        | ProcExpr::Allow { body, .. }
+        | ProcExpr::Block { body, .. }
+        | ProcExpr::Hide { body, .. }
+        | ProcExpr::Rename { body, .. }
+        | ProcExpr::Comm { body, .. } => collect_calls(body, out),
+        ProcExpr::If { then, else_, .. } => {
+            collect_calls(then, out);
+            if let Some(e) = else_ {
+                collect_calls(e, out);
+            }
+        }
+        ProcExpr::Action(_) | ProcExpr::Tau | ProcExpr::Delta => {}
+    }
+}
+
+/// The operands of a (nested) sequential composition, in execution order.
+pub(super) fn flatten_seq<'e>(e: &'e ProcExpr, out: &mut Vec<&'e ProcExpr>) {
+    match e {
+        ProcExpr::Seq(a, b) => {
+            flatten_seq(a, out);
+            flatten_seq(b, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+/// Free data variables of a process expression, in order of first occurrence.
+pub(crate) fn proc_free_vars(e: &ProcExpr) -> Vec<Var> {
+    fn go(e: &ProcExpr, bound: &mut Vec<Var>, out: &mut Vec<Var>) {
+        let add = |d: &DataExpr, bound: &Vec<Var>, out: &mut Vec<Var>| {
+            for v in ir_ops::free_vars(d) {
+                if !bound.contains(&v) && !out.contains(&v) {
+                    out.push(v);
+                }
+            }
+        };
+        match e {
+            ProcExpr::Action(a) => a.args.iter().for_each(|d| add(d, bound, out)),
+            ProcExpr::Call { args, .. } => args.iter().for_each(|d| add(d, bound, out)),
+            ProcExpr::Tau | ProcExpr::Delta => {}
+            ProcExpr::Sum { vars, body } => {
+                let n = bound.len();
+                bound.extend(vars.iter().cloned());
+                go(body, bound, out);
+                bound.truncate(n);
+            }
+            ProcExpr::Sync(a, b)
+            | ProcExpr::Choice(a, b)
+            | ProcExpr::Seq(a, b)
+            | ProcExpr::Par(a, b)
+            | ProcExpr::LeftMerge(a, b) => {
+                go(a, bound, out);
+                go(b, bound, out);
+            }
+            ProcExpr::If { cond, then, else_ } => {
+                add(cond, bound, out);
+                go(then, bound, out);
+                if let Some(e) = else_ {
+                    go(e, bound, out);
+                }
+            }
+            ProcExpr::Allow { body, .. }
+            | ProcExpr::Block { body, .. }
+            | ProcExpr::Hide { body, .. }
+            | ProcExpr::Rename { body, .. }
+            | ProcExpr::Comm { body, .. } => go(body, bound, out),
+        }
+    }
+    let mut out = Vec::new();
+    go(e, &mut Vec::new(), &mut out);
+    out
+}
+
+/// Capture-avoiding substitution in a process expression.
+pub(crate) fn subst_proc(e: &ProcExpr, sigma: &Subst) -> ProcExpr {
+    if sigma.is_empty() {
+        return e.clone();
+    }
+    let sd = |d: &DataExpr| substitute(d, sigma);
+    let sp = |p: &ProcExpr| Box::new(subst_proc(p, sigma));
+    match e {
+        ProcExpr::Action(a) => ProcExpr::Action(Action {
+            name: a.name.clone(),
+            sorts: a.sorts.clone(),
+            args: a.args.iter().map(sd).collect(),
+        }),
+        ProcExpr::Tau => ProcExpr::Tau,
+        ProcExpr::Delta => ProcExpr::Delta,
+        ProcExpr::Call { proc, args } => ProcExpr::Call {
+            proc: *proc,
+            args: args.iter().map(sd).collect(),
+        },
+        ProcExpr::Sum { vars, body } => {
+            let mut inner = sigma.clone();
+            for v in vars {
+                inner.remove(v);
+            }
+            let mut danger: HashSet<Name> = HashSet::new();
+            for val in inner.values() {
+                for v in ir_ops::free_vars(val) {
+                    danger.insert(v.name.clone());
+                }
+            }
+            let mut used = danger.clone();
+            for v in proc_free_vars(body) {
+                used.insert(v.name.clone());
+            }
+            let mut nvars = Vec::new();
+            for v in vars {
+                if danger.contains(&v.name) {
+                    let nv = Var {
+                        name: fresh_name(&v.name, &mut used),
+                        sort: v.sort.clone(),
+                    };
+                    inner.insert(v.clone(), DataExpr::Var(nv.clone()));
+                    nvars.push(nv);
+                } else {
+                    nvars.push(v.clone());
+                }
+            }
+            ProcExpr::Sum {
+                vars: nvars,
+                body: Box::new(subst_proc(body, &inner)),
+            }
+        }
+        ProcExpr::Choice(a, b) => ProcExpr::Choice(sp(a), sp(b)),
+        ProcExpr::Seq(a, b) => ProcExpr::Seq(sp(a), sp(b)),
+        ProcExpr::Sync(a, b) => ProcExpr::Sync(sp(a), sp(b)),
+        ProcExpr::Par(a, b) => ProcExpr::Par(sp(a), sp(b)),
+        ProcExpr::LeftMerge(a, b) => ProcExpr::LeftMerge(sp(a), sp(b)),
+        ProcExpr::If { cond, then, else_ } => ProcExpr::If {
+            cond: sd(cond),
+            then: sp(then),
+            else_: else_.as_ref().map(|x| sp(x)),
+        },
+        ProcExpr::Allow { set, body } => ProcExpr::Allow {
+            set: set.clone(),
+            body: sp(body),
+        },
+        ProcExpr::Block { set, body } => ProcExpr::Block {
+            set: set.clone(),
+            body: sp(body),
+        },
+        ProcExpr::Hide { set, body } => ProcExpr::Hide {
+            set: set.clone(),
+            body: sp(body),
+        },
+        ProcExpr::Rename { map, body } => ProcExpr::Rename {
+            map: map.clone(),
+            body: sp(body),
+        },
+        ProcExpr::Comm { rules, body } => ProcExpr::Comm {
+            rules: rules.clone(),
+            body: sp(body),
+        },
+    }
+}
+
+/// The final call of a chain of trivial equations starting with `proc(args)`.
+///
+/// mCRL2 (`expand_process_instance_assignment` in `linearise.cpp`, run on `init` and every
+/// reachable body before linearising) replaces a call of `X` where `X = X1(..)`,
+/// `X1 = X2(..)`, …, `Xn-1 = Xn(..)` by the call of `Xn` with the arguments substituted, so
+/// that only `Xn` gets a control state; otherwise `X` and `Xn` would be different states with
+/// the same behaviour (cabp: `S = RM(bit0)` doubled the sender's states). The chain is
+/// followed until a process repeats, so a cycle `X = Y, Y = X` terminates here and is left
+/// as a call, as in mCRL2; linearising it then reports the unguarded recursion.
+pub(super) fn final_trivial_call(spec: &ProcSpec, proc: ProcId, args: &[DataExpr]) -> ProcExpr {
+    let mut cur = proc;
+    let mut cur_args = args.to_vec();
+    let mut seen = vec![proc];
+    loop {
+        let d = spec.proc(cur);
+        match &d.body {
+            ProcExpr::Call {
+                proc: next,
+                args: next_args,
+            } if !seen.contains(next) => {
+                let sigma: Subst = d.params.iter().cloned().zip(cur_args).collect();
+                cur_args = next_args.iter().map(|a| substitute(a, &sigma)).collect();
+                cur = *next;
+                seen.push(cur);
+            }
+            _ => {
+                return ProcExpr::Call {
+                    proc: cur,
+                    args: cur_args,
+                }
+            }
+        }
+    }
+}
+
+/// `e` with every call replaced by the final call of its chain of trivial equations
+/// ([`final_trivial_call`]).
+pub(super) fn expand_trivial_calls_in(spec: &ProcSpec, e: &ProcExpr) -> ProcExpr {
+    match e {
+        ProcExpr::Call { proc, args } => final_trivial_call(spec, *proc, args),
+        _ => e.map_children(|x| expand_trivial_calls_in(spec, x)),
+    }
+}
+
+/// `spec` with trivial equations expanded away in `init` and in every body (see
+/// [`final_trivial_call`]). Runs before the parallel structure is analysed, so an `init X`
+/// with `X = Y(..)` and `Y = P || Q` still reaches the parallel body.
+pub(super) fn expand_trivial_calls(spec: &ProcSpec) -> ProcSpec {
+    let mut out = spec.clone();
+    for (i, p) in out.procs.iter_mut().enumerate() {
+        p.body = expand_trivial_calls_in(spec, &spec.procs[i].body);
+    }
+    out.init = expand_trivial_calls_in(spec, &spec.init);
+    out
+}
+
+/// Whether `e` can terminate successfully (mCRL2's `canterminatebody`); `visiting` holds
+/// the processes being examined, and a call back into one of them is taken not to terminate
+/// (its other alternatives decide).
+pub(super) fn can_terminate(spec: &ProcSpec, e: &ProcExpr, visiting: &mut Vec<ProcId>) -> bool {
+    match e {
+        ProcExpr::Action(_) | ProcExpr::Tau => true,
+        ProcExpr::Delta => false,
+        ProcExpr::Seq(a, b)
+        | ProcExpr::Sync(a, b)
+        | ProcExpr::Par(a, b)
+        | ProcExpr::LeftMerge(a, b) => {
+            can_terminate(spec, a, visiting) && can_terminate(spec, b, visiting)
+        }
+        ProcExpr::Choice(a, b) => {
+            can_terminate(spec, a, visiting) || can_terminate(spec, b, visiting)
+        }
+        ProcExpr::If { then, else_, .. } => {
+            can_terminate(spec, then, visiting)
+                || else_
+                    .as_ref()
+                    .is_some_and(|x| can_terminate(spec, x, visiting))
+        }
+        ProcExpr::Sum { body, .. }
+        | ProcExpr::Allow { body, .. }
+        | ProcExpr::Block { body, .. }
+        | ProcExpr::Hide { body, .. }
+        | ProcExpr::Rename { body, .. }
+        | ProcExpr::Comm { body, .. } => can_terminate(spec, body, visiting),
+        ProcExpr::Call { proc, .. } => {
+            if visiting.contains(proc) {
+                return false;
+            }
+            visiting.push(*proc);
+            let r = can_terminate(spec, &spec.proc(*proc).body, visiting);
+            visiting.pop();
+            r
+        }
+    }
+}
+
+/// mCRL2's distribution of an action prefix over a following condition ("Usenko's
+/// optimisation" in `bodytovarheadGNF`, `linearise.cpp`; unconditional there): an
+/// alternative `p . (c -> x <> y)` becomes `c -> p . x + !c -> p . y`, recursively over
+/// nested conditions, where a missing else branch is `delta`. Without it the state after
+/// `p` exists for every data valuation even where the condition only leads back to an
+/// existing process, and state spaces differ from mCRL2's (mpsu: 90 states instead of 52).
+///
+/// As in mCRL2 it applies only to a sequential composition that is an alternative of a
+/// body, reached from the root through `+` and `sum` (mCRL2's `alt_state`/`sum_state`), and
+/// inside a branch of a condition when that branch is a `+` or a `sum` (mCRL2 makes such a
+/// branch a new process whose body is again at alternative level). It does not apply to
+/// `a . b . (c -> ..)` (mCRL2 parses `.` to the right, so the condition follows `b` in a
+/// tail), nor when `p` cannot terminate. Both this function and its leaf collection recurse
+/// only into proper subterms of their input (the produced `p . leaf` is not revisited), so it
+/// terminates; `can_terminate` stops at the first repeated process.
+pub(super) fn distribute_prefix_over_conditions(spec: &ProcSpec, e: &ProcExpr) -> ProcExpr {
+    let r = |x: &ProcExpr| Box::new(distribute_prefix_over_conditions(spec, x));
+    match e {
+        ProcExpr::Choice(a, b) => ProcExpr::Choice(r(a), r(b)),
+        ProcExpr::Sum { vars, body } => ProcExpr::Sum {
+            vars: vars.clone(),
+            body: r(body),
+        },
+        ProcExpr::If { cond, then, else_ } => {
+            let branch = |x: &ProcExpr| match x {
+                ProcExpr::Choice(..) | ProcExpr::Sum { .. } => r(x),
+                _ => Box::new(x.clone()),
+            };
+            ProcExpr::If {
+                cond: cond.clone(),
+                then: branch(then),
+                else_: else_.as_ref().map(|x| branch(x)),
+            }
+        }
+        ProcExpr::Seq(p, q)
+            if matches!(**q, ProcExpr::If { .. })
+                && !matches!(**p, ProcExpr::Seq(..))
+                && can_terminate(spec, p, &mut Vec::new()) =>
+        {
+            fn leaves(p: &ProcExpr, c: DataExpr, rest: &ProcExpr, out: &mut Vec<ProcExpr>) {
+                match rest {
+                    ProcExpr::If { cond, then, else_ } => {
+                        leaves(p, and(c.clone(), cond.clone()), then, out);
+                        let other = else_.as_deref().unwrap_or(&ProcExpr::Delta);
+                        leaves(p, and(c, not(cond.clone())), other, out);
+                    }
+                    _ => out.push(ProcExpr::If {
+                        cond: c,
+                        then: Box::new(ProcExpr::Seq(Box::new(p.clone()), Box::new(rest.clone()))),
+                        else_: None,
+                    }),
+                }
+            }
+            let mut out = Vec::new();
+            leaves(p, true_(), q, &mut out);
+            let mut it = out.into_iter();
+            let first = it.next().expect("a condition has at least two leaves");
+            it.fold(first, |a, b| ProcExpr::Choice(Box::new(a), Box::new(b)))
+        }
+        _ => e.clone(),
+    }
+}
+
+pub(super) fn subst_action(a: &Action, sigma: &Subst) -> Action {
+    Action {
+        name: a.name.clone(),
+        sorts: a.sorts.clone(),
+        args: a.args.iter().map(|d| substitute(d, sigma)).collect(),
+    }
+}
+
+/// Renames the sum variables `vars` away from `avoid` (names) and from each other;
+/// returns the new variables and the renaming (empty if nothing changed).
+pub(super) fn rename_sum_vars(vars: &[Var], avoid: &HashSet<Name>) -> (Vec<Var>, Subst) {
+    let mut used = avoid.clone();
+    let mut sigma = Subst::new();
+    let mut out = Vec::with_capacity(vars.len());
+    let mut seen: HashSet<Name> = HashSet::new();
+    for v in vars {
+        if avoid.contains(&v.name) || seen.contains(&v.name) {
+            let nv = Var {
+                name: fresh_name(&v.name, &mut used),
+                sort: v.sort.clone(),
+            };
+            sigma.insert(v.clone(), DataExpr::Var(nv.clone()));
+            seen.insert(nv.name.clone());
+            out.push(nv);
+        } else {
+            used.insert(v.name.clone());
+            seen.insert(v.name.clone());
+            out.push(v.clone());
+        }
+    }
+    (out, sigma)
+}
+
+pub(super) fn range_names(sigma: &Subst) -> HashSet<Name> {
+    let mut out = HashSet::new();
+    for val in sigma.values() {
+        for v in ir_ops::free_vars(val) {
+            out.insert(v.name.clone());
+        }
+    }
+    out
+}
+
+pub(super) fn subst_alt(alt: &Alt, sigma: &Subst) -> Alt {
+    let mut sigma = sigma.clone();
+    for v in &alt.sum_vars {
+        sigma.remove(v);
+    }
+    let (sum_vars, ren) = rename_sum_vars(&alt.sum_vars, &range_names(&sigma));
+    sigma.extend(ren);
+    Alt {
+        sum_vars,
+        cond: substitute(&alt.cond, &sigma),
+        acts: alt.acts.iter().map(|a| subst_action(a, &sigma)).collect(),
+        stack: alt
+            .stack
+            .iter()
+            .map(|c| Call {
+                ctrl: c.ctrl,
+                args: c.args.iter().map(|d| substitute(d, &sigma)).collect(),
+            })
+            .collect(),
+    }
+}
+
+pub(super) fn subst_csum(s: &CSum, sigma: &Subst, avoid: &HashSet<Name>) -> CSum {
+    let mut sigma = sigma.clone();
+    for v in &s.sum_vars {
+        sigma.remove(v);
+    }
+    let mut av = range_names(&sigma);
+    av.extend(avoid.iter().cloned());
+    let (sum_vars, ren) = rename_sum_vars(&s.sum_vars, &av);
+    sigma.extend(ren);
+    CSum {
+        sum_vars,
+        cond: substitute(&s.cond, &sigma),
+        acts: s.acts.iter().map(|a| subst_action(a, &sigma)).collect(),
+        assign: s
+            .assign
+            .iter()
+            .map(|(i, d)| (*i, substitute(d, &sigma)))
+            .collect(),
+        origin: s.origin.clone(),
+    }
+}
+
+pub(super) fn sort_acts(acts: &mut [Action]) {
+    acts.sort();
+}
+
+pub(super) fn merge_origin(a: &Origin, b: &Origin, sep: &str) -> Origin {
+    let mut spans = a.spans.clone();
+    for s in &b.spans {
+        if !spans.contains(s) {
+            spans.push(*s);
+        }
+    }
+    Origin {
+        spans,
+        description: format!("{}{sep}{}", a.description, b.description),
+    }
+}

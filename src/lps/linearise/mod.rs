@@ -1,0 +1,361 @@
+//! Linearisation: a typed process specification becomes one linear process.
+//! See the module documentation of [`crate::lps`] for the algorithm.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+use crate::data::ir::{DataExpr, Name, Sort, Var};
+use crate::data::ir_ops::{
+    self, and, and_all, default_value, eq, fresh_name, is_closed, is_false, not, number,
+    substitute, true_, Simplifier, Subst,
+};
+use crate::process::ir::{
+    Action, ActionDecl, CommRule, MultiActionName, ProcExpr, ProcId, ProcSpec,
+};
+use crate::source::Span;
+
+use super::{Lps, Origin, Summand, SummandAction};
+
+mod alphabet;
+mod component;
+mod compose;
+mod expr;
+mod gnf;
+use alphabet::*;
+use expr::*;
+
+/// Options of [`linearise`].
+#[derive(Clone, Copy, Debug)]
+pub struct LineariseOptions {
+    /// Apply sumelm, constelm and parelm to the result (the default).
+    pub simplify: bool,
+}
+
+impl Default for LineariseOptions {
+    fn default() -> Self {
+        LineariseOptions { simplify: true }
+    }
+}
+
+/// Why a specification cannot be linearised.
+#[derive(Debug, Error, Diagnostic)]
+pub enum LinError {
+    /// `P = P + a`: a process can reach a call of itself without doing an action first.
+    #[error(
+        "unguarded recursion: process {process} can call itself without doing an action first"
+    )]
+    #[diagnostic(
+        code(muon::lps::unguarded),
+        help("put an action before the recursive call, e.g. `P = a . P`")
+    )]
+    UnguardedRecursion {
+        /// The process.
+        process: Name,
+        /// Its declaration.
+        span: Span,
+    },
+    /// `P = a . P . b`: the process needs an unbounded stack.
+    #[error("process {process} is not regular: its recursion `… {process} . …` builds an unbounded sequence of pending processes")]
+    #[diagnostic(
+        code(muon::lps::nonregular),
+        help("rewrite the recursion so that the recursive call is the last thing the process does (tail recursion), using a parameter to count pending work")
+    )]
+    NonRegular {
+        /// The process.
+        process: Name,
+        /// Its declaration.
+        span: Span,
+    },
+    /// A process containing parallel operators calls itself through them.
+    #[error("process {process} calls itself through a parallel composition; this needs an unbounded number of components")]
+    #[diagnostic(code(muon::lps::parallel_recursion))]
+    ParallelRecursion {
+        /// The process.
+        process: Name,
+        /// Its declaration.
+        span: Span,
+    },
+    /// A construct this lineariser does not handle.
+    #[error("not supported by mcrl22lps: {what}")]
+    #[diagnostic(code(muon::lps::unsupported))]
+    Unsupported {
+        /// What and where.
+        what: String,
+        /// The process (or `init`) it occurs in.
+        span: Span,
+    },
+    /// The result would be too large.
+    #[error("linearisation stopped: {what}")]
+    #[diagnostic(code(muon::lps::too_large))]
+    TooLarge {
+        /// What grew too large.
+        what: String,
+        /// Where.
+        span: Span,
+    },
+}
+
+impl LinError {
+    /// The source span the error refers to.
+    pub fn span(&self) -> Span {
+        match self {
+            LinError::UnguardedRecursion { span, .. }
+            | LinError::NonRegular { span, .. }
+            | LinError::ParallelRecursion { span, .. }
+            | LinError::Unsupported { span, .. }
+            | LinError::TooLarge { span, .. } => *span,
+        }
+    }
+}
+
+/// Longest stack of pending processes a regular process may build.
+const MAX_STACK: usize = 24;
+/// Most control states over all components.
+const MAX_CTRL: usize = 200_000;
+/// Most summands of any intermediate result.
+const MAX_SUMMANDS: usize = 2_000_000;
+
+/// Linearises `spec` into a linear process.
+pub fn linearise(spec: &ProcSpec, opts: LineariseOptions) -> Result<Lps, LinError> {
+    let expanded = expand_trivial_calls(spec);
+    let spec = &expanded;
+    let mut l = Lin::new(spec);
+    let tree = l.expand(&spec.init, spec.init_span, &mut Vec::new())?;
+    let sums = l.lin_node(&tree, &Constraint::any())?;
+    let simp = std::mem::replace(
+        &mut l.simp,
+        Box::new(crate::data::ir_ops::SyntacticSimplifier::default()),
+    );
+    let terminations = std::mem::take(&mut l.terminations);
+    let mut lps = l.finish(sums);
+    super::terminate::add_terminate(&mut lps, &terminations);
+    if opts.simplify {
+        super::simplify::simplify_all(&mut lps, &*simp);
+    }
+    Ok(lps)
+}
+
+// ---------------------------------------------------------------------------------------
+// Sequential part: Greibach normal form.
+
+/// A call on the pending stack: control state and arguments.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Call {
+    ctrl: CtrlId,
+    args: Vec<DataExpr>,
+}
+
+/// One alternative of a sequential process in Greibach normal form.
+#[derive(Clone, Debug)]
+struct Alt {
+    sum_vars: Vec<Var>,
+    cond: DataExpr,
+    acts: Vec<Action>,
+    /// Pending calls, innermost first; empty means successful termination.
+    stack: Vec<Call>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct CtrlId(u32);
+
+#[derive(Clone, Debug)]
+enum CtrlKind {
+    Proc(ProcId),
+    Expr(ProcExpr),
+    Stack(Vec<CtrlId>),
+}
+
+#[derive(Clone, Debug)]
+struct Ctrl {
+    name: String,
+    /// The process equation this state comes from (for diagnostics).
+    owner: Name,
+    params: Vec<Var>,
+    kind: CtrlKind,
+    span: Span,
+    alts: Option<Vec<Alt>>,
+}
+
+/// The parallel structure above the sequential leaves.
+#[derive(Clone, Debug)]
+enum PNode {
+    Leaf(ProcExpr, Span),
+    Par(Vec<PNode>),
+    Sync(Box<PNode>, Box<PNode>),
+    Allow(Vec<MultiActionName>, Box<PNode>),
+    Block(Vec<Name>, Box<PNode>),
+    Hide(Vec<Name>, Box<PNode>),
+    Rename(Vec<(Name, Name)>, Box<PNode>),
+    Comm(Vec<CommRule>, Box<PNode>),
+}
+
+/// A summand of a partial composition: assignments only for changed parameters (global
+/// parameter indices, sorted).
+#[derive(Clone, Debug)]
+struct CSum {
+    sum_vars: Vec<Var>,
+    cond: DataExpr,
+    acts: Vec<Action>,
+    assign: Vec<(u32, DataExpr)>,
+    origin: Origin,
+}
+
+impl CSum {
+    fn names(&self) -> Vec<Name> {
+        self.acts.iter().map(|a| a.name.clone()).collect()
+    }
+}
+
+/// The linearisation state.
+struct Lin<'a> {
+    spec: &'a ProcSpec,
+    /// Which processes contain parallel operators (directly or through calls).
+    mcrl: Vec<bool>,
+    ctrls: Vec<Ctrl>,
+    proc_ctrl: HashMap<ProcId, CtrlId>,
+    expr_ctrl: HashMap<(ProcExpr, Vec<Var>), CtrlId>,
+    stack_ctrl: HashMap<Vec<CtrlId>, CtrlId>,
+    /// GNF of process bodies in terms of their parameters (memo), and those in progress.
+    proc_alts: HashMap<ProcId, Vec<Alt>>,
+    in_progress: Vec<ProcId>,
+    tail_counter: usize,
+    /// Global parameters and initial values.
+    params: Vec<Var>,
+    init: Vec<DataExpr>,
+    globals: Vec<Var>,
+    used_names: HashSet<Name>,
+    /// Names of data symbols, sorts, actions and processes: fresh sum variables avoid them
+    /// so that the printed LPS does not confuse a variable `d1` with a constructor `d1`.
+    reserved: HashSet<Name>,
+    actions: Vec<ActionDecl>,
+    /// Decides data equalities (the data engine's rewriter when available).
+    simp: Box<dyn Simplifier>,
+    /// How each sequential component terminates, for the explicit `Terminate`.
+    terminations: Vec<super::terminate::Termination>,
+}
+
+impl<'a> Lin<'a> {
+    fn new(spec: &'a ProcSpec) -> Lin<'a> {
+        // Fixpoint: a process is "mCRL" when its body has a parallel operator or calls one.
+        let n = spec.procs.len();
+        let mut mcrl: Vec<bool> = spec
+            .procs
+            .iter()
+            .map(|p| proc_has_parallel(&p.body))
+            .collect();
+        let calls: Vec<Vec<ProcId>> = spec
+            .procs
+            .iter()
+            .map(|p| {
+                let mut v = Vec::new();
+                collect_calls(&p.body, &mut v);
+                v
+            })
+            .collect();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for i in 0..n {
+                if !mcrl[i] && calls[i].iter().any(|c| mcrl[c.0 as usize]) {
+                    mcrl[i] = true;
+                    changed = true;
+                }
+            }
+        }
+        let mut used_names: HashSet<Name> = HashSet::new();
+        for g in &spec.globals {
+            used_names.insert(g.name.clone());
+        }
+        // Generated names must not look like data symbols, sorts or actions when printed.
+        let d = &spec.data;
+        used_names.extend(d.constructors.iter().map(|f| f.func.name.clone()));
+        used_names.extend(d.mappings.iter().map(|f| f.func.name.clone()));
+        used_names.extend(d.aliases.iter().map(|a| a.0.clone()));
+        for s in &d.sorts {
+            used_names.insert(s.name.clone());
+            if let crate::data::ir::SortDef::Struct(cs) = &s.def {
+                for c in cs {
+                    used_names.insert(c.name.clone());
+                    used_names.extend(c.recogniser.iter().cloned());
+                    used_names.extend(c.fields.iter().filter_map(|f| f.projection.clone()));
+                }
+            }
+        }
+        used_names.extend(spec.actions.iter().map(|a| a.name.clone()));
+        used_names.extend(spec.procs.iter().map(|p| p.name.clone()));
+        used_names.insert(super::PROC_NAME.into());
+        for kw in [
+            "true", "false", "if", "min", "max", "succ", "pred", "abs", "div", "mod", "in", "head",
+            "tail", "rhead", "rtail", "count",
+        ] {
+            used_names.insert(kw.into());
+        }
+        Lin {
+            spec,
+            mcrl,
+            ctrls: Vec::new(),
+            proc_ctrl: HashMap::new(),
+            expr_ctrl: HashMap::new(),
+            stack_ctrl: HashMap::new(),
+            proc_alts: HashMap::new(),
+            in_progress: Vec::new(),
+            tail_counter: 0,
+            params: Vec::new(),
+            init: Vec::new(),
+            globals: spec.globals.clone(),
+            reserved: used_names.clone(),
+            used_names,
+            actions: spec.actions.clone(),
+            simp: super::simplify::best_simplifier(&spec.data),
+            terminations: Vec::new(),
+        }
+    }
+
+    fn proc_name(&self, id: ProcId) -> Name {
+        self.spec.proc(id).name.clone()
+    }
+
+    fn finish(self, sums: Vec<CSum>) -> Lps {
+        let n = self.params.len();
+        let identity: Vec<DataExpr> = self.params.iter().cloned().map(DataExpr::Var).collect();
+        let avoid = {
+            let mut s: HashSet<Name> = self.params.iter().map(|v| v.name.clone()).collect();
+            s.extend(self.globals.iter().map(|v| v.name.clone()));
+            // Renamed sum variables must not print like a data symbol (cabp: `d1`).
+            s.extend(self.reserved.iter().cloned());
+            s
+        };
+        let summands = sums
+            .into_iter()
+            .map(|s| {
+                let s = if s.sum_vars.iter().any(|v| avoid.contains(&v.name)) {
+                    subst_csum(&s, &Subst::new(), &avoid)
+                } else {
+                    s
+                };
+                let mut next = identity.clone();
+                for (i, d) in s.assign {
+                    next[i as usize] = d;
+                }
+                debug_assert_eq!(next.len(), n);
+                Summand {
+                    sum_vars: s.sum_vars,
+                    condition: s.cond,
+                    action: SummandAction::Multi(s.acts),
+                    next,
+                    origin: s.origin,
+                }
+            })
+            .collect();
+        Lps {
+            data: self.spec.data.clone(),
+            actions: self.actions,
+            globals: self.globals,
+            params: self.params,
+            init: self.init,
+            summands,
+        }
+    }
+}
