@@ -7,6 +7,10 @@
 //!
 //! Outputs are written to a temporary file beside the destination and renamed into place,
 //! so a failing stage never leaves a half-written file behind.
+//!
+//! Each artifact kind is read and written through its one [`Artifact`] implementation, in
+//! the module that owns the type (`lps`, `lts`, `pbes::io`, `bes`), which checks the type's
+//! invariants on every read.
 
 use std::fmt;
 use std::io::{Read, Write};
@@ -264,7 +268,7 @@ pub fn encode<T: Serialize>(kind: ArtifactKind, value: &T) -> Result<Vec<u8>, Ar
 }
 
 /// Decodes an artifact of `kind` from `bytes`; `path` names the source in errors.
-pub fn decode<T: DeserializeOwned>(
+fn decode<T: DeserializeOwned>(
     kind: ArtifactKind,
     bytes: &[u8],
     path: &str,
@@ -318,17 +322,8 @@ pub fn is_artifact(bytes: &[u8]) -> bool {
     bytes.len() >= HEADER_LEN && &bytes[..4] == MAGIC
 }
 
-/// Reads an artifact of `kind` from a file or standard input.
-pub fn read_artifact<T: DeserializeOwned>(
-    kind: ArtifactKind,
-    path: Option<&Path>,
-) -> Result<T, ArtifactError> {
-    let bytes = read_bytes(path)?;
-    decode(kind, &bytes, &display_path(path, "<stdin>"))
-}
-
 /// Writes an artifact of `kind` atomically to a file, or to standard output.
-pub fn write_artifact<T: Serialize>(
+fn write_artifact<T: Serialize>(
     kind: ArtifactKind,
     path: Option<&Path>,
     value: &T,
@@ -356,11 +351,18 @@ pub trait Artifact: Serialize + DeserializeOwned {
 
     /// Reads the artifact from a file or standard input (`None`) and checks its invariants.
     fn read_artifact(path: Option<&Path>) -> Result<Self, ArtifactError> {
-        let value: Self = read_artifact(Self::KIND, path)?;
+        let bytes = read_bytes(path)?;
+        Self::decode_artifact(&bytes, &display_path(path, "<stdin>"))
+    }
+
+    /// Decodes an artifact already read into memory (`name` names its source in errors)
+    /// and checks its invariants: for readers that look at the bytes to pick a format.
+    fn decode_artifact(bytes: &[u8], name: &str) -> Result<Self, ArtifactError> {
+        let value: Self = decode(Self::KIND, bytes, name)?;
         value
             .check_invariants()
             .map_err(|detail| ArtifactError::Corrupt {
-                path: display_path(path, "<stdin>"),
+                path: name.to_string(),
                 kind: Self::KIND,
                 detail,
             })?;

@@ -10,6 +10,7 @@ mod lps_common;
 
 use std::path::PathBuf;
 
+use muon::artifact::Artifact;
 use muon::lps::{linearise, LineariseOptions};
 use muon::process::typecheck::check_specification;
 use muon::source::SourceFile;

@@ -3,6 +3,7 @@
 mod lps_common;
 
 use lps_common::*;
+use muon::artifact::Artifact;
 use muon::data::ir::{DataSpec, Sort};
 use muon::lps::{linearise, LinError, LineariseOptions, SummandAction};
 
@@ -494,19 +495,19 @@ fn lps_artifact_round_trip_and_errors() {
     let l = lin(&s);
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("x.lps");
-    muon::lps::write_lps(Some(&p), &l).unwrap();
-    let back = muon::lps::read_lps(Some(&p)).unwrap();
+    l.write_artifact(Some(&p)).unwrap();
+    let back = muon::lps::Lps::read_artifact(Some(&p)).unwrap();
     assert_eq!(back, l);
     let bytes = std::fs::read(&p).unwrap();
     std::fs::write(&p, &bytes[..bytes.len() - 3]).unwrap();
-    let e = muon::lps::read_lps(Some(&p)).unwrap_err();
+    let e = muon::lps::Lps::read_artifact(Some(&p)).unwrap_err();
     assert!(e.to_string().contains("corrupt or truncated"), "{e}");
     let lts = muon::artifact::encode(muon::artifact::ArtifactKind::Lts, &vec![1u32]).unwrap();
     std::fs::write(&p, lts).unwrap();
-    let e = muon::lps::read_lps(Some(&p)).unwrap_err();
+    let e = muon::lps::Lps::read_artifact(Some(&p)).unwrap_err();
     assert!(e.to_string().contains("LTS artifact"), "{e}");
     std::fs::write(&p, "proc P = a . P;").unwrap();
-    let e = muon::lps::read_lps(Some(&p)).unwrap_err();
+    let e = muon::lps::Lps::read_artifact(Some(&p)).unwrap_err();
     assert!(e.to_string().contains("not a muon artifact"), "{e}");
 }
 

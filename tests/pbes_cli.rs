@@ -270,3 +270,32 @@ fn check_with_evidence_needs_zielonka() {
     );
     assert_eq!(out.trim(), "true");
 }
+
+#[test]
+fn a_pbes_artifact_that_breaks_its_invariants_is_refused() {
+    use muon::artifact::Artifact;
+    use muon::pbes::ir::PbesExpr;
+    let d = setup();
+    let p = d.path();
+    std::fs::write(
+        p.join("x.txt"),
+        "pbes nu X(n: Nat) = X(n + 1);\ninit X(0);\n",
+    )
+    .unwrap();
+    ok(&["txt2pbes", "x.txt", "x.pbes"], p);
+    let mut pbes = muon::pbes::ir::Pbes::read_artifact(Some(&p.join("x.pbes"))).unwrap();
+    // The right-hand side calls X with no argument although X has one parameter.
+    if let PbesExpr::PropVar(x) = &mut pbes.equations[0].rhs {
+        x.args.clear();
+    } else {
+        panic!("unexpected right-hand side {:?}", pbes.equations[0].rhs);
+    }
+    pbes.write_artifact(Some(&p.join("bad.pbes"))).unwrap();
+    let o = muon(&["pbes2bool", "bad.pbes"], p);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("corrupt") && err.contains("0 arguments"),
+        "{err}"
+    );
+}

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::game::{Game, GameBuilder, GameError, Player, VertexId};
+use crate::artifact::{Artifact, ArtifactKind};
 
 /// A BES variable: an index into the [`Bes`] arrays. Variable `i` is vertex `i` of the game
 /// made by [`bes_to_game`], and vice versa for [`game_to_bes`].
@@ -291,6 +292,61 @@ impl BesBuilder {
     }
 }
 
+/// The BES artifact: read and written only through this implementation.
+impl Artifact for Bes {
+    const KIND: ArtifactKind = ArtifactKind::Bes;
+
+    /// The invariants listed on [`Bes`]: consistent lengths, operands in range, non-empty
+    /// junctions, normalised ranks and an initial variable in range.
+    fn check_invariants(&self) -> Result<(), String> {
+        let n = self.names.len();
+        if self.rank.len() != n || self.kind.len() != n || self.auxiliary.len() != n {
+            return Err(format!(
+                "{n} names but {} ranks, {} right-hand sides and {} auxiliary flags",
+                self.rank.len(),
+                self.kind.len(),
+                self.auxiliary.len()
+            ));
+        }
+        if self.ops_start.len() != n + 1
+            || self.ops_start.first() != Some(&0)
+            || self.ops_start.last() != Some(&(self.ops.len() as u64))
+            || self.ops_start.windows(2).any(|w| w[0] > w[1])
+        {
+            return Err("the operand index is inconsistent".into());
+        }
+        for i in 0..n {
+            let ops = &self.ops[self.ops_start[i] as usize..self.ops_start[i + 1] as usize];
+            match self.kind[i] {
+                RhsKind::True | RhsKind::False if !ops.is_empty() => {
+                    return Err(format!(
+                        "constant equation of {} has operands",
+                        self.names[i]
+                    ));
+                }
+                RhsKind::And | RhsKind::Or if ops.is_empty() => {
+                    return Err(BesError::NoOperands(self.names[i].clone()).to_string());
+                }
+                _ => {}
+            }
+            if let Some(o) = ops.iter().find(|o| o.index() >= n) {
+                return Err(BesError::UnknownOperand {
+                    var: self.names[i].clone(),
+                    operand: o.0,
+                }
+                .to_string());
+            }
+        }
+        if normalise_ranks(&self.rank) != self.rank {
+            return Err("ranks are not in mCRL2's normal form".into());
+        }
+        if n > 0 && self.init.index() >= n {
+            return Err(format!("initial variable {} is not below {n}", self.init.0));
+        }
+        Ok(())
+    }
+}
+
 /// Renumbers ranks to mCRL2's normal form, keeping order and parity: the lowest becomes 0
 /// (`nu`) or 1 (`mu`), and the rank goes up by one exactly where the fixpoint changes.
 fn normalise_ranks(rank: &[u32]) -> Vec<u32> {
@@ -382,4 +438,46 @@ pub fn game_to_bes(game: &Game) -> Result<Bes, GameError> {
         b.set_init(BesVarId(game.initial().map_or(0, |v| v.0)));
     }
     Ok(b.freeze().expect("every variable defined"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn two_vars() -> Bes {
+        let mut b = BesBuilder::new();
+        let x = b.add_variable("X");
+        let y = b.add_variable("Y");
+        b.define(x, 1, RhsKind::Or, &[x, y]).unwrap();
+        b.define(y, 2, RhsKind::True, &[]).unwrap();
+        b.set_init(x);
+        b.freeze().unwrap()
+    }
+
+    #[test]
+    fn artifact_invariants_reject_broken_systems() {
+        let good = two_vars();
+        assert_eq!(good.check_invariants(), Ok(()));
+        let mut bad = good.clone();
+        bad.ops[1] = BesVarId(7);
+        assert!(bad
+            .check_invariants()
+            .unwrap_err()
+            .contains("does not exist"));
+        let mut bad = good.clone();
+        bad.init = BesVarId(2);
+        assert!(bad
+            .check_invariants()
+            .unwrap_err()
+            .contains("initial variable"));
+        let mut bad = good.clone();
+        bad.rank[1] = 5;
+        assert!(bad.check_invariants().unwrap_err().contains("normal form"));
+        let mut bad = good.clone();
+        bad.ops_start[1] = 0;
+        assert!(bad.check_invariants().is_err());
+        let mut bad = good;
+        bad.names.pop();
+        assert!(bad.check_invariants().unwrap_err().contains("names"));
+    }
 }

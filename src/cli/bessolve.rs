@@ -7,7 +7,7 @@ use std::time::Instant;
 use miette::{miette, IntoDiagnostic};
 
 use super::Global;
-use crate::artifact::{self, ArtifactKind};
+use crate::artifact::{self, Artifact};
 use crate::bes::{self, Bes, Game, Player, Solution};
 
 /// Which solver to run.
@@ -125,7 +125,7 @@ fn read_input(args: &Args, name: &str) -> miette::Result<Input> {
                 .map_err(|_| miette!("{name}: the input is not valid UTF-8 text"))?;
             Input::Bes(bes::parse_bes_text(&text, name)?)
         }
-        InFormat::Artifact => Input::Bes(artifact::decode(ArtifactKind::Bes, &bytes, name)?),
+        InFormat::Artifact => Input::Bes(bes::Bes::decode_artifact(&bytes, name)?),
     })
 }
 
@@ -339,7 +339,7 @@ fn convert(input: Input, fmt: &str, out: Option<&Path>) -> miette::Result<ExitCo
                 Input::Bes(b) => b,
                 Input::Game(g) => bes::game_to_bes(&g).into_diagnostic()?,
             };
-            artifact::write_artifact(ArtifactKind::Bes, out, &b)?
+            b.write_artifact(out)?
         }
         (f, _) => {
             return Err(miette!(

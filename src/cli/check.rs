@@ -11,7 +11,7 @@ use super::Global;
 use crate::artifact::{display_path, read_text};
 use crate::evidence::text;
 use crate::lps::{linearise, LineariseOptions};
-use crate::pbes::front::read_formula;
+use crate::modal::read_formula;
 use crate::pbes::inst::InstOptions;
 use crate::pbes::lps2pbes::{lps2pbes_with, Lps2PbesOptions};
 use crate::pbes::solve::{solve_pbes, Engine, SolverKind};

@@ -4,6 +4,8 @@
 //! [`crate::lts::generate()`]; this file only turns the command line into
 //! [`GenerateOptions`].
 
+use crate::artifact::Artifact;
+use crate::lps::Lps;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -148,7 +150,7 @@ pub fn options(args: &Args, g: Global) -> miette::Result<GenerateOptions> {
 /// Runs `muon lps2lts`.
 pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let opts = options(args, g)?;
-    let lps = crate::lps::read_lps(args.infile.as_deref())?;
+    let lps = Lps::read_artifact(args.infile.as_deref())?;
     let no_output = args.outfile.is_none();
     let work = move || -> miette::Result<ExitCode> {
         let sys = LpsSystem::new(&lps, Some(STACK - (64 << 20))).map_err(|e| {

@@ -1,12 +1,14 @@
 //! `muon lps2pbes`: a linear process and a formula to a PBES artifact.
 
+use crate::artifact::Artifact;
+use crate::lps::Lps;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::Global;
 use crate::artifact::display_path;
-use crate::lps::read_lps;
-use crate::pbes::front::{proc_spec_of_lps, read_formula, write_pbes};
+use crate::modal::read_formula;
+use crate::pbes::front::proc_spec_of_lps;
 use crate::pbes::lps2pbes::{lps2pbes_with, Lps2PbesOptions};
 
 /// Arguments of `muon lps2pbes`.
@@ -26,14 +28,14 @@ pub struct Args {
 
 /// Runs `muon lps2pbes`.
 pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
-    let lps = read_lps(args.infile.as_deref())?;
+    let lps = Lps::read_artifact(args.infile.as_deref())?;
     let formula = read_formula(&args.formula, &proc_spec_of_lps(&lps))?;
     let t = std::time::Instant::now();
     let opts = Lps2PbesOptions {
         counter_example: args.counter_example,
     };
     let pbes = lps2pbes_with(&lps, &formula, opts)?;
-    write_pbes(args.outfile.as_deref(), &pbes)?;
+    pbes.write_artifact(args.outfile.as_deref())?;
     if g.verbose {
         eprintln!(
             "lps2pbes: {} equations written to {} in {:.3} s",

@@ -1,5 +1,7 @@
 //! `muon lpsinfo`: facts about a linear process.
 
+use crate::artifact::Artifact;
+use crate::lps::Lps;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -19,7 +21,7 @@ pub struct Args {
 
 /// Runs `muon lpsinfo`.
 pub fn run(args: &Args, _g: Global) -> miette::Result<ExitCode> {
-    let lps = crate::lps::read_lps(args.infile.as_deref())?;
+    let lps = Lps::read_artifact(args.infile.as_deref())?;
     let info = lps.info();
     let mut t = String::new();
     let _ = writeln!(t, "Number of summands                  : {}", info.summands);

@@ -1,5 +1,7 @@
 //! `muon lpspp`: print a linear process as an mCRL2 specification.
 
+use crate::artifact::Artifact;
+use crate::lps::Lps;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -18,7 +20,7 @@ pub struct Args {
 
 /// Runs `muon lpspp`.
 pub fn run(args: &Args, _g: Global) -> miette::Result<ExitCode> {
-    let lps = crate::lps::read_lps(args.infile.as_deref())?;
+    let lps = Lps::read_artifact(args.infile.as_deref())?;
     let text = crate::print::lps_to_string(&lps);
     let name = crate::artifact::display_path(args.outfile.as_deref(), "<stdout>");
     write_output(args.outfile.as_deref(), |w| {

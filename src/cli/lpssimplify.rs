@@ -1,5 +1,7 @@
 //! `muon lpssumelm`, `muon lpsconstelm`, `muon lpsparelm`: the LPS simplifications.
 
+use crate::artifact::Artifact;
+use crate::lps::Lps;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -19,7 +21,7 @@ pub struct Args {
 
 /// Runs the simplification named `name` (`lpssumelm`, `lpsconstelm` or `lpsparelm`).
 pub fn run(name: &str, args: &Args, g: Global) -> miette::Result<ExitCode> {
-    let mut lps = crate::lps::read_lps(args.infile.as_deref())?;
+    let mut lps = Lps::read_artifact(args.infile.as_deref())?;
     let simp = SyntacticSimplifier::new(&lps.data);
     let before = (lps.params.len(), lps.summands.len());
     let what = match name {
@@ -46,6 +48,6 @@ pub fn run(name: &str, args: &Args, g: Global) -> miette::Result<ExitCode> {
             lps.summands.len()
         );
     }
-    crate::lps::write_lps(args.outfile.as_deref(), &lps)?;
+    lps.write_artifact(args.outfile.as_deref())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,5 +1,7 @@
 //! `muon lts2pbes`: an explicit LTS and a formula to a PBES artifact.
 
+use crate::artifact::Artifact;
+use crate::lps::Lps;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -7,9 +9,9 @@ use miette::miette;
 
 use super::Global;
 use crate::artifact::{display_path, read_text};
-use crate::lps::read_lps;
 use crate::lts::Lts;
-use crate::pbes::front::{parse_label_arg, proc_spec_of_lps, read_formula, write_pbes};
+use crate::modal::read_formula;
+use crate::pbes::front::{parse_label_arg, proc_spec_of_lps};
 use crate::pbes::lts2pbes::{lts2pbes, type_labels};
 use crate::process::ir::{ActionDecl, ProcSpec};
 use crate::process::typecheck::check_specification;
@@ -41,7 +43,7 @@ fn declarations(args: &Args, lts: &Lts) -> miette::Result<ProcSpec> {
         return check_specification(&src).map_err(miette::Report::new);
     }
     if let Some(p) = &args.lps {
-        return Ok(proc_spec_of_lps(&read_lps(Some(p))?));
+        return Ok(proc_spec_of_lps(&Lps::read_artifact(Some(p))?));
     }
     let mut actions: Vec<ActionDecl> = Vec::new();
     for l in &lts.labels {
@@ -85,7 +87,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         parse_label_arg(&spec.data, text, sort)
     })?;
     let pbes = lts2pbes(&lts, &labels, &spec.data, &formula)?;
-    write_pbes(args.outfile.as_deref(), &pbes)?;
+    pbes.write_artifact(args.outfile.as_deref())?;
     if g.verbose {
         eprintln!(
             "lts2pbes: {} equations written to {} in {:.3} s",

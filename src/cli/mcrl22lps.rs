@@ -1,5 +1,6 @@
 //! `muon mcrl22lps`: linearise a specification into an LPS artifact.
 
+use crate::artifact::Artifact;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -64,6 +65,6 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
             t.elapsed()
         );
     }
-    crate::lps::write_lps(args.outfile.as_deref(), &lps)?;
+    lps.write_artifact(args.outfile.as_deref())?;
     Ok(ExitCode::SUCCESS)
 }

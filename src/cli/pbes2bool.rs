@@ -29,7 +29,7 @@ pub struct Args {
 /// Runs `muon pbes2bool`.
 pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let t = std::time::Instant::now();
-    let pbes = super::pbesinfo::read_pbes(args.infile.as_deref())?;
+    let pbes = crate::pbes::io::read_pbes(args.infile.as_deref())?;
     let read = t.elapsed().as_secs_f64();
     let opts = InstOptions {
         max_vars: args.max_vars,

@@ -4,13 +4,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::Global;
-use crate::artifact::{
-    decode, display_path, is_artifact, read_bytes, write_output, ArtifactError, ArtifactKind,
-};
+use crate::artifact::{display_path, write_output, ArtifactError};
 use crate::data::print::sort_to_string;
 use crate::pbes::ir::{Fixpoint, Pbes};
-use crate::pbes::typecheck::check_pbes;
-use crate::source::SourceFile;
 
 /// Arguments of `muon pbesinfo`.
 #[derive(clap::Args, Debug)]
@@ -19,20 +15,6 @@ pub struct Args {
     pub infile: Option<PathBuf>,
     /// Output file (standard output when omitted or `-`).
     pub outfile: Option<PathBuf>,
-}
-
-/// Reads a PBES: a muon PBES artifact, or mCRL2's textual format (type-checked).
-pub fn read_pbes(path: Option<&std::path::Path>) -> miette::Result<Pbes> {
-    let name = display_path(path, "<stdin>");
-    let bytes = read_bytes(path)?;
-    if is_artifact(&bytes) {
-        return Ok(decode(ArtifactKind::Pbes, &bytes, &name)?);
-    }
-    let text = String::from_utf8(bytes).map_err(|e| ArtifactError::Read {
-        path: name.clone(),
-        source: std::io::Error::new(std::io::ErrorKind::InvalidData, e),
-    })?;
-    check_pbes(&SourceFile::new(name, text)).map_err(miette::Report::new)
 }
 
 /// The report `pbesinfo` prints.
@@ -94,7 +76,7 @@ pub fn info(pbes: &Pbes) -> String {
 
 /// Runs `muon pbesinfo`.
 pub fn run(args: &Args, _g: Global) -> miette::Result<ExitCode> {
-    let pbes = read_pbes(args.infile.as_deref())?;
+    let pbes = crate::pbes::io::read_pbes(args.infile.as_deref())?;
     let text = info(&pbes);
     let name = display_path(args.outfile.as_deref(), "<stdout>");
     write_output(args.outfile.as_deref(), |w| {

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use miette::miette;
 
 use super::Global;
-use crate::artifact::{display_path, write_artifact, write_output, ArtifactError, ArtifactKind};
+use crate::artifact::{display_path, write_output, Artifact, ArtifactError};
 use crate::bes::{bes_to_game, write_bes_text, write_pg};
 use crate::pbes::inst::InstOptions;
 use crate::pbes::tinst::instantiate_terms;
@@ -43,7 +43,7 @@ fn io_err(out: Option<&Path>) -> impl Fn(std::io::Error) -> ArtifactError + '_ {
 
 /// Runs `muon pbesinst`.
 pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
-    let pbes = super::pbesinfo::read_pbes(args.infile.as_deref())?;
+    let pbes = crate::pbes::io::read_pbes(args.infile.as_deref())?;
     let opts = InstOptions {
         max_vars: args.max_vars,
         ..InstOptions::default()
@@ -58,7 +58,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
             write_pg(&bes_to_game(&bes), w).map_err(io_err(out))
         })?,
         "text" => write_output(out, |w| write_bes_text(&bes, w).map_err(io_err(out)))?,
-        _ => write_artifact(ArtifactKind::Bes, out, &bes)?,
+        _ => bes.write_artifact(out)?,
     }
     if g.verbose {
         eprintln!(

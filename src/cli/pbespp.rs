@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::pbesinfo::read_pbes;
 use super::Global;
 use crate::artifact::{display_path, write_output, ArtifactError};
+use crate::pbes::io::read_pbes;
 use crate::print::pbes_to_string;
 
 /// Arguments of `muon pbespp`.

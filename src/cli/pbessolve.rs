@@ -1,12 +1,13 @@
 //! `muon pbessolve`: solve a PBES with a parity-game solver and, given the LPS it came
 //! from, print evidence: a counterexample (false) or witness (true) trace of actions.
 
+use crate::artifact::Artifact;
+use crate::lps::Lps;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::Global;
-use crate::lps::read_lps;
 use crate::pbes::inst::InstOptions;
 use crate::pbes::solve::{solve_pbes, Engine, SolverKind};
 
@@ -32,9 +33,9 @@ pub struct Args {
 
 /// Runs `muon pbessolve`.
 pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
-    let pbes = super::pbesinfo::read_pbes(args.infile.as_deref())?;
+    let pbes = crate::pbes::io::read_pbes(args.infile.as_deref())?;
     let lps = match &args.lps {
-        Some(p) => Some(read_lps(Some(p))?),
+        Some(p) => Some(Lps::read_artifact(Some(p))?),
         None => None,
     };
     if lps.is_some() && args.solver != SolverKind::Zielonka {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::Global;
-use crate::artifact::{display_path, read_text, write_artifact, ArtifactKind};
+use crate::artifact::{display_path, read_text, Artifact};
 use crate::pbes::typecheck::check_pbes;
 use crate::source::SourceFile;
 
@@ -23,7 +23,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let name = display_path(args.infile.as_deref(), "<stdin>");
     let src = SourceFile::new(name, read_text(args.infile.as_deref())?);
     let pbes = check_pbes(&src).map_err(miette::Report::new)?;
-    write_artifact(ArtifactKind::Pbes, args.outfile.as_deref(), &pbes)?;
+    pbes.write_artifact(args.outfile.as_deref())?;
     if g.verbose {
         eprintln!(
             "txt2pbes: {} equations written to {}",

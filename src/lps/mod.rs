@@ -3,8 +3,8 @@
 //!
 //! # Public API
 //! - [`Lps`], [`Summand`], [`SummandAction`], [`Origin`]: the linear process. Serialized with
-//!   [`crate::artifact::write_artifact`]`(ArtifactKind::Lps, …)`; read it back with
-//!   [`read_lps`].
+//!   [`Artifact::write_artifact`]; read it back (invariants checked) with
+//!   [`Artifact::read_artifact`].
 //! - [`linearise()`]: [`ProcSpec`](crate::process::ir::ProcSpec) → [`Lps`], with
 //!   [`LineariseOptions`] (simplify or not); errors are [`LinError`].
 //! - [`simplify::sumelm`], [`simplify::constelm`], [`simplify::parelm`],
@@ -84,11 +84,10 @@ pub mod simplify;
 pub mod terminate;
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::artifact::{ArtifactError, ArtifactKind};
+use crate::artifact::{Artifact, ArtifactKind};
 use crate::data::ir::{DataExpr, DataSpec, Name, Var};
 use crate::process::ir::{Action, ActionDecl};
 use crate::source::Span;
@@ -206,9 +205,14 @@ impl Lps {
             used_labels,
         }
     }
+}
+
+/// The LPS artifact: read and written only through this implementation.
+impl Artifact for Lps {
+    const KIND: ArtifactKind = ArtifactKind::Lps;
 
     /// Checks the structural invariants (lengths of `init` and `next`).
-    pub fn check_invariants(&self) -> Result<(), String> {
+    fn check_invariants(&self) -> Result<(), String> {
         if self.init.len() != self.params.len() {
             return Err(format!(
                 "{} initial values for {} parameters",
@@ -228,23 +232,4 @@ impl Lps {
         }
         Ok(())
     }
-}
-
-/// Reads an LPS artifact (file, or standard input for `None`/`-`), with clear errors for
-/// files that are not LPS artifacts, truncated or corrupt.
-pub fn read_lps(path: Option<&Path>) -> Result<Lps, ArtifactError> {
-    let lps: Lps = crate::artifact::read_artifact(ArtifactKind::Lps, path)?;
-    if let Err(detail) = lps.check_invariants() {
-        return Err(ArtifactError::Corrupt {
-            path: crate::artifact::display_path(path, "<stdin>"),
-            kind: ArtifactKind::Lps,
-            detail,
-        });
-    }
-    Ok(lps)
-}
-
-/// Writes an LPS artifact atomically (file, or standard output for `None`/`-`).
-pub fn write_lps(path: Option<&Path>, lps: &Lps) -> Result<(), ArtifactError> {
-    crate::artifact::write_artifact(ArtifactKind::Lps, path, lps)
 }

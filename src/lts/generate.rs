@@ -16,7 +16,7 @@ use thiserror::Error;
 use super::explore::{ExploreOptions, ExploreSummary, Explorer, Strategy, TransitionSink};
 use super::table::StoreKind;
 use super::{aut, dot, Label, LabelId, Lts, StateId, Transition, TransitionSystem};
-use crate::artifact::{display_path, write_output, ArtifactError};
+use crate::artifact::{display_path, write_output, Artifact, ArtifactError};
 
 /// The LTS file formats muon writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -22,7 +22,7 @@
 //!   data-engine `TermId`s; labels = action names + argument `TermId`s), over the data
 //!   engine's `Rewriter` (one clone per thread) and `Enumerator` for sum variables.
 //! - [`Lts`]: an explicit LTS (states `0..num_states`, interned [`Label`]s, a flat transition
-//!   array), stored as the binary artifact ([`Lts::write_artifact`], [`Lts::read_artifact`]),
+//!   array), stored as the binary artifact ([`Artifact::write_artifact`], [`Artifact::read_artifact`]),
 //!   read and written as `.aut` ([`aut`]), and written as DOT ([`dot`]).
 //! - [`Label`] / [`ActionPart`]: a multi-action both as mCRL2 prints it (`a(1, true)|b`,
 //!   `tau` for the empty multi-action) and as structured parts (action name + printed data
@@ -117,7 +117,7 @@ use miette::Diagnostic;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::artifact::{self, ArtifactError, ArtifactKind};
+use crate::artifact::{self, Artifact, ArtifactError, ArtifactKind};
 
 pub use explore::{
     ExploreError, ExploreOptions, ExploreSummary, Explorer, Progress, Strategy, TransitionSink,
@@ -193,18 +193,6 @@ pub enum LtsError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Aut(#[from] aut::AutError),
-    /// An LTS that breaks its invariants (e.g. a corrupt artifact).
-    #[error("{path}: invalid LTS: {detail}")]
-    #[diagnostic(
-        code(muon::lts::invalid),
-        help("regenerate the file with `muon lps2lts`")
-    )]
-    Invalid {
-        /// The file.
-        path: String,
-        /// The broken invariant.
-        detail: String,
-    },
     /// The input file's extension names no LTS format muon reads.
     #[error("{path}: cannot tell the LTS format from the file name")]
     #[diagnostic(
@@ -218,12 +206,72 @@ pub enum LtsError {
 }
 
 impl Lts {
-    /// Checks the invariants listed on [`Lts`]; `path` names the source in the error.
-    pub fn validate(&self, path: &str) -> Result<(), LtsError> {
-        let bad = |detail: String| LtsError::Invalid {
-            path: path.to_string(),
-            detail,
-        };
+    /// The text of a label as mCRL2 prints it.
+    pub fn label_text(&self, id: LabelId) -> &str {
+        self.labels[id.index()].text()
+    }
+
+    /// The states without outgoing transitions, in increasing order.
+    pub fn deadlock_states(&self) -> Vec<StateId> {
+        let mut has_out = vec![false; self.num_states as usize];
+        for t in &self.transitions {
+            has_out[t.from.index()] = true;
+        }
+        (0..self.num_states)
+            .filter(|&s| !has_out[s as usize])
+            .map(StateId)
+            .collect()
+    }
+
+    /// How many transitions carry each label, indexed by [`LabelId`].
+    pub fn label_counts(&self) -> Vec<u64> {
+        let mut counts = vec![0u64; self.labels.len()];
+        for t in &self.transitions {
+            counts[t.label.index()] += 1;
+        }
+        counts
+    }
+
+    /// Reads an LTS in the format given by the file extension (`.aut` or `.lts`); a file
+    /// with another extension (or standard input) is read as an artifact if it starts with
+    /// the artifact header and as `.aut` otherwise.
+    pub fn read_file(path: Option<&Path>) -> Result<Lts, LtsError> {
+        let name = artifact::display_path(path, "<stdin>");
+        let ext = path
+            .and_then(|p| p.extension())
+            .and_then(|e| e.to_str())
+            .map(|e| e.to_ascii_lowercase());
+        match ext.as_deref() {
+            Some("aut") => {
+                let text = artifact::read_text(path)?;
+                Ok(aut::parse_aut(&text, &name)?)
+            }
+            Some("lts") => Ok(Lts::read_artifact(path)?),
+            _ => {
+                let bytes = artifact::read_bytes(path)?;
+                if artifact::is_artifact(&bytes) {
+                    Ok(Lts::decode_artifact(&bytes, &name)?)
+                } else if let Ok(text) = std::str::from_utf8(&bytes) {
+                    if text.trim_start().starts_with("des") {
+                        Ok(aut::parse_aut(text, &name)?)
+                    } else {
+                        Err(LtsError::UnknownFormat { path: name })
+                    }
+                } else {
+                    Err(LtsError::UnknownFormat { path: name })
+                }
+            }
+        }
+    }
+}
+
+/// The LTS artifact: read and written only through this implementation.
+impl Artifact for Lts {
+    const KIND: ArtifactKind = ArtifactKind::Lts;
+
+    /// Checks the invariants listed on [`Lts`].
+    fn check_invariants(&self) -> Result<(), String> {
+        let bad = |detail: String| detail;
         if self.num_states == 0 {
             return Err(bad(
                 "it has no states (at least the initial state is needed)".into(),
@@ -257,77 +305,5 @@ impl Lts {
             }
         }
         Ok(())
-    }
-
-    /// The text of a label as mCRL2 prints it.
-    pub fn label_text(&self, id: LabelId) -> &str {
-        self.labels[id.index()].text()
-    }
-
-    /// The states without outgoing transitions, in increasing order.
-    pub fn deadlock_states(&self) -> Vec<StateId> {
-        let mut has_out = vec![false; self.num_states as usize];
-        for t in &self.transitions {
-            has_out[t.from.index()] = true;
-        }
-        (0..self.num_states)
-            .filter(|&s| !has_out[s as usize])
-            .map(StateId)
-            .collect()
-    }
-
-    /// How many transitions carry each label, indexed by [`LabelId`].
-    pub fn label_counts(&self) -> Vec<u64> {
-        let mut counts = vec![0u64; self.labels.len()];
-        for t in &self.transitions {
-            counts[t.label.index()] += 1;
-        }
-        counts
-    }
-
-    /// Writes the LTS as a binary artifact (atomically; standard output for `None`/`-`).
-    pub fn write_artifact(&self, path: Option<&Path>) -> Result<(), ArtifactError> {
-        artifact::write_artifact(ArtifactKind::Lts, path, self)
-    }
-
-    /// Reads a binary LTS artifact and checks its invariants.
-    pub fn read_artifact(path: Option<&Path>) -> Result<Lts, LtsError> {
-        let lts: Lts = artifact::read_artifact(ArtifactKind::Lts, path)?;
-        lts.validate(&artifact::display_path(path, "<stdin>"))?;
-        Ok(lts)
-    }
-
-    /// Reads an LTS in the format given by the file extension (`.aut` or `.lts`); a file
-    /// with another extension (or standard input) is read as an artifact if it starts with
-    /// the artifact header and as `.aut` otherwise.
-    pub fn read_file(path: Option<&Path>) -> Result<Lts, LtsError> {
-        let name = artifact::display_path(path, "<stdin>");
-        let ext = path
-            .and_then(|p| p.extension())
-            .and_then(|e| e.to_str())
-            .map(|e| e.to_ascii_lowercase());
-        match ext.as_deref() {
-            Some("aut") => {
-                let text = artifact::read_text(path)?;
-                Ok(aut::parse_aut(&text, &name)?)
-            }
-            Some("lts") => Lts::read_artifact(path),
-            _ => {
-                let bytes = artifact::read_bytes(path)?;
-                if artifact::is_artifact(&bytes) {
-                    let lts: Lts = artifact::decode(ArtifactKind::Lts, &bytes, &name)?;
-                    lts.validate(&name)?;
-                    Ok(lts)
-                } else if let Ok(text) = std::str::from_utf8(&bytes) {
-                    if text.trim_start().starts_with("des") {
-                        Ok(aut::parse_aut(text, &name)?)
-                    } else {
-                        Err(LtsError::UnknownFormat { path: name })
-                    }
-                } else {
-                    Err(LtsError::UnknownFormat { path: name })
-                }
-            }
-        }
     }
 }

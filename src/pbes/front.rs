@@ -2,17 +2,13 @@
 //! LTS labels, the data simplifier used for instantiation, and evidence traces.
 
 use std::cell::RefCell;
-use std::path::Path;
 
-use crate::artifact::{display_path, read_text, write_artifact, ArtifactError, ArtifactKind};
 use crate::data::ir::Var;
 use crate::data::ir::{DataExpr, DataSpec, Sort};
 use crate::data::ir_ops::{Simplifier, SyntacticSimplifier};
 use crate::data::{Rewriter, TermId, VarId};
 use crate::lps::Lps;
-use crate::modal::ir::FormulaSpec;
 use crate::pbes::inst::InstData;
-use crate::pbes::ir::Pbes;
 use crate::process::ir::{ProcExpr, ProcSpec};
 use crate::source::{SourceFile, Span};
 
@@ -27,18 +23,6 @@ pub fn proc_spec_of_lps(lps: &Lps) -> ProcSpec {
         init: ProcExpr::Delta,
         init_span: Span::default(),
     }
-}
-
-/// Reads and type-checks the formula file `path` against `spec`.
-pub fn read_formula(path: &Path, spec: &ProcSpec) -> miette::Result<FormulaSpec> {
-    let name = display_path(Some(path), "<stdin>");
-    let src = SourceFile::new(name, read_text(Some(path))?);
-    crate::modal::typecheck::check_formula(&src, spec).map_err(miette::Report::new)
-}
-
-/// Writes a PBES artifact (atomically).
-pub fn write_pbes(path: Option<&Path>, pbes: &Pbes) -> Result<(), ArtifactError> {
-    write_artifact(ArtifactKind::Pbes, path, pbes)
 }
 
 /// The data simplifier instantiation uses for `data`: the data engine's rewriter (normal

@@ -19,6 +19,7 @@
 pub mod front;
 mod graph;
 pub mod inst;
+pub mod io;
 pub mod ir;
 pub mod lps2pbes;
 pub mod lts2pbes;
