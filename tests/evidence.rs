@@ -11,7 +11,7 @@ use muon::evidence::Evidence;
 use muon::lps::{linearise, LineariseOptions, Lps};
 use muon::pbes::inst::InstOptions;
 use muon::pbes::lps2pbes::{lps2pbes_with, Lps2PbesOptions};
-use muon::pbes::solve::{solve_pbes, Engine, SolverKind};
+use muon::pbes::solve::{solve_pbes, SolverKind};
 use muon::process::ir::ProcSpec;
 use muon::source::SourceFile;
 use proptest::prelude::*;
@@ -176,15 +176,9 @@ fn verdict_and_evidence(spec: &ProcSpec, lps: &Lps, formula: &str) -> (bool, Evi
     let f = muon::modal::typecheck::check_formula(&SourceFile::new("f.mcf", formula), spec)
         .unwrap_or_else(|e| panic!("{e:?}\n{formula}"));
     let plain = lps2pbes_with(lps, &f, Lps2PbesOptions::default()).unwrap();
-    let quick = solve_pbes(
-        &plain,
-        Engine::Terms,
-        &InstOptions::default(),
-        SolverKind::Zielonka,
-        true,
-    )
-    .unwrap()
-    .value;
+    let quick = solve_pbes(&plain, &InstOptions::default(), SolverKind::Zielonka, true)
+        .unwrap()
+        .value;
     let pbes = lps2pbes_with(
         lps,
         &f,
@@ -198,7 +192,7 @@ fn verdict_and_evidence(spec: &ProcSpec, lps: &Lps, formula: &str) -> (bool, Evi
         ..InstOptions::default()
     };
     // Evidence from the finite proof of an early stop, or from the solved game.
-    let early = solve_pbes(&pbes, Engine::Terms, &opts, SolverKind::Zielonka, true).unwrap();
+    let early = solve_pbes(&pbes, &opts, SolverKind::Zielonka, true).unwrap();
     assert_eq!(
         early.value, quick,
         "{formula}: verdicts differ with and without evidence"
@@ -214,7 +208,7 @@ fn verdict_and_evidence(spec: &ProcSpec, lps: &Lps, formula: &str) -> (bool, Evi
     .unwrap_or_else(|e| panic!("{formula} (early stop): {e}"));
     check_evidence(lps, &f, &ev_early, SolverKind::Zielonka)
         .unwrap_or_else(|e| panic!("{formula} (early stop): {e}"));
-    let mut out = solve_pbes(&pbes, Engine::Terms, &opts, SolverKind::Zielonka, false).unwrap();
+    let mut out = solve_pbes(&pbes, &opts, SolverKind::Zielonka, false).unwrap();
     assert_eq!(
         out.value, quick,
         "{formula}: verdicts differ with and without evidence"

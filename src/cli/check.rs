@@ -14,7 +14,7 @@ use crate::lps::{linearise, LineariseOptions};
 use crate::modal::read_formula;
 use crate::pbes::inst::InstOptions;
 use crate::pbes::lps2pbes::{lps2pbes_with, Lps2PbesOptions};
-use crate::pbes::solve::{solve_pbes, Engine, SolverKind};
+use crate::pbes::solve::{solve_pbes, SolverKind};
 use crate::process::typecheck::check_specification;
 use crate::source::SourceFile;
 
@@ -141,7 +141,7 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
         let pbes = lps2pbes_with(&lps, &formula, lopts)?;
         // Evidence comes from the finite proof of an early stop, or else from the solved
         // game, so solving may always stop as soon as the verdict is decided.
-        let out = solve_pbes(&pbes, Engine::Terms, &opts, args.solver, true)?;
+        let out = solve_pbes(&pbes, &opts, args.solver, true)?;
         all_true &= out.value;
         if evidence && args.format == TraceFormat::Json {
             // JSON Lines: one object per formula, its verdict included.

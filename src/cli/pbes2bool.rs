@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use super::Global;
 use crate::pbes::inst::InstOptions;
-use crate::pbes::solve::{solve_pbes, Engine, SolverKind};
+use crate::pbes::solve::{solve_pbes, SolverKind};
 
 /// Arguments of `muon pbes2bool`.
 #[derive(clap::Args, Debug)]
@@ -18,9 +18,6 @@ pub struct Args {
     /// Give up after this many BES variables (instantiation that does not terminate).
     #[arg(long = "max-vars", default_value_t = 100_000_000)]
     pub max_vars: usize,
-    /// Use the instantiation engine on the typed IR (slower; for cross-checking).
-    #[arg(long = "ir-engine", hide = true)]
-    pub ir_engine: bool,
     /// Instantiate the whole reachable BES even when the answer is known earlier.
     #[arg(long = "no-early-stop")]
     pub no_early_stop: bool,
@@ -35,13 +32,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         max_vars: args.max_vars,
         ..InstOptions::default()
     };
-    let simp = crate::pbes::front::simplifier(&pbes.data);
-    let engine = if args.ir_engine {
-        Engine::Ir(simp.as_ref())
-    } else {
-        Engine::Terms
-    };
-    let out = solve_pbes(&pbes, engine, &opts, args.solver, !args.no_early_stop)?;
+    let out = solve_pbes(&pbes, &opts, args.solver, !args.no_early_stop)?;
     println!("{}", out.value);
     if g.verbose {
         let s = &out.inst.stats;

@@ -8,8 +8,8 @@ use miette::miette;
 use super::Global;
 use crate::artifact::{display_path, write_output, Artifact, ArtifactError};
 use crate::bes::{bes_to_game, write_bes_text, write_pg};
+use crate::pbes::inst::instantiate;
 use crate::pbes::inst::InstOptions;
-use crate::pbes::tinst::instantiate_terms;
 
 /// Arguments of `muon pbesinst`.
 #[derive(clap::Args, Debug)]
@@ -48,7 +48,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         max_vars: args.max_vars,
         ..InstOptions::default()
     };
-    let inst = instantiate_terms(&pbes, &opts)?;
+    let inst = instantiate(&pbes, &opts)?;
     let bes = inst
         .bes
         .ok_or_else(|| miette!("internal error: instantiation incomplete"))?;

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use super::Global;
 use crate::pbes::inst::InstOptions;
-use crate::pbes::solve::{solve_pbes, Engine, SolverKind};
+use crate::pbes::solve::{solve_pbes, SolverKind};
 
 /// Arguments of `muon pbessolve`.
 #[derive(clap::Args, Debug)]
@@ -47,7 +47,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         ..InstOptions::default()
     };
     // Evidence comes from the finite proof of an early stop, or else from the solved game.
-    let out = solve_pbes(&pbes, Engine::Terms, &opts, args.solver, true)?;
+    let out = solve_pbes(&pbes, &opts, args.solver, true)?;
     let mut text = format!("{}\n", out.value);
     if let Some(lps) = &lps {
         let game = out.game.as_ref().map(|(g, s)| (g, s));

@@ -74,6 +74,7 @@ pub mod names;
 pub mod numbers;
 pub mod print;
 pub mod rewrite;
+pub mod simplify;
 pub mod store;
 pub mod typecheck;
 

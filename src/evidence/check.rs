@@ -14,7 +14,7 @@ use crate::lps::{Lps, SummandAction};
 use crate::modal::ir::FormulaSpec;
 use crate::pbes::inst::InstOptions;
 use crate::pbes::lts2pbes::lts2pbes;
-use crate::pbes::solve::{solve_pbes, Engine, SolverKind};
+use crate::pbes::solve::{solve_pbes, SolverKind};
 use crate::process::ir::Action;
 
 fn normal_form(rw: &mut Rewriter, e: &DataExpr) -> Result<DataExpr, EvidenceError> {
@@ -194,7 +194,7 @@ pub fn recheck(
 ) -> Result<(), EvidenceError> {
     let pbes = lts2pbes(&ev.lts, &ev.labels, &lps.data, formula)
         .map_err(|e| EvidenceError::Recheck(e.to_string()))?;
-    let out = solve_pbes(&pbes, Engine::Terms, &InstOptions::default(), solver, true)
+    let out = solve_pbes(&pbes, &InstOptions::default(), solver, true)
         .map_err(|e| EvidenceError::Recheck(e.to_string()))?;
     if out.value != ev.value {
         return Err(EvidenceError::Unchecked(format!(

@@ -68,7 +68,7 @@
 //!    communication), constelm (parameters that keep their initial value in every reachable
 //!    state; summands whose condition becomes `false` are removed), parelm (parameters that
 //!    influence no condition, action or relevant parameter), removal of duplicate summands.
-//!    Data decisions use [`simplify::best_simplifier`]: the data engine's rewriter on closed
+//!    Data decisions use [`crate::data::simplify::best_simplifier`]: the data engine's rewriter on closed
 //!    subterms plus syntactic folds. Note: constelm and sumelm keep the state space
 //!    isomorphic; parelm removes only parameters nothing observes, which can merge states
 //!    that differ only in such a parameter (the LTS stays strongly bisimilar).

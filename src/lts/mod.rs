@@ -167,7 +167,7 @@ pub struct Transition {
 
 /// An explicit labelled transition system.
 ///
-/// Invariants (checked by [`Lts::validate`], which every reader calls): `initial` and every
+/// Invariants (checked by its [`Artifact::check_invariants`], which every reader calls): `initial` and every
 /// transition endpoint are `< num_states`, every label id is `< labels.len()`, and label texts
 /// are pairwise distinct.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

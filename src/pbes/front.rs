@@ -1,14 +1,8 @@
-//! The user-facing glue of the PBES tools: type-checking formulas against an LPS, typing
-//! LTS labels, the data simplifier used for instantiation, and evidence traces.
+//! The user-facing glue of the PBES tools: the declarations of an LPS as a specification
+//! to type-check formulas against, and typing of LTS labels.
 
-use std::cell::RefCell;
-
-use crate::data::ir::Var;
 use crate::data::ir::{DataExpr, DataSpec, Sort};
-use crate::data::ir_ops::{Simplifier, SyntacticSimplifier};
-use crate::data::{Rewriter, TermId, VarId};
 use crate::lps::Lps;
-use crate::pbes::inst::InstData;
 use crate::process::ir::{ProcExpr, ProcSpec};
 use crate::source::{SourceFile, Span};
 
@@ -25,78 +19,6 @@ pub fn proc_spec_of_lps(lps: &Lps) -> ProcSpec {
     }
 }
 
-/// The data simplifier instantiation uses for `data`: the data engine's rewriter (normal
-/// forms with respect to the specification's equations), falling back to syntactic
-/// simplification when the rewriter cannot handle the specification or an expression.
-pub fn simplifier(data: &DataSpec) -> Box<dyn InstData> {
-    match Rewriter::new(data) {
-        Ok(rw) => Box::new(RewriterSimplifier {
-            rw: RefCell::new(rw),
-            fallback: SyntacticSimplifier::new(data),
-        }),
-        Err(_) => Box::new(SyntacticSimplifier::new(data)),
-    }
-}
-
-/// The data engine's rewriter as a [`Simplifier`] on the typed IR.
-pub struct RewriterSimplifier {
-    rw: RefCell<Rewriter>,
-    fallback: SyntacticSimplifier,
-}
-
-impl InstData for RewriterSimplifier {
-    fn solutions(
-        &self,
-        vars: &[Var],
-        cond: &DataExpr,
-        limit: usize,
-    ) -> Option<Result<Vec<(Vec<DataExpr>, DataExpr)>, String>> {
-        let mut rw = self.rw.borrow_mut();
-        let c = match rw.term(cond) {
-            Ok(c) => c,
-            Err(e) => return Some(Err(e.to_string())),
-        };
-        let ids: Vec<VarId> = vars.iter().map(|v| rw.store().intern_var(v)).collect();
-        let mut found: Vec<(Vec<TermId>, TermId)> = Vec::new();
-        let mut too_many = false;
-        let r = rw.enumerator().enumerate(&ids, c, &mut |vals, residual| {
-            found.push((vals.to_vec(), residual));
-            if found.len() > limit {
-                too_many = true;
-                return false;
-            }
-            true
-        });
-        if let Err(e) = r {
-            return Some(Err(e.to_string()));
-        }
-        if too_many {
-            return Some(Err(format!(
-                "more than {limit} values satisfy the condition"
-            )));
-        }
-        Some(Ok(found
-            .into_iter()
-            .map(|(vals, res)| (vals.into_iter().map(|t| rw.expr(t)).collect(), rw.expr(res)))
-            .collect()))
-    }
-}
-
-impl Simplifier for RewriterSimplifier {
-    fn simplify(&self, e: &DataExpr) -> DataExpr {
-        let mut rw = self.rw.borrow_mut();
-        let r = rw
-            .term(e)
-            .ok()
-            .and_then(|t| rw.rewrite(t).ok())
-            .map(|n| rw.expr(n));
-        match r {
-            Some(x) => x,
-            None => self.fallback.simplify(e),
-        }
-    }
-}
-
 /// Parses a printed label argument as a closed data expression of sort `sort` (with the
 /// data type checker), for typing `.aut` labels.
 pub fn parse_label_arg(data: &DataSpec, text: &str, sort: &Sort) -> Result<DataExpr, String> {
@@ -108,7 +30,7 @@ pub fn parse_label_arg(data: &DataSpec, text: &str, sort: &Sort) -> Result<DataE
             .collect::<Vec<_>>()
             .join("; ")
     })?;
-    let e = simplifier(data).simplify(&e);
+    let e = crate::data::simplify::best_simplifier(data).simplify(&e);
     if e.sort() == *sort {
         return Ok(e);
     }

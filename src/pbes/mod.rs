@@ -7,13 +7,14 @@
 //! - [`lts2pbes::lts2pbes`]: explicit LTS + formula → PBES with one equation per fixpoint
 //!   and state.
 //! - [`matching`]: `sat` of action formulas on multi-actions, PBES expression builders.
-//! - [`tinst::instantiate_terms`]: instantiation into a BES on the data engine's terms (the
-//!   engine the tools use); [`inst::instantiate`]: the same algorithm on the typed IR with
-//!   any [`inst::InstData`] (cross-checking, tests). Both: one-point rule, miniscoping,
-//!   finite-sort and guarded enumeration, `--max-vars` bound, constant propagation with an
-//!   optional stop when the initial variable is decided, origins of BES variables.
+//! - [`inst::instantiate`]: instantiation into a BES on the data engine's terms (one-point
+//!   rule, miniscoping, distribution, finite-sort and guarded enumeration, `--max-vars`
+//!   bound, constant propagation with an optional stop when the initial variable is decided,
+//!   origins of BES variables); [`inst::naive::solve`]: the small reference it is
+//!   property-tested against.
 //! - [`solve::solve_pbes`]: instantiate + Zielonka (with strategies) or Gauss.
-//! - [`front`]: formulas against an LPS, typing `.aut` labels, PBES artifact output.
+//! - [`front`]: formulas against an LPS, typing `.aut` labels.
+//! - [`io`]: the PBES artifact and the reader of PBES files (artifact or mCRL2 text).
 //! - Evidence from a solved game of a `lps2pbes -c` PBES: [`crate::evidence::read`].
 
 pub mod front;
@@ -25,5 +26,4 @@ pub mod lps2pbes;
 pub mod lts2pbes;
 pub mod matching;
 pub mod solve;
-pub mod tinst;
 pub mod typecheck;

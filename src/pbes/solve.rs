@@ -8,7 +8,7 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 use crate::bes::{bes_to_game, solve_gauss, solve_zielonka, Game, Player, Solution};
-use crate::pbes::inst::{instantiate, InstData, InstError, InstOptions, Instantiation};
+use crate::pbes::inst::{instantiate, InstError, InstOptions, Instantiation};
 use crate::pbes::ir::Pbes;
 
 /// The BES solver to use.
@@ -49,32 +49,10 @@ pub struct SolveOutcome {
     pub solve_seconds: f64,
 }
 
-/// Which instantiation engine to use.
-#[derive(Clone, Copy)]
-pub enum Engine<'a> {
-    /// The fast engine on the data engine's terms ([`crate::pbes::tinst`]).
-    Terms,
-    /// The engine on the typed IR with the given data operations ([`crate::pbes::inst`]).
-    Ir(&'a dyn InstData),
-}
-
-/// Instantiates `pbes` with `engine`.
-pub fn instantiate_with(
-    pbes: &Pbes,
-    engine: Engine<'_>,
-    opts: &InstOptions,
-) -> Result<Instantiation, InstError> {
-    match engine {
-        Engine::Terms => crate::pbes::tinst::instantiate_terms(pbes, opts),
-        Engine::Ir(data) => instantiate(pbes, data, opts),
-    }
-}
-
 /// Instantiates and solves `pbes`. With `early` instantiation stops as soon as the initial
 /// variable is decided (then no game is built).
 pub fn solve_pbes(
     pbes: &Pbes,
-    engine: Engine<'_>,
     opts: &InstOptions,
     solver: SolverKind,
     early: bool,
@@ -82,7 +60,7 @@ pub fn solve_pbes(
     let t0 = Instant::now();
     let mut o = opts.clone();
     o.stop_when_decided = early;
-    let inst = instantiate_with(pbes, engine, &o)?;
+    let inst = instantiate(pbes, &o)?;
     let inst_seconds = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     if let Some(v) = inst.decided {

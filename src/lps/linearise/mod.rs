@@ -308,7 +308,7 @@ impl<'a> Lin<'a> {
             reserved: used_names.clone(),
             used_names,
             actions: spec.actions.clone(),
-            simp: super::simplify::best_simplifier(&spec.data),
+            simp: crate::data::simplify::best_simplifier(&spec.data),
             terminations: Vec::new(),
         }
     }

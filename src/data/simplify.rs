@@ -1,0 +1,96 @@
+//! The one data simplifier on the typed IR that the stages share: the data engine's
+//! rewriter on maximal closed subterms, with the syntactic folds of
+//! [`SyntacticSimplifier`] around it (linearisation, LPS simplification, typing of LTS
+//! labels).
+
+use std::cell::RefCell;
+
+use crate::data::ir::{DataExpr, DataSpec};
+use crate::data::ir_ops::{is_closed, Simplifier, SyntacticSimplifier};
+use crate::data::Rewriter;
+
+/// A [`Simplifier`] that rewrites with the data engine ([`Rewriter`]) and then
+/// applies the syntactic folds; falls back to syntactic simplification alone for
+/// expressions the engine cannot convert or rewrite.
+pub struct RewriterSimplifier {
+    rw: RefCell<Rewriter>,
+    syn: SyntacticSimplifier,
+}
+
+impl RewriterSimplifier {
+    /// A simplifier for `data`; `None` when the engine rejects the data specification.
+    pub fn new(data: &DataSpec) -> Option<RewriterSimplifier> {
+        let rw = Rewriter::new(data).ok()?;
+        Some(RewriterSimplifier {
+            rw: RefCell::new(rw),
+            syn: SyntacticSimplifier::new(data),
+        })
+    }
+}
+
+impl RewriterSimplifier {
+    /// The normal form of a closed expression, or `None` if the engine cannot produce it.
+    fn rewrite_closed(&self, e: &DataExpr) -> Option<DataExpr> {
+        let mut rw = self.rw.borrow_mut();
+        let t = rw.term(e).ok()?;
+        let n = rw.rewrite(t).ok()?;
+        Some(rw.expr(n))
+    }
+
+    /// Rewrites the maximal closed subterms of `e` (open terms are left to the syntactic
+    /// folds: with free variables the rewriter rarely decides more, and it is costly on the
+    /// large conjunctions of composed summands).
+    fn rewrite_closed_subterms(&self, e: &DataExpr) -> (DataExpr, bool) {
+        match e {
+            DataExpr::Var(_) | DataExpr::Number { .. } => (e.clone(), false),
+            DataExpr::Func(_) => (self.rewrite_closed(e).unwrap_or_else(|| e.clone()), true),
+            DataExpr::App { head, args } => {
+                let parts: Vec<(DataExpr, bool)> = args
+                    .iter()
+                    .map(|a| self.rewrite_closed_subterms(a))
+                    .collect();
+                let closed = parts.iter().all(|p| p.1) && is_closed(head);
+                let app = DataExpr::App {
+                    head: head.clone(),
+                    args: parts.into_iter().map(|p| p.0).collect(),
+                };
+                if closed {
+                    (self.rewrite_closed(&app).unwrap_or(app), true)
+                } else {
+                    (app, false)
+                }
+            }
+            _ => {
+                if is_closed(e) {
+                    (self.rewrite_closed(e).unwrap_or_else(|| e.clone()), true)
+                } else {
+                    (e.clone(), false)
+                }
+            }
+        }
+    }
+}
+
+impl Simplifier for RewriterSimplifier {
+    fn simplify(&self, e: &DataExpr) -> DataExpr {
+        let e1 = self.syn.simplify(e);
+        if matches!(e1, DataExpr::Var(_) | DataExpr::Number { .. }) {
+            return e1;
+        }
+        let (e2, _) = self.rewrite_closed_subterms(&e1);
+        if e2 == e1 {
+            e1
+        } else {
+            self.syn.simplify(&e2)
+        }
+    }
+}
+
+/// The best available simplifier for `data`: the data engine's rewriter, or the syntactic
+/// simplifier when the engine cannot take the specification.
+pub fn best_simplifier(data: &DataSpec) -> Box<dyn Simplifier> {
+    match RewriterSimplifier::new(data) {
+        Some(r) => Box::new(r),
+        None => Box::new(SyntacticSimplifier::new(data)),
+    }
+}

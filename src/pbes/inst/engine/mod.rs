@@ -1,0 +1,569 @@
+//! The instantiation engine (see [`super`] for the algorithm), on the data engine's
+//! hash-consed terms. Right-hand sides are converted to terms once per equation; an instance
+//! is a `TermId` vector, rewritten under a substitution of the equation's parameters without
+//! building intermediate expressions, and instances are looked up by their ids.
+//!
+//! Quantifiers are eliminated by the one-point rule, by distribution (`exists x.
+//! (x == t1 || x == t2) && φ` into one-point branches, and the dual for `forall`), by guards
+//! taken from every data-only part of the body in negation normal form, by enumerating
+//! finite sorts, and, for data-only bodies over unbounded numbers, by instances in order with
+//! an early stop. A data term that does not rewrite to a Boolean (a partial function outside
+//! its domain) is an error only when the other operand of its junction, or another instance
+//! of its quantifier, does not decide the result.
+//!
+//! The part of eliminating a quantifier that depends on the quantifier alone is computed
+//! once per quantifier node and reused by every instance ([`quant`]); only the evaluation
+//! under the instance's values is redone.
+
+use std::collections::VecDeque;
+use std::rc::Rc;
+use std::time::Instant;
+
+use num_bigint::BigInt;
+use num_traits::Signed;
+use rustc_hash::FxHashMap;
+
+use crate::data::ir::{DataExpr, Func, Sort, Var};
+use crate::data::ir_ops::default_value;
+use crate::data::{NumSort, Rewriter, Substitution, Term, TermId, VarId};
+use crate::pbes::graph::{b_and, b_or, Graph, B};
+use crate::pbes::inst::{
+    enumerate_sort, show_sort, InstError, InstOptions, InstStats, Instantiation, Justification,
+    VarOrigin,
+};
+use crate::pbes::ir::{Pbes, PbesExpr};
+
+mod quant;
+mod terms;
+use quant::*;
+
+/// A right-hand side over terms.
+#[derive(Clone, Debug)]
+enum T {
+    True,
+    False,
+    Data(TermId),
+    Not(Rc<T>),
+    And(Rc<T>, Rc<T>),
+    Or(Rc<T>, Rc<T>),
+    Imp(Rc<T>, Rc<T>),
+    Forall(Vec<VarId>, Rc<T>),
+    Exists(Vec<VarId>, Rc<T>),
+    Prop(u32, Vec<TermId>),
+}
+
+struct Eng<'a> {
+    pbes: &'a Pbes,
+    rw: Rewriter,
+    opts: &'a InstOptions,
+    rank: Vec<u32>,
+    rhs: Vec<T>,
+    params: Vec<Vec<VarId>>,
+    globals: Vec<(VarId, TermId)>,
+    /// BES variable per instance key `[equation, argument ids…]`; looked up by slice so a
+    /// known instance costs no allocation, and the key is shared with `inst`.
+    ids: FxHashMap<Rc<[u32]>, u32>,
+    /// Per BES variable: its instance key (`None` for auxiliary variables).
+    inst: Vec<Option<Rc<[u32]>>>,
+    /// Scratch for instance keys and argument values.
+    key_buf: Vec<u32>,
+    vals_buf: Vec<TermId>,
+    g: Graph,
+    queue: VecDeque<u32>,
+    enum_cache: FxHashMap<Sort, Result<Vec<TermId>, String>>,
+    current: u32,
+    /// Free variables per term, indexed by [`TermId`] (`(u32::MAX, _)` = not computed yet):
+    /// rewriting binds only those.
+    fv_cache: Vec<(u32, u32)>,
+    fv_arena: Vec<VarId>,
+    /// Scratch substitution for [`Eng::rewrite`].
+    small: Vec<(VarId, TermId)>,
+    /// Normal forms of closed terms.
+    closed_cache: FxHashMap<TermId, TermId>,
+    /// Normal forms of open terms, keyed by `[term, value of each free variable]`
+    /// (`u32::MAX` for an unbound one): a condition or next-state expression reads few
+    /// parameters, whose values recur across many instances (see [`Eng::rewrite`]).
+    memo: FxHashMap<Box<[u32]>, TermId>,
+    /// Words held by `memo` keys (for the [`MEMO_WORDS`] bound).
+    memo_words: usize,
+    memo_key: Vec<u32>,
+    /// Values of the globals and the current instance's parameters, by variable index
+    /// (`u32::MAX` = unbound), and how many entries of the substitution they cover.
+    dense: Vec<TermId>,
+    base: usize,
+    tt: TermId,
+    ff: TermId,
+    and_f: crate::data::FuncId,
+    or_f: crate::data::FuncId,
+    not_f: crate::data::FuncId,
+    /// Symbolic plans of quantifiers, keyed by the body node (its address, which names it
+    /// because the entry holds the node: it cannot be freed and its address reused while the
+    /// cache lives) and the quantifier kind (see [`quant::QPlan`]).
+    plans: FxHashMap<(usize, bool), PlanEntry>,
+}
+
+/// Bound on the key words of [`Eng::rewrite`]'s memo before it is cleared (16 Mi words,
+/// about 64 MiB of keys plus the table).
+const MEMO_WORDS: usize = 16 << 20;
+
+/// Whether `x` decides a conjunction (`false`) or a disjunction (`true`) on its own.
+fn decides(x: &B, conj: bool) -> bool {
+    matches!((x, conj), (B::F, true) | (B::T, false))
+}
+
+/// Whether `e` is a data term that did not rewrite to `true` or `false`: harmless where the
+/// other operand of a junction decides it.
+fn is_stuck(e: &InstError) -> bool {
+    matches!(e, InstError::Undecided { .. })
+}
+
+fn bool_func(name: &str, arity: usize) -> Func {
+    Func {
+        name: name.into(),
+        sort: Sort::Arrow(vec![Sort::Bool; arity], Box::new(Sort::Bool)),
+    }
+}
+
+/// Instantiates `pbes` on terms (see the module docs). Fails with a clear error when the
+/// data engine cannot handle the PBES's data specification.
+pub fn instantiate(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiation, InstError> {
+    let started = Instant::now();
+    let rw = Rewriter::new(&pbes.data).map_err(|e| InstError::Data(e.to_string()))?;
+    let store = rw.store();
+    let mut eng = Eng {
+        pbes,
+        opts,
+        rank: super::equation_ranks(pbes),
+        rhs: Vec::new(),
+        params: Vec::new(),
+        globals: Vec::new(),
+        ids: FxHashMap::default(),
+        inst: Vec::new(),
+        key_buf: Vec::new(),
+        vals_buf: Vec::new(),
+        g: Graph::new(opts.max_vars),
+        queue: VecDeque::new(),
+        enum_cache: FxHashMap::default(),
+        current: 0,
+        fv_cache: Vec::new(),
+        fv_arena: Vec::new(),
+        small: Vec::new(),
+        closed_cache: FxHashMap::default(),
+        memo: FxHashMap::default(),
+        memo_words: 0,
+        memo_key: Vec::new(),
+        dense: Vec::new(),
+        base: 0,
+        tt: store.true_term(),
+        ff: store.false_term(),
+        and_f: store.intern_func(&bool_func("&&", 2)),
+        or_f: store.intern_func(&bool_func("||", 2)),
+        not_f: store.intern_func(&bool_func("!", 1)),
+        plans: FxHashMap::default(),
+        rw,
+    };
+    let index: FxHashMap<&str, u32> = pbes
+        .equations
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (&*e.var.name, i as u32))
+        .collect();
+    for g in &pbes.globals {
+        let v =
+            default_value(&g.sort, &pbes.data).ok_or_else(|| InstError::Global(g.name.clone()))?;
+        let id = eng.rw.store().intern_var(g);
+        let t = eng.term(&v)?;
+        eng.globals.push((id, t));
+    }
+    for e in &pbes.equations {
+        let t = eng.compile(&e.rhs, &index)?;
+        eng.rhs.push(t);
+        let ps = e
+            .var
+            .params
+            .iter()
+            .map(|p| eng.rw.store().intern_var(p))
+            .collect();
+        eng.params.push(ps);
+    }
+    let init_eq = *index
+        .get(&*pbes.init.name)
+        .ok_or_else(|| InstError::UnknownVariable(pbes.init.name.clone()))?;
+    let mut args = Vec::new();
+    for a in &pbes.init.args {
+        let t = eng.term(a)?;
+        let globals = eng.globals.clone();
+        let r = eng.rewrite(t, &globals)?;
+        args.push(r);
+    }
+    let init = eng.var_of(init_eq, &args)?;
+    while let Some(x) = eng.queue.pop_front() {
+        if opts.stop_when_decided && eng.g.value[init as usize].is_some() {
+            break;
+        }
+        eng.expand(x)?;
+    }
+    let decided = eng.g.value[init as usize];
+    let complete = eng.queue.is_empty() && eng.g.is_complete();
+    let bes = if complete {
+        let name = |i: usize| match &eng.inst[i] {
+            Some(key) => format!("{}_{i}", pbes.equations[key[0] as usize].var.name),
+            None => format!("aux_{i}"),
+        };
+        Some(eng.g.build(init, &name)?)
+    } else {
+        None
+    };
+    let origin = if opts.keep_origins {
+        eng.inst
+            .iter()
+            .map(|o| {
+                o.as_ref().map(|key| VarOrigin {
+                    equation: key[0],
+                    args: key[1..].iter().map(|t| eng.rw.expr(TermId(*t))).collect(),
+                })
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let stats = InstStats {
+        instances: eng.inst.len() - eng.g.aux_count,
+        auxiliary: eng.g.aux_count,
+        decided: eng.g.decided_count,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    Ok(Instantiation {
+        bes,
+        decided,
+        origin,
+        justification: (opts.keep_origins && decided.is_some())
+            .then(|| Justification::new(init, eng.g.justification())),
+        value: std::mem::take(&mut eng.g.value),
+        stats,
+    })
+}
+
+impl Eng<'_> {
+    fn eq_name(&self) -> crate::source::Name {
+        self.pbes.equations[self.current as usize].var.name.clone()
+    }
+
+    fn term(&self, e: &DataExpr) -> Result<TermId, InstError> {
+        self.rw
+            .term(e)
+            .map_err(|err| InstError::Data(err.to_string()))
+    }
+
+    /// The value of `v` under `sigma`: its first `base` entries (globals and parameters) are
+    /// also in the dense table, later ones (quantifier values) are searched.
+    fn lookup(&self, v: VarId, sigma: &[(VarId, TermId)]) -> Option<TermId> {
+        if let Some((_, t)) = sigma[self.base.min(sigma.len())..]
+            .iter()
+            .rev()
+            .find(|(x, _)| *x == v)
+        {
+            return Some(*t);
+        }
+        match self.dense.get(v.0 as usize) {
+            Some(t) if t.0 != u32::MAX => Some(*t),
+            _ => None,
+        }
+    }
+
+    /// The normal form of `t` under `sigma` (whose terms are normal forms). Only the
+    /// variables that occur in `t` are bound (an LPS has many parameters, a condition or
+    /// next-state expression mentions few), a variable is looked up without rewriting, and
+    /// closed terms are rewritten once. Open terms are memoised by the values of their free
+    /// variables: the normal form is a function of the term and those values alone, and the
+    /// same local values recur in many instances.
+    fn rewrite(&mut self, t: TermId, sigma: &[(VarId, TermId)]) -> Result<TermId, InstError> {
+        let store = self.rw.store();
+        if let Term::Var(v) = store.get(t) {
+            if let Some(val) = self.lookup(*v, sigma) {
+                return Ok(val);
+            }
+        }
+        let ti = t.0 as usize;
+        let (start, len) = match self.fv_cache.get(ti) {
+            Some(&r) if r.0 != u32::MAX => r,
+            _ => {
+                let fv = store.free_vars(t);
+                let r = (self.fv_arena.len() as u32, fv.len() as u32);
+                self.fv_arena.extend(fv);
+                if ti >= self.fv_cache.len() {
+                    self.fv_cache.resize(ti + 1024, (u32::MAX, 0));
+                }
+                self.fv_cache[ti] = r;
+                r
+            }
+        };
+        if len == 0 {
+            if let Some(&r) = self.closed_cache.get(&t) {
+                return Ok(r);
+            }
+        }
+        let mut small = std::mem::take(&mut self.small);
+        small.clear();
+        let mut key = std::mem::take(&mut self.memo_key);
+        key.clear();
+        key.push(t.0);
+        for k in start..start + len {
+            let v = self.fv_arena[k as usize];
+            match self.lookup(v, sigma) {
+                Some(val) => {
+                    small.push((v, val));
+                    key.push(val.0);
+                }
+                None => key.push(u32::MAX),
+            }
+        }
+        if len > 0 {
+            if let Some(&r) = self.memo.get(key.as_slice()) {
+                self.small = small;
+                self.memo_key = key;
+                return Ok(r);
+            }
+        }
+        let r = self.rw.rewrite_with(t, &small);
+        self.small = small;
+        let r = r.map_err(|err| InstError::Data(err.to_string()));
+        if let Ok(r) = r {
+            if len == 0 {
+                self.closed_cache.insert(t, r);
+            } else {
+                if self.memo_words + key.len() > MEMO_WORDS {
+                    self.memo.clear();
+                    self.memo_words = 0;
+                }
+                self.memo_words += key.len();
+                self.memo.insert(key.as_slice().into(), r);
+            }
+        }
+        self.memo_key = key;
+        r
+    }
+
+    fn compile(&self, e: &PbesExpr, index: &FxHashMap<&str, u32>) -> Result<T, InstError> {
+        let b = |x: &PbesExpr| self.compile(x, index).map(Rc::new);
+        Ok(match e {
+            PbesExpr::True => T::True,
+            PbesExpr::False => T::False,
+            PbesExpr::Data(d) => {
+                let t = self.term(d)?;
+                if t == self.tt {
+                    T::True
+                } else if t == self.ff {
+                    T::False
+                } else {
+                    T::Data(t)
+                }
+            }
+            PbesExpr::Not(a) => T::Not(b(a)?),
+            PbesExpr::And(x, y) => T::And(b(x)?, b(y)?),
+            PbesExpr::Or(x, y) => T::Or(b(x)?, b(y)?),
+            PbesExpr::Imp(x, y) => T::Imp(b(x)?, b(y)?),
+            PbesExpr::Forall(vs, a) | PbesExpr::Exists(vs, a) => {
+                let ids = vs.iter().map(|v| self.rw.store().intern_var(v)).collect();
+                if matches!(e, PbesExpr::Forall(..)) {
+                    T::Forall(ids, b(a)?)
+                } else {
+                    T::Exists(ids, b(a)?)
+                }
+            }
+            PbesExpr::PropVar(x) => {
+                let eq = *index
+                    .get(&*x.name)
+                    .ok_or_else(|| InstError::UnknownVariable(x.name.clone()))?;
+                if self.pbes.equations[eq as usize].var.params.len() != x.args.len() {
+                    return Err(InstError::UnknownVariable(x.name.clone()));
+                }
+                let args = x
+                    .args
+                    .iter()
+                    .map(|a| self.term(a))
+                    .collect::<Result<_, _>>()?;
+                T::Prop(eq, args)
+            }
+        })
+    }
+
+    fn var_of(&mut self, eq: u32, args: &[TermId]) -> Result<u32, InstError> {
+        let mut key = std::mem::take(&mut self.key_buf);
+        key.clear();
+        key.push(eq);
+        key.extend(args.iter().map(|t| t.0));
+        if let Some(&id) = self.ids.get(key.as_slice()) {
+            self.key_buf = key;
+            return Ok(id);
+        }
+        let id = self.g.new_var(self.rank[eq as usize]);
+        if let Ok(id) = id {
+            let shared: Rc<[u32]> = key.as_slice().into();
+            self.inst.push(Some(shared.clone()));
+            self.ids.insert(shared, id);
+            self.queue.push_back(id);
+        }
+        self.key_buf = key;
+        id
+    }
+
+    fn expand(&mut self, x: u32) -> Result<(), InstError> {
+        let Some(key) = self.inst[x as usize].clone() else {
+            return Ok(());
+        };
+        let eq = key[0];
+        self.current = eq;
+        let mut sigma = self.globals.clone();
+        sigma.extend(
+            self.params[eq as usize]
+                .iter()
+                .copied()
+                .zip(key[1..].iter().map(|t| TermId(*t))),
+        );
+        for (v, t) in &sigma {
+            let i = v.0 as usize;
+            if i >= self.dense.len() {
+                self.dense.resize(i + 1, TermId(u32::MAX));
+            }
+            self.dense[i] = *t;
+        }
+        self.base = sigma.len();
+        // The right-hand side is borrowed from `self` while evaluating; take it out.
+        let rhs = std::mem::replace(&mut self.rhs[eq as usize], T::True);
+        let r = self.eval(&rhs, &mut sigma, true);
+        self.rhs[eq as usize] = rhs;
+        for (v, _) in &sigma[..self.base] {
+            self.dense[v.0 as usize] = TermId(u32::MAX);
+        }
+        self.base = 0;
+        let b = r?;
+        let inst = &mut self.inst;
+        self.g.define(x, b, &mut |_| inst.push(None))
+    }
+
+    fn eval(
+        &mut self,
+        e: &T,
+        sigma: &mut Vec<(VarId, TermId)>,
+        positive: bool,
+    ) -> Result<B, InstError> {
+        Ok(match e {
+            T::True => B::T,
+            T::False => B::F,
+            T::Data(t) => {
+                let r = self.rewrite(*t, sigma)?;
+                if r == self.tt {
+                    B::T
+                } else if r == self.ff {
+                    B::F
+                } else {
+                    return Err(InstError::Undecided {
+                        equation: self.eq_name(),
+                        expr: self.rw.show(r),
+                    });
+                }
+            }
+            T::Not(a) => match self.eval(a, sigma, false)? {
+                B::T => B::F,
+                B::F => B::T,
+                _ => return Err(InstError::NotPositive(self.eq_name())),
+            },
+            T::And(a, b) => {
+                let x = self.eval(a, sigma, positive);
+                return self.join(true, x, |eng| eng.eval(b, sigma, positive));
+            }
+            T::Or(a, b) => {
+                let x = self.eval(a, sigma, positive);
+                return self.join(false, x, |eng| eng.eval(b, sigma, positive));
+            }
+            T::Imp(a, b) => match self.eval(a, sigma, false) {
+                Ok(B::F) => B::T,
+                Ok(B::T) => self.eval(b, sigma, positive)?,
+                Ok(_) => return Err(InstError::NotPositive(self.eq_name())),
+                // A stuck premise is harmless when the conclusion is true.
+                Err(e) if is_stuck(&e) => match self.eval(b, sigma, positive) {
+                    Ok(B::T) => B::T,
+                    _ => return Err(e),
+                },
+                Err(e) => return Err(e),
+            },
+            T::Forall(vs, a) => self.quantifier(true, vs, a, sigma, positive)?,
+            T::Exists(vs, a) => self.quantifier(false, vs, a, sigma, positive)?,
+            T::Prop(eq, args) => {
+                if !positive {
+                    return Err(InstError::NotPositive(self.eq_name()));
+                }
+                // Argument rewriting never re-enters `eval`, so one scratch buffer serves.
+                let mut vals = std::mem::take(&mut self.vals_buf);
+                vals.clear();
+                for a in args {
+                    let r = self.rewrite(*a, sigma)?;
+                    if !self.rw.store().is_closed(r) {
+                        return Err(InstError::OpenArgument {
+                            equation: self.eq_name(),
+                            target: self.pbes.equations[*eq as usize].var.name.clone(),
+                            expr: self.rw.show(r),
+                        });
+                    }
+                    vals.push(r);
+                }
+                let id = self.var_of(*eq, &vals);
+                self.vals_buf = vals;
+                let id = id?;
+                // A decided variable becomes its constant, except when origins are kept
+                // for evidence: then its vertex stays, so the proof keeps every step.
+                match self.g.value[id as usize] {
+                    Some(true) if !self.opts.keep_origins => B::T,
+                    Some(false) if !self.opts.keep_origins => B::F,
+                    _ => B::V(id),
+                }
+            }
+        })
+    }
+
+    /// `first && second` (`conj`) or `first || second`, evaluating `second` only when
+    /// `first` does not decide. A stuck data term (a partial function outside its domain,
+    /// as mCRL2's `Int2Pos(0)`) in `first` is harmless when `second` decides the junction
+    /// (`stuck && false == false`), as in mCRL2's simplifying rewriter; otherwise its error
+    /// stands.
+    fn join(
+        &mut self,
+        conj: bool,
+        first: Result<B, InstError>,
+        second: impl FnOnce(&mut Self) -> Result<B, InstError>,
+    ) -> Result<B, InstError> {
+        match first {
+            Ok(x) if decides(&x, conj) => Ok(x),
+            Ok(x) => {
+                let y = second(self)?;
+                Ok(if conj { b_and(x, y) } else { b_or(x, y) })
+            }
+            Err(e) if is_stuck(&e) => match second(self) {
+                Ok(y) if decides(&y, conj) => Ok(y),
+                _ => Err(e),
+            },
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The free variables of `e` among `vs`.
+    fn mentions(&self, e: &T, vs: &[VarId]) -> bool {
+        let store = self.rw.store();
+        match e {
+            T::True | T::False => false,
+            T::Data(t) => vs.iter().any(|v| store.occurs_free(*v, *t)),
+            T::Not(a) => self.mentions(a, vs),
+            T::And(a, b) | T::Or(a, b) | T::Imp(a, b) => {
+                self.mentions(a, vs) || self.mentions(b, vs)
+            }
+            T::Forall(bound, a) | T::Exists(bound, a) => {
+                let inner: Vec<VarId> = vs.iter().filter(|v| !bound.contains(v)).copied().collect();
+                !inner.is_empty() && self.mentions(a, &inner)
+            }
+            T::Prop(_, args) => args
+                .iter()
+                .any(|t| vs.iter().any(|v| store.occurs_free(*v, *t))),
+        }
+    }
+}

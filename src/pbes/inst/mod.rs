@@ -1,0 +1,411 @@
+//! Instantiation of a PBES into a BES (`pbesinst`), and solving while instantiating.
+//!
+//! Starting from the initial instance, every reachable instance `X(v)` (closed data
+//! values `v`) becomes one BES variable. Its right-hand side is the equation's, with the
+//! parameters replaced by `v`, data rewritten to normal form by the data engine's rewriter,
+//! quantifiers eliminated — by the one-point rule (`exists x. x == t && φ` is `φ[x := t]`,
+//! dually for `forall` with `x == t => φ` or `x != t || φ`), by distribution, by guards, and
+//! otherwise by enumerating the values of a finite sort — and `true`/`false` simplified on
+//! the fly. Nested right-hand sides are flattened into auxiliary variables of the same rank
+//! (their origin is `None`).
+//!
+//! Every BES variable can keep its origin (equation index and data instance), so witnesses
+//! and counterexamples can be read off a solved BES without redoing the work.
+//!
+//! *Solving while instantiating*: a variable whose right-hand side becomes a constant is
+//! decided, and decisions propagate backwards through the right-hand sides found so far
+//! (an `||` with a true operand is true, an `&&` whose operands are all false is false, …).
+//! With [`InstOptions::stop_when_decided`] instantiation stops as soon as the initial
+//! variable is decided. Constant propagation is sound for every fixpoint, so the remaining
+//! BES (when not stopped) has the same solution.
+//!
+//! One engine does this: [`instantiate`] (in `engine/`). [`naive`] is a deliberately simple
+//! reference (enumerate everything, no early stop, no plans) that property tests hold the
+//! engine against.
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+use crate::bes::Bes;
+use crate::data::ir::{DataExpr, DataSpec, Name, Sort, SortDef};
+use crate::pbes::ir::{Fixpoint, Pbes};
+
+mod engine;
+pub mod naive;
+
+pub use engine::instantiate;
+
+/// Options of [`instantiate`].
+#[derive(Clone, Debug)]
+pub struct InstOptions {
+    /// Stop with [`InstError::TooManyVariables`] after this many BES variables.
+    pub max_vars: usize,
+    /// Refuse to enumerate a quantifier domain with more values than this.
+    pub max_enumeration: usize,
+    /// Stop as soon as the initial variable is decided by constant propagation.
+    pub stop_when_decided: bool,
+    /// Keep the data instance of every BES variable as IR ([`Instantiation::origin`]), for
+    /// evidence (the IR engine always keeps them).
+    pub keep_origins: bool,
+}
+
+impl Default for InstOptions {
+    fn default() -> Self {
+        InstOptions {
+            max_vars: 100_000_000,
+            max_enumeration: 100_000,
+            stop_when_decided: false,
+            keep_origins: false,
+        }
+    }
+}
+
+/// Why instantiation failed.
+#[derive(Debug, Error, Diagnostic)]
+pub enum InstError {
+    /// The bound on BES variables was reached.
+    #[error("instantiation stopped after {0} BES variables (bound of --max-vars)")]
+    #[diagnostic(
+        code(muon::pbesinst::too_many),
+        help("the PBES may have infinitely many reachable instances (e.g. an unbounded counter); raise --max-vars if it is just large")
+    )]
+    TooManyVariables(usize),
+    /// A quantifier over an infinite (or too large) sort that the one-point rule cannot
+    /// remove.
+    #[error(
+        "cannot eliminate the quantifier over `{var}: {sort}` in equation `{equation}`: {reason}"
+    )]
+    #[diagnostic(
+        code(muon::pbesinst::quantifier),
+        help("the quantified variable must be fixed by an equality (`x == e`) or range over a finite sort")
+    )]
+    Quantifier {
+        /// The equation.
+        equation: Name,
+        /// The variable.
+        var: Name,
+        /// Its sort, printed.
+        sort: String,
+        /// Why.
+        reason: String,
+    },
+    /// A Boolean data expression did not rewrite to `true` or `false`.
+    #[error("in equation `{equation}`: the condition `{expr}` does not rewrite to true or false")]
+    #[diagnostic(
+        code(muon::pbesinst::undecided),
+        help("it probably uses a mapping without equations for these arguments, or needs the data rewriter")
+    )]
+    Undecided {
+        /// The equation.
+        equation: Name,
+        /// The expression after rewriting, printed.
+        expr: String,
+    },
+    /// A propositional variable argument did not rewrite to a closed value.
+    #[error("in equation `{equation}`: argument `{expr}` of `{target}` is not a closed value after rewriting")]
+    #[diagnostic(code(muon::pbesinst::open_argument))]
+    OpenArgument {
+        /// The equation.
+        equation: Name,
+        /// The referenced variable.
+        target: Name,
+        /// The argument.
+        expr: String,
+    },
+    /// A reference to an undeclared propositional variable or with the wrong arity.
+    #[error(
+        "`{0}` is not a propositional variable of the PBES (or has the wrong number of arguments)"
+    )]
+    #[diagnostic(code(muon::pbesinst::unknown_variable))]
+    UnknownVariable(Name),
+    /// A negated propositional variable (the PBES is not in positive form).
+    #[error("in equation `{0}`: a propositional variable occurs under a negation or on the left of `=>`")]
+    #[diagnostic(
+        code(muon::pbesinst::not_positive),
+        help("pbesinst needs every propositional variable to occur positively")
+    )]
+    NotPositive(Name),
+    /// A global variable without a default value.
+    #[error("global variable `{0}` has a sort without a known value")]
+    #[diagnostic(code(muon::pbesinst::global))]
+    Global(Name),
+    /// The data engine rejected the data specification or an expression.
+    #[error("data engine: {0}")]
+    #[diagnostic(code(muon::pbesinst::data))]
+    Data(String),
+    /// Building the BES failed (an internal invariant).
+    #[error("internal error building the BES: {0}")]
+    #[diagnostic(code(muon::pbesinst::internal))]
+    Bes(String),
+}
+
+/// Where a BES variable came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VarOrigin {
+    /// Index of the PBES equation.
+    pub equation: u32,
+    /// The data instance (closed values of the equation's parameters).
+    pub args: Vec<DataExpr>,
+}
+
+/// Statistics of an instantiation.
+#[derive(Clone, Debug, Default)]
+pub struct InstStats {
+    /// BES variables for PBES instances.
+    pub instances: usize,
+    /// Auxiliary BES variables (flattened nested right-hand sides).
+    pub auxiliary: usize,
+    /// Variables decided by constant propagation during instantiation.
+    pub decided: usize,
+    /// Time spent, in seconds.
+    pub seconds: f64,
+}
+
+/// A finite proof of a value decided by constant propagation. From `init`, each decided
+/// variable's value follows from its `succ`: from any one of them where `decisive` (a
+/// conjunction decided false, a disjunction decided true), from all of them otherwise.
+/// Every one of them was decided before it (`order`), so every path ends in a constant.
+#[derive(Debug, Clone)]
+pub struct Justification {
+    /// The initial BES variable.
+    pub init: u32,
+    /// Per BES variable: whether one of `succ` suffices.
+    pub decisive: Vec<bool>,
+    /// Per BES variable: the variables its value may follow from.
+    pub succ: Vec<Vec<u32>>,
+    /// Per BES variable: when it was decided (`u32::MAX` if never).
+    pub order: Vec<u32>,
+}
+
+impl Justification {
+    pub(crate) fn new(
+        init: u32,
+        (decisive, succ, order): (Vec<bool>, Vec<Vec<u32>>, Vec<u32>),
+    ) -> Self {
+        Justification {
+            init,
+            decisive,
+            succ,
+            order,
+        }
+    }
+
+    /// A proof whose longest-needed path is shortest: per variable the successors it keeps
+    /// (at decisive variables the one with the fewest `cost`s to a constant, at the others
+    /// all). `cost(v)` is what entering `v` costs (1 for an evidence step, else 0).
+    pub fn shortest(&self, cost: &dyn Fn(u32) -> u32) -> Vec<Vec<u32>> {
+        let n = self.succ.len();
+        let mut by_order: Vec<u32> = (0..n as u32)
+            .filter(|&x| self.order[x as usize] != u32::MAX)
+            .collect();
+        by_order.sort_unstable_by_key(|&x| self.order[x as usize]);
+        // Distance to a constant along the cheapest path; successors are decided earlier,
+        // so one pass in decision order suffices.
+        let mut dist = vec![u32::MAX; n];
+        let mut kept = vec![Vec::new(); n];
+        for &x in &by_order {
+            let s = &self.succ[x as usize];
+            let best = s
+                .iter()
+                .copied()
+                .filter(|&y| dist[y as usize] != u32::MAX)
+                .min_by_key(|&y| dist[y as usize].saturating_add(cost(y)));
+            dist[x as usize] = match best {
+                Some(y) => dist[y as usize].saturating_add(cost(y)),
+                None => 0,
+            };
+            kept[x as usize] = if self.decisive[x as usize] {
+                best.into_iter().collect()
+            } else {
+                s.clone()
+            };
+        }
+        kept
+    }
+}
+
+/// The result of [`instantiate`].
+#[derive(Debug)]
+pub struct Instantiation {
+    /// The BES (`None` when instantiation stopped early because the initial variable was
+    /// decided: then [`Instantiation::decided`] holds the answer).
+    pub bes: Option<Bes>,
+    /// The value of the initial variable if constant propagation decided it.
+    pub decided: Option<bool>,
+    /// Per BES variable: its origin (`None` for auxiliary variables); empty unless kept
+    /// ([`InstOptions::keep_origins`]).
+    pub origin: Vec<Option<VarOrigin>>,
+    /// Per BES variable: its value, when decided by constant propagation.
+    pub value: Vec<Option<bool>>,
+    /// When origins are kept and constant propagation decided the initial variable: the
+    /// finite proof of its value ([`Justification`]), so evidence needs no full BES.
+    pub justification: Option<Justification>,
+    /// Statistics.
+    pub stats: InstStats,
+}
+
+/// mCRL2 ranks of the equations: 0 for a leading `nu` block (else 1), +1 at each change.
+pub fn equation_ranks(pbes: &Pbes) -> Vec<u32> {
+    let mut out = Vec::with_capacity(pbes.equations.len());
+    let mut rank = 0u32;
+    let mut prev: Option<Fixpoint> = None;
+    for e in &pbes.equations {
+        match prev {
+            None => rank = if e.fixpoint == Fixpoint::Nu { 0 } else { 1 },
+            Some(p) if p != e.fixpoint => rank += 1,
+            _ => {}
+        }
+        prev = Some(e.fixpoint);
+        out.push(rank);
+    }
+    out
+}
+
+/// The values of a finite sort: `Bool`, and user sorts whose constructors have finite
+/// argument sorts (non-recursive).
+pub fn enumerate_sort(
+    sort: &Sort,
+    data: &DataSpec,
+    limit: usize,
+    depth: usize,
+) -> Result<Vec<DataExpr>, String> {
+    if depth > 16 {
+        return Err("the sort is recursive, so it has infinitely many values".into());
+    }
+    match sort {
+        Sort::Bool => Ok(vec![
+            crate::data::ir_ops::false_(),
+            crate::data::ir_ops::true_(),
+        ]),
+        Sort::Named(n) => {
+            let conss = data.constructors_of(sort);
+            if conss.is_empty() {
+                let basic = matches!(
+                    data.sort_decl(n).map(|d| &d.def),
+                    Some(SortDef::Basic) | None
+                );
+                return Err(if basic {
+                    "the sort has no constructors".into()
+                } else {
+                    "the sort has no values".into()
+                });
+            }
+            let mut out = Vec::new();
+            for c in conss {
+                let dom = c.sort.domain().to_vec();
+                if dom.is_empty() {
+                    out.push(DataExpr::Func(c));
+                    continue;
+                }
+                let mut combos: Vec<Vec<DataExpr>> = vec![Vec::new()];
+                for s in &dom {
+                    if s == sort {
+                        return Err(
+                            "the sort is recursive, so it has infinitely many values".into()
+                        );
+                    }
+                    let vals = enumerate_sort(s, data, limit, depth + 1)?;
+                    let mut next = Vec::new();
+                    for c in &combos {
+                        for v in &vals {
+                            let mut c = c.clone();
+                            c.push(v.clone());
+                            next.push(c);
+                            if next.len() > limit {
+                                return Err(format!("it has more than {limit} values"));
+                            }
+                        }
+                    }
+                    combos = next;
+                }
+                for args in combos {
+                    out.push(DataExpr::App {
+                        head: Box::new(DataExpr::Func(c.clone())),
+                        args,
+                    });
+                }
+                if out.len() > limit {
+                    return Err(format!("it has more than {limit} values"));
+                }
+            }
+            Ok(out)
+        }
+        Sort::Pos | Sort::Nat | Sort::Int | Sort::Real => {
+            Err("the sort has infinitely many values".into())
+        }
+        _ => Err("enumerating values of this sort is not supported".into()),
+    }
+}
+
+/// A short printed form of a data expression for error messages.
+pub fn show(e: &DataExpr) -> String {
+    match e {
+        DataExpr::Var(v) => v.name.to_string(),
+        DataExpr::Func(f) => f.name.to_string(),
+        DataExpr::Number { value, .. } => value.to_string(),
+        DataExpr::App { head, args } => {
+            let h = show(head);
+            let a: Vec<String> = args.iter().map(show).collect();
+            let infix = matches!(
+                &*h,
+                "==" | "!="
+                    | "<"
+                    | "<="
+                    | ">"
+                    | ">="
+                    | "+"
+                    | "-"
+                    | "*"
+                    | "&&"
+                    | "||"
+                    | "=>"
+                    | "div"
+                    | "mod"
+                    | "in"
+                    | "|>"
+                    | "<|"
+                    | "++"
+            );
+            if infix && a.len() == 2 {
+                format!("({} {h} {})", a[0], a[1])
+            } else {
+                format!("{h}({})", a.join(", "))
+            }
+        }
+        DataExpr::ListEnum { elems, .. } => {
+            format!(
+                "[{}]",
+                elems.iter().map(show).collect::<Vec<_>>().join(", ")
+            )
+        }
+        DataExpr::SetEnum { elems, .. } => {
+            format!(
+                "{{{}}}",
+                elems.iter().map(show).collect::<Vec<_>>().join(", ")
+            )
+        }
+        other => format!("{other:?}"),
+    }
+}
+
+/// A printed sort.
+pub fn show_sort(s: &Sort) -> String {
+    match s {
+        Sort::Bool => "Bool".into(),
+        Sort::Pos => "Pos".into(),
+        Sort::Nat => "Nat".into(),
+        Sort::Int => "Int".into(),
+        Sort::Real => "Real".into(),
+        Sort::List(x) => format!("List({})", show_sort(x)),
+        Sort::Set(x) => format!("Set({})", show_sort(x)),
+        Sort::FSet(x) => format!("FSet({})", show_sort(x)),
+        Sort::Bag(x) => format!("Bag({})", show_sort(x)),
+        Sort::FBag(x) => format!("FBag({})", show_sort(x)),
+        Sort::Arrow(d, c) => format!(
+            "{} -> {}",
+            d.iter().map(show_sort).collect::<Vec<_>>().join(" # "),
+            show_sort(c)
+        ),
+        Sort::Named(n) => n.to_string(),
+    }
+}
