@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use muon::evidence::check::{check_evidence, check_trace};
+use muon::evidence::check::{check_evidence, check_trace, Replayer};
 use muon::evidence::Evidence;
 use muon::lps::{linearise, LineariseOptions, Lps};
 use muon::pbes::inst::InstOptions;
@@ -268,25 +268,25 @@ proptest! {
         let lps = linearise(&spec, LineariseOptions { simplify: true }).unwrap();
         let formula = FORMULAS[fi];
         let (_, ev) = verdict_and_evidence(&spec, &lps, formula);
-        let mut rw = muon::data::Rewriter::new(&lps.data).unwrap();
-        check_trace(&lps, &mut rw, &ev.trace).unwrap();
+        let mut rp = Replayer::new(&lps).unwrap();
+        check_trace(&mut rp, &ev.trace).unwrap();
         // Corruptions the checker must reject.
         let t = &ev.trace;
         if let Some(i) = t.steps.iter().position(|s| s.from != s.to) {
             let mut bad = t.clone();
             bad.steps[i].to = bad.steps[i].from.clone();
-            prop_assert!(check_trace(&lps, &mut rw, &bad).is_err(), "{src}\n{formula}: wrong target accepted");
+            prop_assert!(check_trace(&mut rp, &bad).is_err(), "{src}\n{formula}: wrong target accepted");
         }
         if t.steps.len() >= 2 && t.steps[1].from != t.initial {
             let mut bad = t.clone();
             bad.steps.remove(0);
             bad.loop_start = None;
-            prop_assert!(check_trace(&lps, &mut rw, &bad).is_err(), "{src}\n{formula}: missing step accepted");
+            prop_assert!(check_trace(&mut rp, &bad).is_err(), "{src}\n{formula}: missing step accepted");
         }
         if t.loop_start.is_some() {
             let mut bad = t.clone();
             bad.loop_start = Some(t.steps.len());
-            prop_assert!(check_trace(&lps, &mut rw, &bad).is_err(), "{src}\n{formula}: open lasso accepted");
+            prop_assert!(check_trace(&mut rp, &bad).is_err(), "{src}\n{formula}: open lasso accepted");
         }
     }
 }

@@ -6,24 +6,17 @@
 //! and a solver, must give the same verdict.
 
 use super::{Evidence, EvidenceError, Step, Trace};
+use rustc_hash::FxHashMap;
+
 use crate::data::ir::{DataExpr, Var};
-use crate::data::ir_ops::{is_true, substitute, Subst};
 use crate::data::print::data_expr_to_string;
-use crate::data::Rewriter;
+use crate::data::{Rewriter, TermId, VarId};
 use crate::lps::{Lps, SummandAction};
 use crate::modal::ir::FormulaSpec;
 use crate::pbes::inst::InstOptions;
 use crate::pbes::lts2pbes::lts2pbes;
 use crate::pbes::solve::{solve_pbes, SolverKind};
 use crate::process::ir::Action;
-
-fn normal_form(rw: &mut Rewriter, e: &DataExpr) -> Result<DataExpr, EvidenceError> {
-    let t = rw.term(e).map_err(|e| EvidenceError::Data(e.to_string()))?;
-    let n = rw
-        .rewrite(t)
-        .map_err(|e| EvidenceError::Data(e.to_string()))?;
-    Ok(rw.expr(n))
-}
 
 /// A state as `name = value` pairs: `n = 1, q = [2]`.
 pub fn state_text(lps: &Lps, values: &[DataExpr]) -> String {
@@ -56,78 +49,226 @@ pub fn action_text(actions: &[Action]) -> String {
     parts.join("|")
 }
 
-/// Takes summand `summand` of `lps` from state `from` with `sum_values`, checking that its
-/// condition rewrites to `true`: the multi-action (arguments in normal form, sorted) and
-/// the next state. `from` must be in normal form (an unchanged parameter keeps its value).
-pub fn replay(
-    lps: &Lps,
-    rw: &mut Rewriter,
-    summand: usize,
-    from: &[DataExpr],
-    sum_values: &[(Var, DataExpr)],
-) -> Result<(Vec<Action>, Vec<DataExpr>), EvidenceError> {
-    let s = lps
-        .summands
-        .get(summand)
-        .ok_or_else(|| EvidenceError::Unchecked(format!("no summand {summand}")))?;
-    if from.len() != lps.params.len() {
-        return Err(EvidenceError::Unchecked(
-            "a step has a state of the wrong length".to_string(),
-        ));
+/// A summand with its expressions as terms, compiled on first use.
+struct Compiled {
+    sums: Vec<VarId>,
+    cond: TermId,
+    /// Per action of the multi-action: its argument terms.
+    acts: Vec<Vec<TermId>>,
+    /// Per parameter: its next-state term, `None` when the parameter keeps its value.
+    next: Vec<Option<TermId>>,
+}
+
+/// Replays steps on an LPS with the data engine: summands are compiled to terms once and
+/// rewritten under a substitution of the state's values, so a step costs a few rewrites,
+/// not a conversion of the substituted expressions.
+pub struct Replayer<'a> {
+    lps: &'a Lps,
+    rw: Rewriter,
+    params: Vec<VarId>,
+    compiled: Vec<Option<Compiled>>,
+    /// Values seen in states, as terms (they are normal forms), and back.
+    to_term: FxHashMap<DataExpr, TermId>,
+    to_expr: FxHashMap<TermId, DataExpr>,
+}
+
+impl<'a> Replayer<'a> {
+    /// A replayer for `lps`, with its own data engine.
+    pub fn new(lps: &'a Lps) -> Result<Replayer<'a>, EvidenceError> {
+        let rw = Rewriter::new(&lps.data).map_err(|e| EvidenceError::Data(e.to_string()))?;
+        let params = lps
+            .params
+            .iter()
+            .map(|p| rw.store().intern_var(p))
+            .collect();
+        Ok(Replayer {
+            lps,
+            rw,
+            params,
+            compiled: (0..lps.summands.len()).map(|_| None).collect(),
+            to_term: FxHashMap::default(),
+            to_expr: FxHashMap::default(),
+        })
     }
-    if sum_values.len() != s.sum_vars.len()
-        || sum_values.iter().zip(&s.sum_vars).any(|((v, _), w)| v != w)
-    {
-        return Err(EvidenceError::Unchecked(format!(
-            "a step does not give summand {summand}'s sum variables"
-        )));
+
+    /// The LPS steps are replayed on.
+    pub fn lps(&self) -> &'a Lps {
+        self.lps
     }
-    let mut sigma: Subst = lps
-        .params
-        .iter()
-        .cloned()
-        .zip(from.iter().cloned())
-        .collect();
-    sigma.extend(sum_values.iter().cloned());
-    let c = normal_form(rw, &substitute(&s.condition, &sigma))?;
-    if !is_true(&c) {
-        return Err(EvidenceError::Unchecked(format!(
-            "summand {summand}'s condition is `{}`, not true, in the state ({})",
-            data_expr_to_string(&c),
-            state_text(lps, from)
-        )));
+
+    fn term(&mut self, e: &DataExpr) -> Result<TermId, EvidenceError> {
+        self.rw
+            .term(e)
+            .map_err(|e| EvidenceError::Data(e.to_string()))
     }
-    let SummandAction::Multi(acts) = &s.action else {
-        return Err(EvidenceError::Unchecked(format!(
-            "summand {summand} is a delta summand"
-        )));
-    };
-    let mut actions = Vec::with_capacity(acts.len());
-    for a in acts {
-        let mut b = a.clone();
-        for e in &mut b.args {
-            *e = normal_form(rw, &substitute(e, &sigma))?;
+
+    fn value_term(&mut self, e: &DataExpr) -> Result<TermId, EvidenceError> {
+        if let Some(t) = self.to_term.get(e) {
+            return Ok(*t);
         }
-        actions.push(b);
+        let t = self.term(e)?;
+        self.to_term.insert(e.clone(), t);
+        Ok(t)
     }
-    actions.sort();
-    let mut to = Vec::with_capacity(s.next.len());
-    for (j, e) in s.next.iter().enumerate() {
-        // Most parameters keep their value: no rewriting for them.
-        if *e == DataExpr::Var(lps.params[j].clone()) {
-            to.push(from[j].clone());
-        } else {
-            to.push(normal_form(rw, &substitute(e, &sigma))?);
+
+    fn value_expr(&mut self, t: TermId) -> DataExpr {
+        if let Some(e) = self.to_expr.get(&t) {
+            return e.clone();
         }
+        let e = self.rw.expr(t);
+        self.to_expr.insert(t, e.clone());
+        e
     }
-    Ok((actions, to))
+
+    fn rewrite(&mut self, t: TermId, sigma: &[(VarId, TermId)]) -> Result<TermId, EvidenceError> {
+        self.rw
+            .rewrite_with(t, sigma)
+            .map_err(|e| EvidenceError::Data(e.to_string()))
+    }
+
+    /// The normal form of a closed expression.
+    pub fn normal_form(&mut self, e: &DataExpr) -> Result<DataExpr, EvidenceError> {
+        let t = self.term(e)?;
+        let n = self.rewrite(t, &[])?;
+        Ok(self.value_expr(n))
+    }
+
+    fn compile(&mut self, summand: usize) -> Result<(), EvidenceError> {
+        if self.compiled[summand].is_some() {
+            return Ok(());
+        }
+        let lps = self.lps;
+        let s = &lps.summands[summand];
+        let store = self.rw.store();
+        let sums = s.sum_vars.iter().map(|v| store.intern_var(v)).collect();
+        let cond = self.term(&s.condition)?;
+        let mut acts = Vec::new();
+        if let SummandAction::Multi(multi) = &s.action {
+            for a in multi {
+                acts.push(
+                    a.args
+                        .iter()
+                        .map(|e| self.term(e))
+                        .collect::<Result<_, _>>()?,
+                );
+            }
+        }
+        let mut next = Vec::with_capacity(s.next.len());
+        for (j, e) in s.next.iter().enumerate() {
+            next.push(if *e == DataExpr::Var(lps.params[j].clone()) {
+                None
+            } else {
+                Some(self.term(e)?)
+            });
+        }
+        self.compiled[summand] = Some(Compiled {
+            sums,
+            cond,
+            acts,
+            next,
+        });
+        Ok(())
+    }
+
+    /// Takes summand `summand` from state `from` with `sum_values`, checking that its
+    /// condition rewrites to `true`: the multi-action (arguments in normal form, sorted) and
+    /// the next state. `from` must be in normal form (an unchanged parameter keeps its
+    /// value).
+    pub fn replay(
+        &mut self,
+        summand: usize,
+        from: &[DataExpr],
+        sum_values: &[(Var, DataExpr)],
+    ) -> Result<(Vec<Action>, Vec<DataExpr>), EvidenceError> {
+        let lps = self.lps;
+        let s = lps
+            .summands
+            .get(summand)
+            .ok_or_else(|| EvidenceError::Unchecked(format!("no summand {summand}")))?;
+        if from.len() != lps.params.len() {
+            return Err(EvidenceError::Unchecked(
+                "a step has a state of the wrong length".to_string(),
+            ));
+        }
+        if sum_values.len() != s.sum_vars.len()
+            || sum_values.iter().zip(&s.sum_vars).any(|((v, _), w)| v != w)
+        {
+            return Err(EvidenceError::Unchecked(format!(
+                "a step does not give summand {summand}'s sum variables"
+            )));
+        }
+        let SummandAction::Multi(multi) = &s.action else {
+            return Err(EvidenceError::Unchecked(format!(
+                "summand {summand} is a delta summand"
+            )));
+        };
+        self.compile(summand)?;
+        let mut sigma: Vec<(VarId, TermId)> = Vec::with_capacity(from.len() + sum_values.len());
+        for (j, v) in from.iter().enumerate() {
+            let t = self.value_term(v)?;
+            sigma.push((self.params[j], t));
+        }
+        let c = self.compiled[summand].take().expect("compiled above");
+        let result = self.replay_compiled(summand, &c, multi, from, sum_values, &mut sigma);
+        self.compiled[summand] = Some(c);
+        result
+    }
+
+    fn replay_compiled(
+        &mut self,
+        summand: usize,
+        c: &Compiled,
+        multi: &[Action],
+        from: &[DataExpr],
+        sum_values: &[(Var, DataExpr)],
+        sigma: &mut Vec<(VarId, TermId)>,
+    ) -> Result<(Vec<Action>, Vec<DataExpr>), EvidenceError> {
+        for (x, (_, v)) in c.sums.iter().zip(sum_values) {
+            let t = self.value_term(v)?;
+            sigma.push((*x, t));
+        }
+        let cond = self.rewrite(c.cond, sigma)?;
+        if cond != self.rw.store().true_term() {
+            let shown = self.rw.expr(cond);
+            return Err(EvidenceError::Unchecked(format!(
+                "summand {summand}'s condition is `{}`, not true, in the state ({})",
+                data_expr_to_string(&shown),
+                state_text(self.lps, from)
+            )));
+        }
+        let mut actions = Vec::with_capacity(multi.len());
+        for (a, args) in multi.iter().zip(&c.acts) {
+            let mut values = Vec::with_capacity(args.len());
+            for t in args {
+                let n = self.rewrite(*t, sigma)?;
+                values.push(self.value_expr(n));
+            }
+            actions.push(Action {
+                name: a.name.clone(),
+                sorts: a.sorts.clone(),
+                args: values,
+            });
+        }
+        actions.sort();
+        let mut to = Vec::with_capacity(c.next.len());
+        for (j, e) in c.next.iter().enumerate() {
+            match e {
+                None => to.push(from[j].clone()),
+                Some(t) => {
+                    let n = self.rewrite(*t, sigma)?;
+                    to.push(self.value_expr(n));
+                }
+            }
+        }
+        Ok((actions, to))
+    }
 }
 
 /// Checks that `step` is a transition of `lps` ([`replay`]): its summand's condition
 /// rewrites to `true` for the step's source state and sum values, and its multi-action and
 /// target are the summand's.
-pub fn check_step(lps: &Lps, rw: &mut Rewriter, step: &Step) -> Result<(), EvidenceError> {
-    let (actions, to) = replay(lps, rw, step.summand, &step.from, &step.sum_values)?;
+pub fn check_step(rp: &mut Replayer<'_>, step: &Step) -> Result<(), EvidenceError> {
+    let (actions, to) = rp.replay(step.summand, &step.from, &step.sum_values)?;
     if actions != step.actions {
         return Err(EvidenceError::Unchecked(format!(
             "step {} is not summand {}'s multi-action",
@@ -146,11 +287,12 @@ pub fn check_step(lps: &Lps, rw: &mut Rewriter, step: &Step) -> Result<(), Evide
 /// Checks that `trace` is a path of `lps`: it starts in the initial state, every step is a
 /// transition ([`check_step`]) from the state the previous one reached, and a lasso's last
 /// step returns to the state its cycle starts from.
-pub fn check_trace(lps: &Lps, rw: &mut Rewriter, trace: &Trace) -> Result<(), EvidenceError> {
+pub fn check_trace(rp: &mut Replayer<'_>, trace: &Trace) -> Result<(), EvidenceError> {
+    let lps = rp.lps();
     let init: Vec<DataExpr> = lps
         .init
         .iter()
-        .map(|e| normal_form(rw, e))
+        .map(|e| rp.normal_form(e))
         .collect::<Result<_, _>>()?;
     if trace.initial != init {
         return Err(EvidenceError::Unchecked(format!(
@@ -160,7 +302,7 @@ pub fn check_trace(lps: &Lps, rw: &mut Rewriter, trace: &Trace) -> Result<(), Ev
         )));
     }
     for (i, step) in trace.steps.iter().enumerate() {
-        check_step(lps, rw, step)?;
+        check_step(rp, step)?;
         if step.from != trace.state_before(i) {
             return Err(EvidenceError::Unchecked(format!(
                 "step {} ({}) leaves from ({}), but the trace is in ({})",
@@ -216,7 +358,6 @@ pub fn check_evidence(
     ev: &Evidence,
     solver: SolverKind,
 ) -> Result<(), EvidenceError> {
-    let mut rw = Rewriter::new(&lps.data).map_err(|e| EvidenceError::Data(e.to_string()))?;
-    check_trace(lps, &mut rw, &ev.trace)?;
+    check_trace(&mut Replayer::new(lps)?, &ev.trace)?;
     recheck(lps, formula, ev, solver)
 }

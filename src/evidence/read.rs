@@ -5,11 +5,10 @@ use std::collections::VecDeque;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::check::{action_text, check_trace, replay};
+use super::check::{action_text, check_trace, Replayer};
 use super::{Evidence, EvidenceError, Step, Trace};
 use crate::bes::{Game, Player, Solution, VertexId};
 use crate::data::ir::{DataExpr, Var};
-use crate::data::Rewriter;
 use crate::lps::{Lps, SummandAction};
 use crate::lts::{Label, LabelId, Lts, StateId, Transition};
 use crate::pbes::inst::Instantiation;
@@ -22,7 +21,7 @@ struct Reader<'a> {
     lps: &'a Lps,
     pbes: &'a Pbes,
     inst: &'a Instantiation,
-    rw: Rewriter,
+    rp: Replayer<'a>,
     /// Per equation: the summand of a step equation.
     step_of: Vec<Option<usize>>,
 }
@@ -42,26 +41,17 @@ impl<'a> Reader<'a> {
         if !known_counter_example && step_of.iter().all(Option::is_none) {
             return Err(EvidenceError::NoSteps);
         }
-        let rw = Rewriter::new(&lps.data).map_err(|e| EvidenceError::Data(e.to_string()))?;
         Ok(Reader {
             lps,
             pbes,
             inst,
-            rw,
+            rp: Replayer::new(lps)?,
             step_of,
         })
     }
 
     fn normal_form(&mut self, e: &DataExpr) -> Result<DataExpr, EvidenceError> {
-        let t = self
-            .rw
-            .term(e)
-            .map_err(|e| EvidenceError::Data(e.to_string()))?;
-        let n = self
-            .rw
-            .rewrite(t)
-            .map_err(|e| EvidenceError::Data(e.to_string()))?;
-        Ok(self.rw.expr(n))
+        self.rp.normal_form(e)
     }
 
     fn initial(&mut self) -> Result<Vec<DataExpr>, EvidenceError> {
@@ -71,18 +61,23 @@ impl<'a> Reader<'a> {
 
     /// Whether a BES vertex is an instance of a step equation.
     fn is_step(&self, v: VertexId) -> bool {
-        matches!(self.inst.origin.get(v.0 as usize), Some(Some(o))
-            if self.step_of.get(o.equation as usize).copied().flatten().is_some())
+        matches!(self.inst.origin.equation(v.0 as usize),
+            Some(e) if self.step_of.get(e as usize).copied().flatten().is_some())
     }
 
     /// The step a BES vertex stands for, if it is an instance of a step equation.
     fn step_at(&mut self, v: VertexId) -> Result<Option<Step>, EvidenceError> {
-        let Some(Some(o)) = self.inst.origin.get(v.0 as usize) else {
+        let Some(e) = self.inst.origin.equation(v.0 as usize) else {
             return Ok(None);
         };
-        let Some(i) = self.step_of.get(o.equation as usize).copied().flatten() else {
+        let Some(i) = self.step_of.get(e as usize).copied().flatten() else {
             return Ok(None);
         };
+        let o = self
+            .inst
+            .origin
+            .get(v.0 as usize)
+            .expect("an instance has an origin");
         let s = &self.lps.summands[i];
         let (k, m, n) = (self.lps.params.len(), s.sum_vars.len(), o.args.len());
         let decl = &self.pbes.equations[o.equation as usize].var;
@@ -107,7 +102,7 @@ impl<'a> Reader<'a> {
         }
         // Computing the step is its independent check: the summand's condition must rewrite
         // to true for the recorded state and sum values (the data engine, not the PBES).
-        let (actions, to) = replay(self.lps, &mut self.rw, i, &from, &sum_values)?;
+        let (actions, to) = self.rp.replay(i, &from, &sum_values)?;
         let action = action_text(&actions);
         let step = Step {
             summand: i,
@@ -298,7 +293,7 @@ pub fn read(
         steps,
         loop_start,
     };
-    check_trace(lps, &mut r.rw, &trace)?;
+    check_trace(&mut r.rp, &trace)?;
 
     let mut ids: HashMap<Vec<DataExpr>, StateId> = HashMap::default();
     ids.insert(initial.clone(), StateId(0));

@@ -28,6 +28,7 @@ use thiserror::Error;
 
 use crate::bes::Bes;
 use crate::data::ir::{DataExpr, DataSpec, Name, Sort, SortDef};
+use crate::data::{term_to_expr, TermId, TermStore};
 use crate::pbes::ir::{Fixpoint, Pbes};
 
 mod engine;
@@ -148,6 +149,59 @@ pub struct VarOrigin {
     pub args: Vec<DataExpr>,
 }
 
+/// The origins of BES variables, kept as the engine's term ids and converted to the IR
+/// only for the variables asked about (evidence reads a few of many).
+#[derive(Default)]
+pub struct Origins {
+    store: Option<&'static TermStore>,
+    /// Per BES variable: `[equation, argument term ids…]`, `None` for auxiliary ones.
+    keys: Vec<Option<std::rc::Rc<[u32]>>>,
+}
+
+impl Origins {
+    /// Origins given by instance keys in `store`.
+    pub(crate) fn new(store: &'static TermStore, keys: Vec<Option<std::rc::Rc<[u32]>>>) -> Self {
+        Origins {
+            store: Some(store),
+            keys,
+        }
+    }
+
+    /// How many BES variables have a recorded origin entry (0 when origins were not kept).
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Whether no origins were kept.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// The equation of variable `v`, when it is an instance (not auxiliary).
+    pub fn equation(&self, v: usize) -> Option<u32> {
+        self.keys.get(v)?.as_ref().map(|k| k[0])
+    }
+
+    /// The origin of variable `v` (its equation and data instance), when it is an instance.
+    pub fn get(&self, v: usize) -> Option<VarOrigin> {
+        let key = self.keys.get(v)?.as_ref()?;
+        let store = self.store?;
+        Some(VarOrigin {
+            equation: key[0],
+            args: key[1..]
+                .iter()
+                .map(|t| term_to_expr(store, TermId(*t)))
+                .collect(),
+        })
+    }
+}
+
+impl std::fmt::Debug for Origins {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Origins({} variables)", self.keys.len())
+    }
+}
+
 /// Statistics of an instantiation.
 #[derive(Clone, Debug, Default)]
 pub struct InstStats {
@@ -234,7 +288,7 @@ pub struct Instantiation {
     pub decided: Option<bool>,
     /// Per BES variable: its origin (`None` for auxiliary variables); empty unless kept
     /// ([`InstOptions::keep_origins`]).
-    pub origin: Vec<Option<VarOrigin>>,
+    pub origin: Origins,
     /// Per BES variable: its value, when decided by constant propagation.
     pub value: Vec<Option<bool>>,
     /// When origins are kept and constant propagation decided the initial variable: the

@@ -29,7 +29,7 @@ use crate::data::{NumSort, Rewriter, Substitution, Term, TermId, VarId};
 use crate::pbes::graph::{b_and, b_or, Graph, B};
 use crate::pbes::inst::{
     enumerate_sort, show_sort, InstError, InstOptions, InstStats, Instantiation, Justification,
-    VarOrigin,
+    Origins,
 };
 use crate::pbes::ir::{Pbes, PbesExpr};
 
@@ -215,20 +215,12 @@ pub fn instantiate(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiation, Ins
         None
     };
     let origin = if opts.keep_origins {
-        eng.inst
-            .iter()
-            .map(|o| {
-                o.as_ref().map(|key| VarOrigin {
-                    equation: key[0],
-                    args: key[1..].iter().map(|t| eng.rw.expr(TermId(*t))).collect(),
-                })
-            })
-            .collect()
+        Origins::new(eng.rw.store(), std::mem::take(&mut eng.inst))
     } else {
-        Vec::new()
+        Origins::default()
     };
     let stats = InstStats {
-        instances: eng.inst.len() - eng.g.aux_count,
+        instances: eng.g.value.len() - eng.g.aux_count,
         auxiliary: eng.g.aux_count,
         decided: eng.g.decided_count,
         seconds: started.elapsed().as_secs_f64(),
