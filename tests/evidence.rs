@@ -290,3 +290,17 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn set_valued_parameters_replay_in_normal_form() {
+    // `{0} - {0}` and `{}` are one value: the checker compares states in normal form.
+    let spec = "act a, b, c;
+proc P(s: Set(Nat)) = !(0 in s) -> a . P(s + {0}) + (0 in s) -> b . P(s - {0})
+  + (s == {}) -> c . P(s);
+init P({});
+";
+    let (code, lines) = check(spec, "[true*.a.b.a.b.c]false", &[]);
+    assert_eq!(code, 1, "{lines:?}");
+    let (acts, _) = steps(&lines);
+    assert_eq!(acts, ["a", "b", "a", "b", "c"], "{lines:?}");
+}

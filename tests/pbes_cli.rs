@@ -299,3 +299,47 @@ fn a_pbes_artifact_that_breaks_its_invariants_is_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn formulas_may_name_the_terminate_action_linearisation_adds() {
+    // mCRL2 202607.0: `init a;` linearises with `Terminate`, and `<a . Terminate>true` holds.
+    let d = setup();
+    let p = d.path();
+    std::fs::write(p.join("t.mcrl2"), "act a;\ninit a;\n").unwrap();
+    std::fs::write(p.join("t.mcf"), "<a . Terminate>true\n").unwrap();
+    let out = ok(&["check", "-q", "t.mcrl2", "-f", "t.mcf"], p);
+    assert_eq!(out.trim(), "true");
+    ok(&["mcrl22lps", "t.mcrl2", "t.lps"], p);
+    ok(&["lps2pbes", "-f", "t.mcf", "t.lps", "t.pbes"], p);
+    assert_eq!(ok(&["pbes2bool", "t.pbes"], p).trim(), "true");
+    // Without termination there is no `Terminate` to name.
+    std::fs::write(p.join("l.mcrl2"), "act a;\nproc P = a . P;\ninit P;\n").unwrap();
+    let o = muon(&["check", "-q", "l.mcrl2", "-f", "t.mcf"], p);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("Terminate"));
+}
+
+#[test]
+fn a_choice_in_a_regular_modality_gives_equations_of_distinct_names() {
+    // `[(R1 + R2) . R]φ` copies the fixpoint of `[R]φ` into both branches; each copy must
+    // become its own equation (the PBES artifact refuses two equations of one name).
+    let d = setup();
+    let p = d.path();
+    std::fs::write(p.join("ch.mcf"), "[(b(1) + c) . (!c)* . c]false\n").unwrap();
+    ok(&["lps2pbes", "-f", "ch.mcf", "s.lps", "ch.pbes"], p);
+    let text = ok(&["pbespp", "ch.pbes"], p);
+    let mut names: Vec<&str> = text
+        .lines()
+        .filter_map(|l| {
+            l.trim()
+                .strip_prefix("nu ")
+                .or(l.trim().strip_prefix("mu "))
+        })
+        .filter_map(|l| l.split(['(', ' ', '=']).next())
+        .collect();
+    let n = names.len();
+    names.sort();
+    names.dedup();
+    assert!(n >= 3 && names.len() == n, "{text}");
+    ok(&["pbes2bool", "ch.pbes"], p);
+}

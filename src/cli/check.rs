@@ -132,9 +132,15 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
     };
     let several = args.formulas.len() > 1;
     let mut all_true = true;
+    // Formulas see the LPS's actions, as with mCRL2's lps2pbes: `Terminate` included when
+    // linearisation added it.
+    let formula_scope = crate::process::ir::ProcSpec {
+        actions: lps.actions.clone(),
+        ..spec.clone()
+    };
     for f in &args.formulas {
         let t = Instant::now();
-        let formula = read_formula(f, &spec)?;
+        let formula = read_formula(f, &formula_scope)?;
         let lopts = Lps2PbesOptions {
             counter_example: evidence,
         };

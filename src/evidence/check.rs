@@ -106,7 +106,10 @@ impl<'a> Replayer<'a> {
         if let Some(t) = self.to_term.get(e) {
             return Ok(*t);
         }
+        // The IR form of a value need not convert to the engine's normal form (sets, for
+        // one, print more nicely than they are represented), so normalise it once.
         let t = self.term(e)?;
+        let t = self.rewrite(t, &[])?;
         self.to_term.insert(e.clone(), t);
         Ok(t)
     }

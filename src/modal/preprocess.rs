@@ -45,6 +45,10 @@ pub fn preprocess(f: &StateFormula) -> Result<StateFormula, PreprocessError> {
     let mut scope = Vec::new();
     let renamed = rename_apart(f, &mut scope, &mut names)?;
     let regular_free = translate_regular(&renamed, &mut names);
+    // `[R1 + R2]φ` becomes `[R1]φ && [R2]φ`: a fixpoint inside φ now has two binders of one
+    // name, which would be two equations of one name. Rename them apart once more.
+    names.bound.clear();
+    let regular_free = rename_apart(&regular_free, &mut Vec::new(), &mut names)?;
     let mut flipped = Vec::new();
     nnf(&regular_free, false, &mut flipped)
 }
