@@ -608,17 +608,20 @@ mod tests {
 
     #[test]
     fn diamond_plus_and_alternatives() {
-        // <(a + b)+> true = <a+b> mu X. true || <a+b> X, with alternatives split.
+        // <(a + b)+> true = <a+b> mu X. true || <a+b> X, with alternatives split; the two
+        // copies of the fixpoint get names of their own (each is one PBES equation).
         let ab = RegFormula::Alt(Box::new(step("a")), Box::new(step("b")));
         let f = may_(RegFormula::Plus(Box::new(ab)), StateFormula::True);
-        let star = mu(
-            "X",
-            or(
-                StateFormula::True,
-                or(may_(step("a"), x("X")), may_(step("b"), x("X"))),
-            ),
-        );
-        let expected = or(may_(step("a"), star.clone()), may_(step("b"), star));
+        let star = |name: &str| {
+            mu(
+                name,
+                or(
+                    StateFormula::True,
+                    or(may_(step("a"), x(name)), may_(step("b"), x(name))),
+                ),
+            )
+        };
+        let expected = or(may_(step("a"), star("X")), may_(step("b"), star("X1")));
         assert_eq!(preprocess(&f).unwrap(), expected);
     }
 
