@@ -3,7 +3,7 @@
 # (../shared/corpus) and fails when it is missing; CI runs both.
 CARGO ?= cargo
 
-.PHONY: build release test test-corpus lint fmt doc check-example bench differential clean
+.PHONY: build release test test-corpus lint fmt doc check-example bench differential differential-random clean
 
 build:
 	$(CARGO) build
@@ -44,6 +44,13 @@ bench: release
 # fixtures/differential.tsv). MCRL2=<bin dir> fills the rows the oracle left open.
 differential: release
 	scripts/differential $(if $(MCRL2),--mcrl2 $(MCRL2) --ltscompare,)
+
+# Random specifications and formulas through muon and mCRL2 (needs mCRL2's tools beside the
+# checkout, ../anchors/mcrl2-build/stage/bin, or MCRL2_BIN). N specifications from SEED.
+N ?= 300
+SEED ?= 1
+differential-random: release
+	scripts/differential-random --count $(N) --seed $(SEED) --jobs 2 --muon target/release/muon
 
 clean:
 	$(CARGO) clean

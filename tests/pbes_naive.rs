@@ -222,3 +222,22 @@ fn the_generator_covers_both_verdicts_and_quantifiers() {
         "true {t}, false {f}, with quantifiers {q}"
     );
 }
+
+#[test]
+fn a_data_side_that_decides_stops_instantiation() {
+    // Found by scripts/differential-random: evaluating `X(n + 1)` before the condition that
+    // rules it out created X(4), X(5), … without end.
+    let text = "pbes nu X(n: Nat) = X(n) || (exists v: Bool . val(n < 3 && v) && X(n + 1));\n\
+                init X(0);\n";
+    let pbes = muon::pbes::typecheck::check_pbes(&SourceFile::new("x", text)).unwrap();
+    let opts = InstOptions {
+        max_vars: 1000,
+        ..InstOptions::default()
+    };
+    for early in [false, true] {
+        let out = solve_pbes(&pbes, &opts, SolverKind::Zielonka, early).unwrap();
+        assert!(out.value);
+    }
+    // The naive reference instantiates every occurrence, so it cannot end here.
+    assert!(naive::solve(&pbes, 1000).is_err());
+}

@@ -445,7 +445,28 @@ impl ProcChecker<'_, '_> {
                                         None,
                                     );
                                     bad = true;
+                                    continue;
                                 }
+                            }
+                            // As mCRL2: an action synchronises in one way only.
+                            if let Some((prev, name)) = out.iter().find_map(|p| {
+                                p.lhs
+                                    .0
+                                    .iter()
+                                    .find(|n| rule.lhs.0.contains(n))
+                                    .map(|n| (p, n))
+                            }) {
+                                self.c.error(
+                                    r.span,
+                                    format!(
+                                        "action `{name}` synchronises in two ways, in `{}` and in `{}`",
+                                        prev.lhs.0.join("|"),
+                                        rule.lhs.0.join("|")
+                                    ),
+                                    "second way",
+                                    Some("mCRL2 allows each action in one communication only; rename one of the occurrences".into()),
+                                );
+                                bad = true;
                                 continue;
                             }
                             out.push(rule);

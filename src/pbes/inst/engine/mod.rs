@@ -36,6 +36,7 @@ use crate::pbes::ir::{Pbes, PbesExpr};
 mod quant;
 mod terms;
 use quant::*;
+use terms::has_prop;
 
 /// A right-hand side over terms.
 #[derive(Clone, Debug)]

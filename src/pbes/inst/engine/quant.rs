@@ -228,6 +228,13 @@ impl Eng<'_> {
                 } else {
                     (b, a)
                 };
+                // A data-only side first: when it decides the junction, the other side's
+                // propositional variables are never instantiated (`exists v. val(n < 3 && v)
+                // && X(n + 1)` must not create `X(4)` from `X(3)`, or it never ends).
+                if has_prop(outside) && !has_prop(inside) {
+                    let x = self.quantifier(forall, vs, inside, sigma, positive);
+                    return self.join(!forall, x, |eng| eng.eval(outside, sigma, positive));
+                }
                 let x = self.eval(outside, sigma, positive);
                 return self.join(!forall, x, |eng| {
                     eng.quantifier(forall, vs, inside, sigma, positive)

@@ -207,3 +207,13 @@ impl Eng<'_> {
         }
     }
 }
+
+/// Whether `e` contains a propositional variable.
+pub(super) fn has_prop(e: &T) -> bool {
+    match e {
+        T::True | T::False | T::Data(_) => false,
+        T::Prop(..) => true,
+        T::Not(a) | T::Forall(_, a) | T::Exists(_, a) => has_prop(a),
+        T::And(a, b) | T::Or(a, b) | T::Imp(a, b) => has_prop(a) || has_prop(b),
+    }
+}
