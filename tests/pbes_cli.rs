@@ -343,3 +343,40 @@ fn a_choice_in_a_regular_modality_gives_equations_of_distinct_names() {
     assert!(n >= 3 && names.len() == n, "{text}");
     ok(&["pbes2bool", "ch.pbes"], p);
 }
+
+#[test]
+fn a_quantifier_over_nat_fixed_inside_a_multi_action_match() {
+    // Petersons' `Bounded overtaking.mcf`: `forall i: Nat. [exists b: Bool. wish(i)|set(i, b)]…`
+    // fixes `i` by an equation inside the `exists` that matches the multi-action; the
+    // one-point rule must see it there (mCRL2 202607.0: true here, false with bound 0).
+    let d = setup();
+    let p = d.path();
+    std::fs::write(
+        p.join("w.mcrl2"),
+        "act wish, enter: Nat; set: Nat # Bool;\n\
+         init wish(0) | set(0, true) . enter(1) . enter(0) . delta;\n",
+    )
+    .unwrap();
+    let f = |bound: u32| {
+        format!(
+            "[true*] forall i: Nat. [exists b: Bool. wish(i) | set(i, b)]\n\
+             (nu Y(n: Nat = 0). val(n <= {bound}) && [!(exists j: Nat. enter(j))]Y(n) &&\n\
+             [exists j: Nat. val(j != i) && enter(j)]Y(n + 1))\n"
+        )
+    };
+    std::fs::write(p.join("b1.mcf"), f(1)).unwrap();
+    std::fs::write(p.join("b0.mcf"), f(0)).unwrap();
+    let o = muon(
+        &["check", "-q", "w.mcrl2", "-f", "b1.mcf", "-f", "b0.mcf"],
+        p,
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let verdicts: Vec<&str> = out.lines().map(|l| l.rsplit(' ').next().unwrap()).collect();
+    assert_eq!(verdicts, ["true", "false"], "{out}");
+}

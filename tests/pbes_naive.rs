@@ -240,4 +240,10 @@ fn a_data_side_that_decides_stops_instantiation() {
     }
     // The naive reference instantiates every occurrence, so it cannot end here.
     assert!(naive::solve(&pbes, 1000).is_err());
+    // The same without a quantifier: mCRL2's pbesinst gives X(0) … X(3), so does muon.
+    let text = "pbes nu X(n: Nat) = X(n + 1) && val(n < 3);\ninit X(0);\n";
+    let pbes = muon::pbes::typecheck::check_pbes(&SourceFile::new("x", text)).unwrap();
+    let out = solve_pbes(&pbes, &opts, SolverKind::Zielonka, false).unwrap();
+    assert!(!out.value);
+    assert_eq!(out.inst.stats.instances, 4);
 }

@@ -12,6 +12,7 @@ use crate::artifact::{display_path, read_text};
 use crate::evidence::text;
 use crate::lps::{linearise, LineariseOptions};
 use crate::modal::read_formula;
+use crate::pbes::front::proc_spec_of_lps;
 use crate::pbes::inst::InstOptions;
 use crate::pbes::lps2pbes::{lps2pbes_with, Lps2PbesOptions};
 use crate::pbes::solve::{solve_pbes, SolverKind};
@@ -134,10 +135,7 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let mut all_true = true;
     // Formulas see the LPS's actions, as with mCRL2's lps2pbes: `Terminate` included when
     // linearisation added it.
-    let formula_scope = crate::process::ir::ProcSpec {
-        actions: lps.actions.clone(),
-        ..spec.clone()
-    };
+    let formula_scope = proc_spec_of_lps(&lps);
     for f in &args.formulas {
         let t = Instant::now();
         let formula = read_formula(f, &formula_scope)?;

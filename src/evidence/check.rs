@@ -6,12 +6,15 @@
 //! and a solver, must give the same verdict.
 
 use super::{Evidence, EvidenceError, Step, Trace};
+use std::rc::Rc;
+
 use rustc_hash::FxHashMap;
 
 use crate::data::ir::{DataExpr, Var};
 use crate::data::print::data_expr_to_string;
 use crate::data::{Rewriter, TermId, VarId};
 use crate::lps::{Lps, SummandAction};
+use crate::lts::lps::CompiledSummand;
 use crate::modal::ir::FormulaSpec;
 use crate::pbes::inst::InstOptions;
 use crate::pbes::lts2pbes::lts2pbes;
@@ -49,24 +52,16 @@ pub fn action_text(actions: &[Action]) -> String {
     parts.join("|")
 }
 
-/// A summand with its expressions as terms, compiled on first use.
-struct Compiled {
-    sums: Vec<VarId>,
-    cond: TermId,
-    /// Per action of the multi-action: its argument terms.
-    acts: Vec<Vec<TermId>>,
-    /// Per parameter: its next-state term, `None` when the parameter keeps its value.
-    next: Vec<Option<TermId>>,
-}
-
-/// Replays steps on an LPS with the data engine: summands are compiled to terms once and
-/// rewritten under a substitution of the state's values, so a step costs a few rewrites,
-/// not a conversion of the substituted expressions.
+/// Replays steps on an LPS with the data engine: summands are compiled to terms once (as
+/// exploration compiles them, [`CompiledSummand`]) and rewritten under a substitution of
+/// the state's values, so a step costs a few rewrites, not a conversion of the substituted
+/// expressions.
 pub struct Replayer<'a> {
     lps: &'a Lps,
     rw: Rewriter,
     params: Vec<VarId>,
-    compiled: Vec<Option<Compiled>>,
+    /// Per summand of the LPS (`None` for a delta summand).
+    compiled: Rc<[Option<CompiledSummand>]>,
     /// Values seen in states, as terms (they are normal forms), and back.
     to_term: FxHashMap<DataExpr, TermId>,
     to_expr: FxHashMap<TermId, DataExpr>,
@@ -76,16 +71,22 @@ impl<'a> Replayer<'a> {
     /// A replayer for `lps`, with its own data engine.
     pub fn new(lps: &'a Lps) -> Result<Replayer<'a>, EvidenceError> {
         let rw = Rewriter::new(&lps.data).map_err(|e| EvidenceError::Data(e.to_string()))?;
-        let params = lps
+        let params: Vec<VarId> = lps
             .params
             .iter()
             .map(|p| rw.store().intern_var(p))
             .collect();
+        let compiled = lps
+            .summands
+            .iter()
+            .map(|s| CompiledSummand::compile(&rw, &params, s, |_| 0))
+            .collect::<Result<_, _>>()
+            .map_err(|e| EvidenceError::Data(e.to_string()))?;
         Ok(Replayer {
             lps,
             rw,
             params,
-            compiled: (0..lps.summands.len()).map(|_| None).collect(),
+            compiled,
             to_term: FxHashMap::default(),
             to_expr: FxHashMap::default(),
         })
@@ -136,43 +137,6 @@ impl<'a> Replayer<'a> {
         Ok(self.value_expr(n))
     }
 
-    fn compile(&mut self, summand: usize) -> Result<(), EvidenceError> {
-        if self.compiled[summand].is_some() {
-            return Ok(());
-        }
-        let lps = self.lps;
-        let s = &lps.summands[summand];
-        let store = self.rw.store();
-        let sums = s.sum_vars.iter().map(|v| store.intern_var(v)).collect();
-        let cond = self.term(&s.condition)?;
-        let mut acts = Vec::new();
-        if let SummandAction::Multi(multi) = &s.action {
-            for a in multi {
-                acts.push(
-                    a.args
-                        .iter()
-                        .map(|e| self.term(e))
-                        .collect::<Result<_, _>>()?,
-                );
-            }
-        }
-        let mut next = Vec::with_capacity(s.next.len());
-        for (j, e) in s.next.iter().enumerate() {
-            next.push(if *e == DataExpr::Var(lps.params[j].clone()) {
-                None
-            } else {
-                Some(self.term(e)?)
-            });
-        }
-        self.compiled[summand] = Some(Compiled {
-            sums,
-            cond,
-            acts,
-            next,
-        });
-        Ok(())
-    }
-
     /// Takes summand `summand` from state `from` with `sum_values`, checking that its
     /// condition rewrites to `true`: the multi-action (arguments in normal form, sorted) and
     /// the next state. `from` must be in normal form (an unchanged parameter keeps its
@@ -200,37 +164,23 @@ impl<'a> Replayer<'a> {
                 "a step does not give summand {summand}'s sum variables"
             )));
         }
-        let SummandAction::Multi(multi) = &s.action else {
+        let compiled = Rc::clone(&self.compiled);
+        let (SummandAction::Multi(multi), Some(c)) = (&s.action, &compiled[summand]) else {
             return Err(EvidenceError::Unchecked(format!(
                 "summand {summand} is a delta summand"
             )));
         };
-        self.compile(summand)?;
         let mut sigma: Vec<(VarId, TermId)> = Vec::with_capacity(from.len() + sum_values.len());
         for (j, v) in from.iter().enumerate() {
             let t = self.value_term(v)?;
             sigma.push((self.params[j], t));
         }
-        let c = self.compiled[summand].take().expect("compiled above");
-        let result = self.replay_compiled(summand, &c, multi, from, sum_values, &mut sigma);
-        self.compiled[summand] = Some(c);
-        result
-    }
-
-    fn replay_compiled(
-        &mut self,
-        summand: usize,
-        c: &Compiled,
-        multi: &[Action],
-        from: &[DataExpr],
-        sum_values: &[(Var, DataExpr)],
-        sigma: &mut Vec<(VarId, TermId)>,
-    ) -> Result<(Vec<Action>, Vec<DataExpr>), EvidenceError> {
-        for (x, (_, v)) in c.sums.iter().zip(sum_values) {
+        for (x, (_, v)) in c.sum_vars.iter().zip(sum_values) {
             let t = self.value_term(v)?;
             sigma.push((*x, t));
         }
-        let cond = self.rewrite(c.cond, sigma)?;
+        let sigma = &sigma;
+        let cond = self.rewrite(c.condition, sigma)?;
         if cond != self.rw.store().true_term() {
             let shown = self.rw.expr(cond);
             return Err(EvidenceError::Unchecked(format!(
@@ -240,7 +190,7 @@ impl<'a> Replayer<'a> {
             )));
         }
         let mut actions = Vec::with_capacity(multi.len());
-        for (a, args) in multi.iter().zip(&c.acts) {
+        for (a, (_, args)) in multi.iter().zip(&c.actions) {
             let mut values = Vec::with_capacity(args.len());
             for t in args {
                 let n = self.rewrite(*t, sigma)?;
@@ -267,7 +217,7 @@ impl<'a> Replayer<'a> {
     }
 }
 
-/// Checks that `step` is a transition of `lps` ([`replay`]): its summand's condition
+/// Checks that `step` is a transition of `lps` ([`Replayer::replay`]): its summand's condition
 /// rewrites to `true` for the step's source state and sum values, and its multi-action and
 /// target are the summand's.
 pub fn check_step(rp: &mut Replayer<'_>, step: &Step) -> Result<(), EvidenceError> {

@@ -4,8 +4,6 @@
 //! Every decision about data goes through a [`Simplifier`]: the syntactic one decides
 //! what is evident from the terms; the data engine's rewriter can be plugged in for more.
 
-use std::collections::HashSet;
-
 use crate::data::ir::{DataExpr, Var};
 use crate::data::ir_ops::{
     as_app, conjuncts, free_vars_into, is_closed, is_false, occurs_free, substitute, Simplifier,
@@ -222,22 +220,10 @@ pub fn parelm(lps: &mut Lps) -> Vec<Var> {
     remove_params(lps, &relevant)
 }
 
-/// Removes summands that are exact duplicates of an earlier one (same sum variables,
-/// condition, action and next state).
-pub fn dedup_summands(lps: &mut Lps) {
-    let mut seen: HashSet<String> = HashSet::new();
-    lps.summands.retain(|s| {
-        let key = format!(
-            "{:?}|{:?}|{:?}|{:?}",
-            s.sum_vars, s.condition, s.action, s.next
-        );
-        seen.insert(key)
-    });
-}
-
 /// The default pipeline of `mcrl22lps`: sumelm, constelm, sumelm, parelm, sumelm.
 /// Duplicate summands stay: mCRL2 202607.0 gives every summand its own transition, so
-/// `a . P + a . P` has two (language/numbers: 59 transitions, not 49).
+/// `a . P + a . P` has two (language/numbers: 59 transitions, not 49). (Under `comm` mCRL2
+/// merges them; muon does not yet: a bisimilar difference in transition counts.)
 pub fn simplify_all(lps: &mut Lps, simp: &dyn Simplifier) {
     sumelm(lps, simp);
     constelm(lps, simp);

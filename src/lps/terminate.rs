@@ -42,11 +42,7 @@ pub fn add_terminate(lps: &mut Lps, components: &[Termination]) {
         };
         let s = DataExpr::Var(lps.params[i].clone());
         let here = eq(s, number(c.term_state, Sort::Pos));
-        condition = if crate::data::ir_ops::is_true(&condition) {
-            here
-        } else {
-            and(condition, here)
-        };
+        condition = and(condition, here); // `and` drops the leading `true`
         next[i] = number(c.delta_state, Sort::Pos);
     }
     if !lps.actions.iter().any(|a| &*a.name == TERMINATE) {

@@ -23,7 +23,7 @@ use thiserror::Error;
 use super::{ActionPart, Label, TransitionSystem};
 use crate::data::print::data_expr_to_string;
 use crate::data::{ConvertError, EnumError, RewriteError, Rewriter, TermId, VarId};
-use crate::lps::{Lps, SummandAction};
+use crate::lps::{Lps, Summand, SummandAction};
 use crate::source::Name;
 
 /// What can go wrong exploring an LPS.
@@ -69,18 +69,89 @@ pub enum LpsError {
     },
 }
 
-struct CompiledSummand {
-    sum_vars: Vec<VarId>,
-    condition: TermId,
-    /// Per action: the index of its name in `names`, and its argument terms.
-    actions: Vec<(u32, Vec<TermId>)>,
+/// A summand with its expressions as terms of one rewriter's store: what exploration
+/// evaluates per state, and what the evidence checker replays steps with.
+pub struct CompiledSummand {
+    /// The sum variables.
+    pub sum_vars: Vec<VarId>,
+    /// The condition.
+    pub condition: TermId,
+    /// Per action: the index of its name in the caller's name table, and its argument terms.
+    pub actions: Vec<(u32, Vec<TermId>)>,
     /// Per parameter: `None` when the parameter keeps its value, else the expression.
-    next: Vec<Option<TermId>>,
+    pub next: Vec<Option<TermId>>,
     origin: String,
     /// Indices of the parameters the summand reads: its transitions depend on these only.
     reads: Vec<u32>,
     /// Indices of the parameters it changes (the `Some` entries of `next`), in order.
     writes: Vec<u32>,
+}
+
+impl CompiledSummand {
+    /// Compiles `s` (a summand with a multi-action; `None` for a delta summand) in `rw`'s
+    /// store; `params` are the LPS's parameters there, `name_id` numbers action names.
+    pub fn compile(
+        rw: &Rewriter,
+        params: &[VarId],
+        s: &Summand,
+        mut name_id: impl FnMut(&Name) -> u32,
+    ) -> Result<Option<CompiledSummand>, ConvertError> {
+        let SummandAction::Multi(acts) = &s.action else {
+            return Ok(None); // delta: no transitions
+        };
+        let store = rw.store();
+        let mut actions = Vec::with_capacity(acts.len());
+        for a in acts {
+            let args = a
+                .args
+                .iter()
+                .map(|e| rw.term(e))
+                .collect::<Result<Vec<_>, _>>()?;
+            actions.push((name_id(&a.name), args));
+        }
+        let mut next = Vec::with_capacity(s.next.len());
+        for (i, e) in s.next.iter().enumerate() {
+            let t = rw.term(e)?;
+            next.push(if t == store.var(params[i]) {
+                None
+            } else {
+                Some(t)
+            });
+        }
+        let condition = rw.term(&s.condition)?;
+        let sum_vars: Vec<VarId> = s.sum_vars.iter().map(|v| store.intern_var(v)).collect();
+        let mut reads: Vec<u32> = Vec::new();
+        let terms = std::iter::once(condition)
+            .chain(actions.iter().flat_map(|(_, args)| args.iter().copied()))
+            .chain(next.iter().flatten().copied());
+        for t in terms {
+            for v in store.free_vars(t) {
+                // Sum variables shadow parameters of the same name.
+                if sum_vars.contains(&v) {
+                    continue;
+                }
+                if let Some(i) = params.iter().position(|p| *p == v) {
+                    let i = i as u32;
+                    if !reads.contains(&i) {
+                        reads.push(i);
+                    }
+                }
+            }
+        }
+        reads.sort_unstable();
+        let writes = (0..next.len() as u32)
+            .filter(|&i| next[i as usize].is_some())
+            .collect();
+        Ok(Some(CompiledSummand {
+            sum_vars,
+            condition,
+            actions,
+            next,
+            origin: s.origin.description.clone(),
+            reads,
+            writes,
+        }))
+    }
 }
 
 /// Bound on the `u32` words (keys plus outcomes) one worker's summand memo holds before it
@@ -146,67 +217,15 @@ impl LpsSystem {
         let mut name_ids: FxHashMap<Name, u32> = FxHashMap::default();
         let mut summands = Vec::new();
         for s in &lps.summands {
-            let SummandAction::Multi(acts) = &s.action else {
-                continue; // delta: no transitions
-            };
-            let mut actions = Vec::with_capacity(acts.len());
-            for a in acts {
-                let id = *name_ids.entry(a.name.clone()).or_insert_with(|| {
-                    names.push(a.name.clone());
+            let name_id = |n: &Name| {
+                *name_ids.entry(n.clone()).or_insert_with(|| {
+                    names.push(n.clone());
                     (names.len() - 1) as u32
-                });
-                let args = a
-                    .args
-                    .iter()
-                    .map(|e| rw.term(e))
-                    .collect::<Result<Vec<_>, _>>()?;
-                actions.push((id, args));
+                })
+            };
+            if let Some(c) = CompiledSummand::compile(&rw, &params, s, name_id)? {
+                summands.push(c);
             }
-            let mut next = Vec::with_capacity(s.next.len());
-            for (i, e) in s.next.iter().enumerate() {
-                let t = rw.term(e)?;
-                next.push(if t == store.var(params[i]) {
-                    None
-                } else {
-                    Some(t)
-                });
-            }
-            let condition = rw.term(&s.condition)?;
-            let param_index: FxHashMap<VarId, u32> = params
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (*p, i as u32))
-                .collect();
-            let mut reads: Vec<u32> = Vec::new();
-            let terms = std::iter::once(condition)
-                .chain(actions.iter().flat_map(|(_, args)| args.iter().copied()))
-                .chain(next.iter().flatten().copied());
-            for t in terms {
-                for v in store.free_vars(t) {
-                    // Sum variables shadow parameters of the same name.
-                    if s.sum_vars.iter().any(|x| store.intern_var(x) == v) {
-                        continue;
-                    }
-                    if let Some(&i) = param_index.get(&v) {
-                        if !reads.contains(&i) {
-                            reads.push(i);
-                        }
-                    }
-                }
-            }
-            reads.sort_unstable();
-            let writes = (0..next.len() as u32)
-                .filter(|&i| next[i as usize].is_some())
-                .collect();
-            summands.push(CompiledSummand {
-                sum_vars: s.sum_vars.iter().map(|v| store.intern_var(v)).collect(),
-                condition,
-                actions,
-                next,
-                origin: s.origin.description.clone(),
-                reads,
-                writes,
-            });
         }
         Ok(LpsSystem {
             rw,

@@ -42,12 +42,9 @@ pub enum PreprocessError {
 pub fn preprocess(f: &StateFormula) -> Result<StateFormula, PreprocessError> {
     let mut names = NameSupply::default();
     collect_names(f, &mut names.used);
-    let mut scope = Vec::new();
-    let renamed = rename_apart(f, &mut scope, &mut names)?;
-    let regular_free = translate_regular(&renamed, &mut names);
-    // `[R1 + R2]φ` becomes `[R1]φ && [R2]φ`: a fixpoint inside φ now has two binders of one
-    // name, which would be two equations of one name. Rename them apart once more.
-    names.bound.clear();
+    // Renaming apart follows the regular translation: `[R1 + R2]φ` becomes
+    // `[R1]φ && [R2]φ`, whose two copies of a fixpoint in φ must become two equations.
+    let regular_free = translate_regular(f, &mut names);
     let regular_free = rename_apart(&regular_free, &mut Vec::new(), &mut names)?;
     let mut flipped = Vec::new();
     nnf(&regular_free, false, &mut flipped)

@@ -28,11 +28,16 @@ impl Artifact for Pbes {
                 return Err(format!("variable {} has two equations", eq.var.name));
             }
         }
-        let check = |x: &PropVarInst, place: &str| -> Result<(), String> {
+        let check = |x: &PropVarInst, place: &dyn Fn() -> String| -> Result<(), String> {
             match arity.get(x.name.as_ref()) {
-                None => Err(format!("{place} uses {}, which has no equation", x.name)),
+                None => Err(format!(
+                    "{} uses {}, which has no equation",
+                    place(),
+                    x.name
+                )),
                 Some(&n) if n != x.args.len() => Err(format!(
-                    "{place} gives {} {} arguments, but it has {n} parameters",
+                    "{} gives {} {} arguments, but it has {n} parameters",
+                    place(),
                     x.name,
                     x.args.len()
                 )),
@@ -40,10 +45,10 @@ impl Artifact for Pbes {
             }
         };
         if !self.equations.is_empty() {
-            check(&self.init, "the initial instance")?;
+            check(&self.init, &|| "the initial instance".to_string())?;
         }
         for eq in &self.equations {
-            let place = format!("the equation of {}", eq.var.name);
+            let place = || format!("the equation of {}", eq.var.name);
             let mut stack = vec![&eq.rhs];
             while let Some(e) = stack.pop() {
                 match e {

@@ -205,10 +205,7 @@ impl Naive<'_> {
                 }
                 Rhs::Junction(conj, ops)
             }
-            PbesExpr::PropVar(x) if neg => {
-                let _ = x;
-                return Err(InstError::NotPositive(self.name()));
-            }
+            PbesExpr::PropVar(_) if neg => return Err(InstError::NotPositive(self.name())),
             PbesExpr::PropVar(x) => Rhs::Var(self.instance(x, s)?),
         })
     }

@@ -36,7 +36,7 @@ use crate::pbes::ir::{Pbes, PbesExpr};
 mod quant;
 mod terms;
 use quant::*;
-use terms::has_prop;
+use terms::{data_first, has_prop};
 
 /// A right-hand side over terms.
 #[derive(Clone, Debug)]
@@ -353,8 +353,14 @@ impl Eng<'_> {
                 }
             }
             PbesExpr::Not(a) => T::Not(b(a)?),
-            PbesExpr::And(x, y) => T::And(b(x)?, b(y)?),
-            PbesExpr::Or(x, y) => T::Or(b(x)?, b(y)?),
+            PbesExpr::And(x, y) => {
+                let (x, y) = data_first(b(x)?, b(y)?);
+                T::And(x, y)
+            }
+            PbesExpr::Or(x, y) => {
+                let (x, y) = data_first(b(x)?, b(y)?);
+                T::Or(x, y)
+            }
             PbesExpr::Imp(x, y) => T::Imp(b(x)?, b(y)?),
             PbesExpr::Forall(vs, a) | PbesExpr::Exists(vs, a) => {
                 let ids = vs.iter().map(|v| self.rw.store().intern_var(v)).collect();

@@ -23,6 +23,9 @@ pub(super) struct QPlan {
     /// For `forall x. a || b` (`exists x. a && b`): whether `a` is the side without `vs`
     /// (`Some(true)`), `b` (`Some(false)`), or both mention them (`None`).
     outside_a: Option<bool>,
+    /// With `outside_a`: evaluate the quantified side first, because it has no
+    /// propositional variables and the other side has (see [`data_first`]).
+    inside_first: bool,
     /// For `forall x. a => b`: whether `a` mentions none of `vs`.
     imp_outside: bool,
     /// The one-point rule: the remaining variables and the substituted body.
@@ -126,6 +129,7 @@ impl Eng<'_> {
             vs: Vec::new(),
             merged: Vec::new(),
             outside_a: None,
+            inside_first: false,
             imp_outside: false,
             one_point: None,
             dist: None,
@@ -155,7 +159,9 @@ impl Eng<'_> {
                 } else if !self.mentions(b, &vs) {
                     plan.outside_a = Some(false);
                 }
-                if plan.outside_a.is_some() {
+                if let Some(a_outside) = plan.outside_a {
+                    let (outside, inside) = if a_outside { (a, b) } else { (b, a) };
+                    plan.inside_first = has_prop(outside) && !has_prop(inside);
                     plan.vs = vs;
                     return plan;
                 }
@@ -228,10 +234,7 @@ impl Eng<'_> {
                 } else {
                     (b, a)
                 };
-                // A data-only side first: when it decides the junction, the other side's
-                // propositional variables are never instantiated (`exists v. val(n < 3 && v)
-                // && X(n + 1)` must not create `X(4)` from `X(3)`, or it never ends).
-                if has_prop(outside) && !has_prop(inside) {
+                if plan.inside_first {
                     let x = self.quantifier(forall, vs, inside, sigma, positive);
                     return self.join(!forall, x, |eng| eng.eval(outside, sigma, positive));
                 }
@@ -598,26 +601,34 @@ impl Eng<'_> {
                 _ => None,
             }
         };
-        let mut parts = Vec::new();
-        if forall {
+        let (mut parts, mut bound) = (Vec::new(), Vec::new());
+        let found = if forall {
             match body {
                 T::Imp(lhs, _) => {
-                    self.parts(lhs, true, &mut parts);
-                    return parts.into_iter().find_map(eq_of);
+                    self.parts(lhs, true, x, &mut parts, &mut bound);
+                    parts.into_iter().filter_map(eq_of).collect::<Vec<_>>()
                 }
                 _ => {
-                    self.parts(body, false, &mut parts);
-                    return parts.into_iter().find_map(|t| match self.app(t) {
-                        Some(("!=", [a, b])) if *a == xt => Some(*b),
-                        Some(("!=", [a, b])) if *b == xt => Some(*a),
-                        Some(("!", [inner])) => eq_of(*inner),
-                        _ => None,
-                    });
+                    self.parts(body, false, x, &mut parts, &mut bound);
+                    parts
+                        .into_iter()
+                        .filter_map(|t| match self.app(t) {
+                            Some(("!=", [a, b])) if *a == xt => Some(*b),
+                            Some(("!=", [a, b])) if *b == xt => Some(*a),
+                            Some(("!", [inner])) => eq_of(*inner),
+                            _ => None,
+                        })
+                        .collect()
                 }
             }
-        }
-        self.parts(body, true, &mut parts);
-        parts.into_iter().find_map(eq_of)
+        } else {
+            self.parts(body, true, x, &mut parts, &mut bound);
+            parts.into_iter().filter_map(eq_of).collect()
+        };
+        // A value that mentions a variable bound inside the body names nothing outside it.
+        found
+            .into_iter()
+            .find(|t| bound.iter().all(|v| !store.occurs_free(*v, *t)))
     }
 
     pub(super) fn enumerate(&mut self, sort: &Sort) -> Result<Vec<TermId>, String> {

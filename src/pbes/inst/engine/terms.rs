@@ -196,11 +196,26 @@ impl Eng<'_> {
         }
     }
 
-    pub(super) fn parts(&self, e: &T, conj: bool, out: &mut Vec<TermId>) {
+    /// The conjuncts (`conj`) or disjuncts of `e`, data terms split further, looking through
+    /// `exists` (conjuncts) and `forall` (disjuncts) that do not bind `keep`: a conjunct of
+    /// `exists y. c && d` is implied by it as well. The variables of the binders looked
+    /// through go to `bound`; a part that mentions one of them says nothing outside.
+    pub(super) fn parts(
+        &self,
+        e: &T,
+        conj: bool,
+        keep: VarId,
+        out: &mut Vec<TermId>,
+        bound: &mut Vec<VarId>,
+    ) {
         match (e, conj) {
             (T::And(a, b), true) | (T::Or(a, b), false) => {
-                self.parts(a, conj, out);
-                self.parts(b, conj, out);
+                self.parts(a, conj, keep, out, bound);
+                self.parts(b, conj, keep, out, bound);
+            }
+            (T::Exists(vs, a), true) | (T::Forall(vs, a), false) if !vs.contains(&keep) => {
+                bound.extend(vs.iter().copied());
+                self.parts(a, conj, keep, out, bound);
             }
             (T::Data(t), _) => self.data_parts(*t, conj, out),
             _ => {}
@@ -215,5 +230,18 @@ pub(super) fn has_prop(e: &T) -> bool {
         T::Prop(..) => true,
         T::Not(a) | T::Forall(_, a) | T::Exists(_, a) => has_prop(a),
         T::And(a, b) | T::Or(a, b) | T::Imp(a, b) => has_prop(a) || has_prop(b),
+    }
+}
+
+/// The operands of a junction in evaluation order: a side without propositional variables
+/// first, so that when it decides the junction the other side's instances are never
+/// created (`X(n + 1) && val(n < 3)` must not create `X(4)` from `X(3)`, or instantiation
+/// never ends; mCRL2 simplifies such a junction before it collects instances). Swapping
+/// changes no BES: the data side folds to a constant either way.
+pub(super) fn data_first(a: Rc<T>, b: Rc<T>) -> (Rc<T>, Rc<T>) {
+    if has_prop(&a) && !has_prop(&b) {
+        (b, a)
+    } else {
+        (a, b)
     }
 }
