@@ -326,6 +326,12 @@ impl<'r> Enumerator<'r> {
                         return Bound::Range(lo, Some(n));
                     }
                 }
+                // `x + y + z == 15` with `y, z: Pos`: at most `15 - 2`.
+                for (p, q) in [(*l, *r), (*r, *l)] {
+                    if let (Some(k), Some(v)) = (self.offset_min(x, subj, p), self.int_value(q)) {
+                        return Bound::Range(sort_lo, Some(v - k));
+                    }
+                }
                 Bound::Any
             }
             (Kind::Op(Op::In), [l, r])
@@ -355,7 +361,7 @@ impl<'r> Enumerator<'r> {
         big: TermId,
         strict: bool,
     ) -> Bound {
-        if let (Some(k), Some(v)) = (self.offset(x, subj, small), self.int_value(big)) {
+        if let (Some(k), Some(v)) = (self.offset_min(x, subj, small), self.int_value(big)) {
             let v = v - k;
             let v = if strict { v - 1 } else { v };
             return Bound::Range(sort_lo, Some(v));
@@ -391,6 +397,33 @@ impl<'r> Enumerator<'r> {
             }
             (Kind::Op(Op::Sub), [a, b]) => {
                 let (o, k) = (self.offset(x, subj, *a)?, self.int_value(*b)?);
+                Some(o - k)
+            }
+            _ => None,
+        }
+    }
+
+    /// `Some(k)` when `t` is at least the subject plus `k`: like [`Self::offset`], but a
+    /// summand without the subject counts with its lower bound (`x + y` with `y: Pos` is at
+    /// least `x + 1`). Sound only for upper bounds on the subject.
+    fn offset_min(&mut self, x: VarId, subj: Subject, t: TermId) -> Option<BigInt> {
+        if let Some(k) = self.offset(x, subj, t) {
+            return Some(k);
+        }
+        let store = self.rw.store();
+        let t = self.strip_conv(t);
+        let (f, args) = store.as_func_app(t)?;
+        let args = args.to_vec();
+        match (self.rw.kind(f), &args[..]) {
+            (Kind::Op(Op::Add), [a, b]) => {
+                if let Some(o) = self.offset_min(x, subj, *a) {
+                    return Some(o + self.rw.lower_bound(*b)?);
+                }
+                let o = self.offset_min(x, subj, *b)?;
+                Some(o + self.rw.lower_bound(*a)?)
+            }
+            (Kind::Op(Op::Sub), [a, b]) => {
+                let (o, k) = (self.offset_min(x, subj, *a)?, self.int_value(*b)?);
                 Some(o - k)
             }
             _ => None,

@@ -77,12 +77,17 @@ impl Rewriter {
         }
         Ok(match store.get(t) {
             Term::Var(v) => Pat::Var(*v),
-            Term::App(h, args) => Pat::App(
-                *h,
-                args.iter()
+            Term::App(h, args) => {
+                let ps = args
+                    .iter()
                     .map(|a| self.compile_pat(*a))
-                    .collect::<Result<Vec<_>, _>>()?,
-            ),
+                    .collect::<Result<Vec<_>, _>>()?;
+                if store.is_closed(*h) {
+                    Pat::App(*h, ps)
+                } else {
+                    Pat::AppOf(Box::new(self.compile_pat(*h)?), ps)
+                }
+            }
             _ => Pat::Term(t),
         })
     }

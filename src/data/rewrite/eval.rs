@@ -546,11 +546,27 @@ impl Rewriter {
         if let Some(r) = self.try_rules(f, args, false)? {
             return Ok(r);
         }
+        // `f(1)` where an equation defines the constant `f` itself (`f = lambda x: Pos. …`):
+        // rewrite the head, then apply what it became.
+        if !args.is_empty() && self.has_constant_rule(f) {
+            if let Some(hv) = self.try_rules(f, &[], false)? {
+                if hv != h {
+                    return self.apply(hv, args);
+                }
+            }
+        }
         Ok(if args.is_empty() {
             h
         } else {
             self.store.app(h, args)
         })
+    }
+
+    fn has_constant_rule(&self, f: FuncId) -> bool {
+        self.sys
+            .rules
+            .get(f.0 as usize)
+            .is_some_and(|rs| rs.iter().any(|r| !r.curried && r.pats.is_empty()))
     }
 
     pub(super) fn try_rules(
@@ -667,6 +683,16 @@ pub(super) fn match_pat(
                 .iter()
                 .zip(targs.iter())
                 .all(|(p, a)| match_pat(store, p, *a, sub, base)),
+            _ => false,
+        },
+        Pat::AppOf(hp, ps) => match store.get(t) {
+            Term::App(th, targs) if targs.len() == ps.len() => {
+                match_pat(store, hp, *th, sub, base)
+                    && ps
+                        .iter()
+                        .zip(targs.iter())
+                        .all(|(p, a)| match_pat(store, p, *a, sub, base))
+            }
             _ => false,
         },
     }

@@ -256,6 +256,8 @@ enum Pat {
     Term(TermId),
     /// `head(args…)`.
     App(TermId, Vec<Pat>),
+    /// `head(args…)` whose head is itself an open application (`f(i)(j)`, curried).
+    AppOf(Box<Pat>, Vec<Pat>),
 }
 
 #[derive(Debug, Clone)]

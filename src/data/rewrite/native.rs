@@ -158,6 +158,8 @@ impl Rewriter {
                             Some(self.not(b))
                         } else if b == ff {
                             Some(self.not(a))
+                        } else if let Some(r) = self.eq_by_fields(a, b)? {
+                            Some(r)
                         } else {
                             self.set_eq(a, b)?
                         }
@@ -177,6 +179,8 @@ impl Rewriter {
                             Some(self.not(b))
                         } else if b == tt {
                             Some(self.not(a))
+                        } else if let Some(r) = self.eq_by_fields(a, b)? {
+                            Some(self.not(r))
                         } else {
                             match self.set_eq(a, b)? {
                                 Some(r) if r == tt || r == ff => Some(self.not(r)),

@@ -54,6 +54,14 @@ impl Rewriter {
         {
             return Some(false);
         }
+        // A number below the other side's lower bound (`Pos2Nat(p) == 0` is false).
+        for (n, e) in [(a, b), (b, a)] {
+            if let Some(NumVal::I(IntVal::Small(y))) = self.num(n) {
+                if self.lower_bound(e).is_some_and(|l| l > y) {
+                    return Some(false);
+                }
+            }
+        }
         let (fa, aa) = store.as_func_app(a)?;
         let (fb, ba) = store.as_func_app(b)?;
         let (ka, kb) = (self.kind(fa), self.kind(fb));
@@ -112,6 +120,41 @@ impl Rewriter {
     }
 
     /// `a == b` as a normal form.
+    /// `c(x1, …, xn) == c(y1, …, yn)` for one struct constructor (or `cons`) `c` on open
+    /// terms: `x1 == y1 && … && xn == yn`, as mCRL2's generated equations for the sort say.
+    /// `None` when `a` and `b` are not applications of one constructor.
+    pub(crate) fn eq_by_fields(
+        &mut self,
+        a: TermId,
+        b: TermId,
+    ) -> Result<Option<TermId>, RewriteError> {
+        let store = self.store;
+        let (Some((fa, aa)), Some((fb, ba))) = (store.as_func_app(a), store.as_func_app(b)) else {
+            return Ok(None);
+        };
+        if fa != fb
+            || aa.len() != ba.len()
+            || aa.is_empty()
+            || !matches!(
+                self.kind(fa),
+                Kind::Ctor(Ctor::Struct { .. } | Ctor::ListCons)
+            )
+        {
+            return Ok(None);
+        }
+        let pairs: Vec<(TermId, TermId)> = aa.iter().copied().zip(ba.iter().copied()).collect();
+        let and = store.func(store.intern_func(&Func {
+            name: "&&".into(),
+            sort: Sort::Arrow(vec![Sort::Bool, Sort::Bool], Box::new(Sort::Bool)),
+        }));
+        let mut acc = store.true_term();
+        for (x, y) in pairs.into_iter().rev() {
+            let e = self.mk_eq(x, y)?;
+            acc = self.bool_binop(Op::And, and, e, acc)?;
+        }
+        Ok(Some(acc))
+    }
+
     pub(crate) fn mk_eq(&mut self, a: TermId, b: TermId) -> Result<TermId, RewriteError> {
         let s = self.store.sort_of(a);
         let f = self.store.intern_func(&Func {
@@ -223,6 +266,9 @@ impl Rewriter {
             let c = x.cmp_num(&y);
             return Ok(Some(if strict { c.is_lt() } else { c.is_le() }));
         }
+        if let Some(r) = self.decide_ord_by_bound(a, b, strict) {
+            return Ok(Some(r));
+        }
         let store = self.store;
         if matches!(
             &*store.sort_ref(a),
@@ -267,5 +313,62 @@ impl Rewriter {
             }
             _ => Ok(None),
         }
+    }
+
+    /// A lower bound of the value of a numeric normal form that is not a number: every `Pos`
+    /// is at least 1, every `Nat` at least 0, a sum at least the sum of its operands' bounds,
+    /// and a widening conversion keeps its operand's. mCRL2 decides the same comparisons by
+    /// its constructor representation (`0 < @cNat(p)` is `true` for every `p`).
+    pub(crate) fn lower_bound(&mut self, t: TermId) -> Option<i64> {
+        if let Some(NumVal::I(IntVal::Small(v))) = self.num(t) {
+            return Some(v);
+        }
+        let store = self.store;
+        let own = match &*store.sort_ref(t) {
+            Sort::Pos => Some(1),
+            Sort::Nat => Some(0),
+            _ => None,
+        };
+        let derived = match store.as_func_app(t) {
+            Some((f, [x])) if self.kind(f) == Kind::Op(Op::Conv) => {
+                if matches!(&*store.sort_ref(*x), Sort::Pos | Sort::Nat) {
+                    self.lower_bound(*x)
+                } else {
+                    None
+                }
+            }
+            Some((f, [x])) if self.kind(f) == Kind::Op(Op::Succ) => {
+                self.lower_bound(*x).and_then(|v| v.checked_add(1))
+            }
+            Some((f, [x, y])) if self.kind(f) == Kind::Op(Op::Add) => {
+                match (self.lower_bound(*x), self.lower_bound(*y)) {
+                    (Some(u), Some(v)) => u.checked_add(v),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        match (own, derived) {
+            (Some(u), Some(v)) => Some(u.max(v)),
+            (u, v) => u.or(v),
+        }
+    }
+
+    /// `a < b` (or `a <= b`) decided by a number on one side and the other side's lower bound.
+    fn decide_ord_by_bound(&mut self, a: TermId, b: TermId, strict: bool) -> Option<bool> {
+        if let Some(NumVal::I(IntVal::Small(y))) = self.num(b) {
+            // a >= l: `a < y` is false when l >= y, `a <= y` when l > y.
+            let l = self.lower_bound(a)?;
+            if (strict && l >= y) || (!strict && l > y) {
+                return Some(false);
+            }
+        } else if let Some(NumVal::I(IntVal::Small(x))) = self.num(a) {
+            // b >= l: `x < b` holds when x < l, `x <= b` when x <= l.
+            let l = self.lower_bound(b)?;
+            if (strict && x < l) || (!strict && x <= l) {
+                return Some(true);
+            }
+        }
+        None
     }
 }
