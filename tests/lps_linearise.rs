@@ -439,8 +439,10 @@ fn fourteen_party_tick_stays_small() {
 }
 
 #[test]
-fn constant_and_unused_parameters_are_removed() {
+fn constant_parameters_are_removed_and_parelm_removes_unused_ones() {
     // P(n: Nat, k: Nat) = a(k) . P(n + 1, k): k is constant (5), n is unobservable.
+    // Linearisation removes k (constelm) but keeps n, as mCRL2's mcrl22lps does;
+    // lpsparelm removes n.
     let n = var("n", Sort::Nat);
     let k = var("k", Sort::Nat);
     let s = spec(
@@ -462,7 +464,10 @@ fn constant_and_unused_parameters_are_removed() {
         )],
         call(0, vec![nat(0), nat(5)]),
     );
-    let l = lin(&s);
+    let mut l = lin(&s);
+    assert_eq!(l.params.len(), 1, "{:?}", l.params);
+    assert_eq!(&*l.params[0].name, "n");
+    muon::lps::simplify::parelm(&mut l);
     assert!(l.params.is_empty(), "{:?}", l.params);
     assert_eq!(explore(&l), (1, 1));
     let raw = lin_raw(&s);

@@ -21,7 +21,7 @@ pub struct Args {
     pub infile: Option<PathBuf>,
     /// Output LPS (standard output when omitted or `-`).
     pub outfile: Option<PathBuf>,
-    /// Skip sumelm, constelm and parelm on the result.
+    /// Skip sumelm and constelm on the result.
     #[arg(long = "no-simplify")]
     pub no_simplify: bool,
 }

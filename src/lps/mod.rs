@@ -66,12 +66,12 @@
 //! 6. **Simplification** (skippable): sumelm (a sum variable fixed by an equality in its
 //!    condition is substituted away: this removes sums over `Nat` bound only by
 //!    communication), constelm (parameters that keep their initial value in every reachable
-//!    state; summands whose condition becomes `false` are removed), parelm (parameters that
-//!    influence no condition, action or relevant parameter), removal of duplicate summands.
-//!    Data decisions use [`crate::data::simplify::best_simplifier`]: the data engine's rewriter on closed
-//!    subterms plus syntactic folds. Note: constelm and sumelm keep the state space
-//!    isomorphic; parelm removes only parameters nothing observes, which can merge states
-//!    that differ only in such a parameter (the LTS stays strongly bisimilar).
+//!    state; summands whose condition becomes `false` are removed). Data decisions use
+//!    [`crate::data::simplify::best_simplifier`]: the data engine's rewriter on closed
+//!    subterms plus syntactic folds. Both keep the state space isomorphic. parelm
+//!    (parameters that influence no condition, action or relevant parameter) is not part of
+//!    linearisation, as in mCRL2: it can merge states (the LTS stays strongly bisimilar), so
+//!    it is the separate `lpsparelm` step.
 //!
 //! # Invariants
 //! - `init.len() == params.len()`, and every summand has `next.len() == params.len()`.

@@ -29,7 +29,7 @@ use expr::*;
 /// Options of [`linearise`].
 #[derive(Clone, Copy, Debug)]
 pub struct LineariseOptions {
-    /// Apply sumelm, constelm and parelm to the result (the default).
+    /// Apply sumelm and constelm to the result (the default).
     pub simplify: bool,
 }
 
