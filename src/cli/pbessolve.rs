@@ -20,7 +20,7 @@ pub struct Args {
     #[arg(long = "file", visible_alias = "lps", value_name = "LPS")]
     pub lps: Option<PathBuf>,
     /// Write the evidence (needs `--file`) in the format of the extension: `.aut`, `.dot`,
-    /// `.lts` (the evidence LTS), `.json` or `.txt` (the trace).
+    /// `.svg`, `.lts` (the evidence LTS), `.json` or `.txt` (the trace).
     #[arg(long = "evidence-file", value_name = "OUT", requires = "lps")]
     pub evidence_file: Option<PathBuf>,
     /// The BES solver (evidence needs `zielonka`).

@@ -216,7 +216,7 @@ pub fn trace_json(lps: &Lps, ev: &Evidence) -> serde_json::Value {
 
 /// Writes the evidence to `path` in the format its extension names: `.json` (the trace,
 /// [`trace_json`]), `.txt` (the trace, [`trace_text`]), or an LTS format (`.aut`, `.dot`,
-/// `.lts`) for the evidence LTS.
+/// `.svg`, `.lts`) for the evidence LTS.
 pub fn write_evidence(lps: &Lps, ev: &Evidence, path: &Path) -> miette::Result<()> {
     let text = match path.extension().and_then(|e| e.to_str()) {
         Some("json") => format!("{:#}\n", trace_json(lps, ev)),

@@ -15,7 +15,7 @@ use thiserror::Error;
 
 use super::explore::{ExploreOptions, ExploreSummary, Explorer, Strategy, TransitionSink};
 use super::table::StoreKind;
-use super::{aut, dot, Label, LabelId, Lts, StateId, Transition, TransitionSystem};
+use super::{aut, dot, svg, Label, LabelId, Lts, StateId, Transition, TransitionSystem};
 use crate::artifact::{display_path, write_output, Artifact, ArtifactError};
 
 /// The LTS file formats muon writes.
@@ -27,6 +27,8 @@ pub enum OutputFormat {
     Lts,
     /// GraphViz (`.dot`).
     Dot,
+    /// A picture (`.svg`), laid out in-process ([`super::svg`]).
+    Svg,
 }
 
 impl OutputFormat {
@@ -40,6 +42,7 @@ impl OutputFormat {
             Some("aut") => Ok(OutputFormat::Aut),
             Some("lts") => Ok(OutputFormat::Lts),
             Some("dot") => Ok(OutputFormat::Dot),
+            Some("svg") => Ok(OutputFormat::Svg),
             _ => Err(GenerateError::UnknownFormat {
                 path: path.display().to_string(),
             }),
@@ -54,11 +57,15 @@ pub enum GenerateError {
     #[error("state-space generation failed: {0}")]
     #[diagnostic(code(muon::lps2lts::explore))]
     Explore(String),
+    /// The LTS is too large to draw.
+    #[error(transparent)]
+    #[diagnostic(code(muon::lps2lts::svg))]
+    Svg(#[from] svg::TooLarge),
     /// The output file name has no known LTS extension.
     #[error("{path}: cannot tell the output format from the file name")]
     #[diagnostic(
         code(muon::lps2lts::format),
-        help("name the output file with .aut (Aldebaran text), .lts (muon binary LTS) or .dot (GraphViz)")
+        help("name the output file with .aut (Aldebaran text), .lts (muon binary LTS), .dot (GraphViz) or .svg (a picture)")
     )]
     UnknownFormat {
         /// The output file.
@@ -178,6 +185,12 @@ pub fn write_lts(lts: &Lts, path: &Path) -> Result<(), GenerateError> {
                 .to_string();
             write_output(Some(path), |w| dot::write_dot(lts, &graph, w).map_err(werr))
         }
+        OutputFormat::Svg => {
+            let picture = svg::svg_string(lts)?;
+            write_output(Some(path), |w| {
+                w.write_all(picture.as_bytes()).map_err(werr)
+            })
+        }
     }
 }
 
@@ -203,6 +216,13 @@ pub fn generate<S: TransitionSystem>(
         None => None,
     };
     let mut explore = opts.explore.clone();
+    // A picture has room for few states: explore no further than one past the bound.
+    let svg_cap = (svg::MAX_SVG_STATES + 1) as u64;
+    let capped =
+        format == Some(OutputFormat::Svg) && explore.max_states.is_none_or(|m| m > svg_cap);
+    if capped {
+        explore.max_states = Some(svg_cap);
+    }
     if opts.traces.is_some() {
         explore.keep_parents = true;
     }
@@ -281,6 +301,13 @@ pub fn generate<S: TransitionSystem>(
             Ok::<(), GenerateError>(())
         })?;
     } else if let Some(transitions) = kept {
+        if capped && summary.stopped_at_max {
+            return Err(GenerateError::Svg(svg::TooLarge {
+                states: summary.states as usize,
+                transitions: transitions.len(),
+                at_least: true,
+            }));
+        }
         let lts = Lts {
             initial: StateId(0),
             num_states: summary.states as u32,

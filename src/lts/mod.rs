@@ -108,6 +108,7 @@ pub mod explore;
 pub mod generate;
 pub mod label;
 pub mod lps;
+pub mod svg;
 pub mod table;
 pub mod tree;
 
