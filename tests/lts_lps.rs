@@ -363,7 +363,7 @@ fn sums_bounded_by_offsets_and_list_lengths() {
 /// `games/tictactoe`, `industrial/ieee-11073`): open comparisons decided by the sorts'
 /// lower bounds, constants defined by a lambda, curried equations with variables in the
 /// inner application, struct equality field by field, and sums bounded by a sum of
-/// positive numbers.
+/// positive numbers, and equality of sets given by comprehension (Treiber's stack).
 #[test]
 fn data_of_the_mcrl2_examples() {
     let t = aut_of(
@@ -373,19 +373,21 @@ fn data_of_the_mcrl2_examples() {
          var i, k: Pos;\n\
          eqn f = lambda x: Pos . x > 0; j = lambda x: Pos . lambda y, z: Pos . y > z;\n\
          eb(i)(k) = empty;\n\
-         act a, b, c, d, e; g: Pos # Pos; h: Nat;\n\
+         act a, b, c, d, e, k, l; g: Pos # Pos; h: Nat;\n\
          proc P = (exists x, y: Pos . x + y > 0) -> a . delta\n\
                 + (forall x: Pos . Pos2Nat(x) != 0) -> b . delta\n\
                 + (f(1) && j(3)(2, 1)) -> c . delta\n\
                 + (exists y: Pos . y <= 3 && eb(1)(y) == naught) -> d . delta\n\
                 + (!(exists y: Pos . y <= 3 && eb(2)(y) == naught)) -> e . delta\n\
                 + sum x, y: Pos . (x + y + 1 == 4) -> g(x, y) . delta\n\
-                + sum m: Nat . (sig(m) == sig(2)) -> h(m) . delta;\n\
+                + sum m: Nat . (sig(m) == sig(2)) -> h(m) . delta\n\
+                + ({m: Nat | 0 < m && m <= 2} - {1} != {}) -> k . delta\n\
+                + ({m: Nat | 0 < m && m <= 2} - {1, 2} != {}) -> l . delta;\n\
          init P;\n",
     );
     let mut labels = enabled(&t, 0);
     labels.sort();
-    let mut want = vec!["a", "b", "c", "e", "g(1, 2)", "g(2, 1)", "h(2)"];
+    let mut want = vec!["a", "b", "c", "e", "g(1, 2)", "g(2, 1)", "h(2)", "k"];
     want.sort();
     assert_eq!(labels, want);
 }

@@ -44,8 +44,9 @@ pub struct Args {
     /// object per formula and line, its verdict included).
     #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
     pub format: TraceFormat,
-    /// Write each formula's evidence to DIR as `<formula>.aut` and `<formula>.dot` (the
-    /// evidence LTS) and `<formula>.json` and `<formula>.txt` (the trace).
+    /// Write each formula's evidence to DIR as `<formula>.aut`, `<formula>.dot` and
+    /// `<formula>.svg` (the evidence LTS; the picture when it is small enough to draw) and
+    /// `<formula>.json` and `<formula>.txt` (the trace).
     #[arg(
         long = "evidence-dir",
         value_name = "DIR",
@@ -54,7 +55,7 @@ pub struct Args {
     pub evidence_dir: Option<PathBuf>,
     /// Write the evidence of each formula to OUT (one formula) or to OUT with the formula's
     /// name inserted before the extension (several), in the format of the extension:
-    /// `.aut`, `.dot`, `.lts` (the evidence LTS), `.json` or `.txt` (the trace).
+    /// `.aut`, `.dot`, `.svg`, `.lts` (the evidence LTS), `.json` or `.txt` (the trace).
     #[arg(
         long = "evidence-file",
         value_name = "OUT",
@@ -118,7 +119,10 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
             t.elapsed().as_secs_f64()
         );
     }
-    let evidence = !(g.quiet || args.no_evidence);
+    // Under `-q` no trace is printed, but evidence files asked for are still written.
+    let wants_files = args.evidence_file.is_some() || args.evidence_dir.is_some();
+    let evidence = !args.no_evidence && (!g.quiet || wants_files);
+    let print_trace = evidence && !g.quiet;
     if evidence && args.solver != SolverKind::Zielonka {
         // Gauss elimination gives values, not the strategies a proof is read from.
         miette::bail!(
@@ -147,7 +151,7 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
         // game, so solving may always stop as soon as the verdict is decided.
         let out = solve_pbes(&pbes, &opts, args.solver, true)?;
         all_true &= out.value;
-        if evidence && args.format == TraceFormat::Json {
+        if print_trace && args.format == TraceFormat::Json {
             // JSON Lines: one object per formula, its verdict included.
         } else if args.formulas.len() == 1 && g.quiet {
             println!("{}", out.value);
@@ -168,6 +172,7 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
                 }
             }
             match args.format {
+                _ if !print_trace => {}
                 TraceFormat::Text => print!("{}", text::trace_text(&lps, &ev)),
                 TraceFormat::Json => {
                     let mut v = text::trace_json(&lps, &ev);
@@ -188,6 +193,11 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
                 let stem = f.file_stem().and_then(|s| s.to_str()).unwrap_or("formula");
                 for ext in ["aut", "dot", "json", "txt"] {
                     text::write_evidence(&lps, &ev, &dir.join(format!("{stem}.{ext}")))?;
+                }
+                match crate::lts::svg::drawable(&ev.lts) {
+                    Ok(_) => text::write_evidence(&lps, &ev, &dir.join(format!("{stem}.svg")))?,
+                    Err(e) if !g.quiet => eprintln!("check: no {stem}.svg: {e}"),
+                    Err(_) => {}
                 }
             }
             if g.verbose {

@@ -64,7 +64,7 @@ fn rewrite_all(data: &DataSpec, exprs: &[String], g: Global) -> miette::Result<E
         let t = rw.term(&e).map_err(|e| miette!("{text}: {e}"))?;
         let n = rw
             .rewrite(t)
-            .map_err(|e| miette!(help = "the expression was `{text}`", "{e}"))?;
+            .map_err(|e| miette!(help = format!("the expression was `{text}`"), "{e}"))?;
         let out = data_expr_to_string(&rw.expr(n));
         println!("{out}");
         if g.verbose {

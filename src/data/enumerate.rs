@@ -298,6 +298,14 @@ impl<'r> Enumerator<'r> {
                         Kind::Op(Op::Le) => self.compare(x, subj, sort_lo, r, l, true),
                         Kind::Op(Op::Gt) => self.compare(x, subj, sort_lo, l, r, false),
                         Kind::Op(Op::Ge) => self.compare(x, subj, sort_lo, l, r, true),
+                        // `!(p == q)` on Booleans is `p != q`: one of them holds.
+                        Kind::Op(Op::Eq) if store.sort_of(l) == Sort::Bool => {
+                            let (bl, br) = (
+                                self.bound(x, sort, l, subj, depth + 1),
+                                self.bound(x, sort, r, subj, depth + 1),
+                            );
+                            self.join(bl, br)
+                        }
                         _ => Bound::Any,
                     }
                 }

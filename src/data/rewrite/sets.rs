@@ -736,7 +736,54 @@ impl Rewriter {
         if both_const && self.is_value(x) && self.is_value(y) && self.infinite(&el) {
             return Ok(Some(store.false_term()));
         }
+        if store.is_closed(a) && store.is_closed(b) {
+            return self.extensional_eq(a, b, &el, is_set);
+        }
         Ok(None)
+    }
+
+    /// Closed sets (bags) over an infinite element sort are equal when no element tells them
+    /// apart: `exists c. (c in a) != (c in b)` is enumerated where the membership conditions
+    /// bound `c` (`{n: Nat | 0 < n && n <= 2} - {1} != {}`), as mCRL2's enumerator decides
+    /// the same quantifier by narrowing. `None` when the enumerator cannot decide it.
+    fn extensional_eq(
+        &mut self,
+        a: TermId,
+        b: TermId,
+        el: &Sort,
+        is_set: bool,
+    ) -> Result<Option<TermId>, RewriteError> {
+        let store = self.store;
+        let v = self.fresh_var(el);
+        let c = store.var(v);
+        let (p, q) = if is_set {
+            (self.member(c, a)?, self.member(c, b)?)
+        } else {
+            (self.count(c, a)?, self.count(c, b)?)
+        };
+        let (Some(p), Some(q)) = (p, q) else {
+            return Ok(None);
+        };
+        let same = self.mk_eq(p, q)?;
+        let differ = self.negate(same);
+        let tt = store.true_term();
+        let (mut found, mut undecided) = (false, false);
+        let res = self
+            .enumerator()
+            .enumerate(&[v], differ, &mut |_, residual| {
+                if residual == tt {
+                    found = true;
+                    false
+                } else {
+                    undecided = true;
+                    true
+                }
+            });
+        Ok(match res {
+            Ok(()) if found => Some(store.false_term()),
+            Ok(()) if !undecided => Some(tt),
+            _ => None,
+        })
     }
 
     /// `x <= y` (`strict`: `x < y`) on (finite) sets and bags, as mCRL2 defines it:
