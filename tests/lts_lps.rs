@@ -391,3 +391,58 @@ fn data_of_the_mcrl2_examples() {
     want.sort();
     assert_eq!(labels, want);
 }
+
+#[test]
+fn clustering_keeps_every_transition() {
+    // Every sequential component is clustered (one summand per action label, Boolean
+    // selectors, sum variables merged by sort) and small clusters are expanded again: the
+    // transitions, duplicates included, must stay exactly mCRL2's.
+    let dir = tempfile::tempdir().unwrap();
+    let lps = linearise(Path::new("fixtures/lts/cluster.mcrl2"), dir.path());
+    let aut = dir.path().join("cluster.aut");
+    let (code, _, err) = muon(&["lps2lts", s(&lps), s(&aut)]);
+    assert_eq!(code, 0, "{err}");
+    let head = std::fs::read_to_string(&aut).unwrap();
+    assert!(
+        head.starts_with("des (0,19328,288)"),
+        "{}",
+        head.lines().next().unwrap()
+    );
+}
+
+/// (specification, mCRL2 202607.0's transitions) for one state: each value of an unused sum
+/// variable is a transition of its own, except under a `comm` that mCRL2's alphabet
+/// reduction keeps (its sum elimination drops unused variables there).
+const UNUSED_SUM_VARS: &[(&str, usize)] = &[
+    ("act a; proc P = sum v:Bool . a . P; init P;", 2),
+    ("act a,b; proc P = sum v:Bool . a . P; Q = b.Q; init P || Q;", 5),
+    ("act a,b,c; proc P = sum v:Bool . a . P; Q = b.Q; init comm({a|b->c}, P || Q);", 3),
+    ("act a,b,c,d; proc P = sum v:Bool . a . P; Q = b.Q; init comm({d|b->c}, P || Q);", 3),
+    ("act a,b,c,d; proc P = sum v:Bool . a . P; Q = b.Q; init allow({a,b,c}, comm({d|b->c}, P || Q));", 3),
+    ("act a,b,c,d; proc P = sum v:Bool . a . P; Q = b.Q; init hide({b}, comm({d|b->c}, P || Q));", 3),
+    ("act a,b,c,d; proc P = sum v:Bool . a . P; init comm({d|b->c}, P);", 1),
+    ("act a,b,c,d; proc P = sum v:Bool . a . P; Q = b.Q; init block({c}, comm({d|b->c}, P || Q));", 3),
+    ("act a,b,c,d; proc P = sum v:Bool . a . P; Q = b.Q; init comm({d|b->c}, allow({a,b,a|b}, P || Q));", 3),
+    ("act a,b,c,d; proc P = sum v:Bool . a . P; Q = b.Q; init allow({a,b,a|b,c}, hide({d}, comm({d|b->c}, P || Q)));", 5),
+    ("act a,b,c,d; proc P = sum v:Bool . a . P; Q = b.Q; init allow({a,b,a|b,c}, comm({d|b->c}, P) || Q);", 5),
+    ("act a,b,c,d; proc P = sum v:Bool . a . P; Q = b.Q; init allow({a,b,c}, comm({a|b->c}, P || Q));", 3),
+    ("act a,b,c,d; proc P = sum v:Bool . a . P; Q = b.Q+d.Q; init allow({a,b,c}, comm({d|b->c}, P || Q));", 3),
+    ("act a,b,c,d; proc P = sum v:Bool . a . P; Q = b.Q+d.Q; init allow({a,b,c,a|d}, comm({d|b->c}, P || Q));", 5),
+    ("act a,b,c,d; proc P = sum v:Bool . a . P; Q = b.Q+d.Q; init comm({d|b->c}, P || Q);", 5),
+    ("act a,b,c,d; proc P = sum v:Bool . a . P; Q = b.Q; init block({d}, comm({d|b->c}, P || Q));", 3),
+];
+
+#[test]
+fn unused_sum_variables_count_as_in_mcrl2() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, (spec, want)) in UNUSED_SUM_VARS.iter().enumerate() {
+        let src = dir.path().join(format!("u{i}.mcrl2"));
+        std::fs::write(&src, spec).unwrap();
+        let lps = linearise(&src, dir.path());
+        let aut = dir.path().join(format!("u{i}.aut"));
+        let (code, _, err) = muon(&["lps2lts", s(&lps), s(&aut)]);
+        assert_eq!(code, 0, "{spec}: {err}");
+        let t = parse_aut(&std::fs::read_to_string(&aut).unwrap());
+        assert_eq!(t.len(), *want, "{spec}");
+    }
+}

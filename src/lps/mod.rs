@@ -59,13 +59,21 @@
 //!    action that must communicate has no partner left whose arguments could be equal
 //!    (in the summand itself or in the components still to come), and communication
 //!    results the operators above would reject are never built.
-//!    For rules with 3 or more parties (a global `tick`), each component's summands for
-//!    those actions are first clustered over its control states into one summand
-//!    (`c1 || c2`, values `if(c1, x1, x2)`; the control conditions exclude each other), so a
-//!    14-party synchronisation yields one summand instead of a product of control states.
+//!    **Clustering**, as mCRL2 does by default: every sequential component gets one summand
+//!    per list of action labels before it is composed (summands in different control states
+//!    merge into `c1 || c2` with values `if(c1, x1, x2)`; the rest over fresh Boolean
+//!    selectors, sum variables merged by sort and fixed to a default value where a member
+//!    does not have them), so an n-party synchronisation composes one summand per component
+//!    instead of the product of their alternatives (flexray: 0.3 s instead of running out of
+//!    memory). For rules with 3 or more parties, composed components are clustered again.
+//!    Final summands with at most 6 selectors are expanded back (`decluster`): flat summands
+//!    are cheaper to explore and to instantiate. Every step keeps the transitions exactly.
+//!    Under a `comm` that mCRL2's alphabet reduction keeps, unused sum variables are dropped
+//!    (mCRL2's sum elimination there); elsewhere they stay, and each of their values is a
+//!    transition of its own, as in mCRL2.
 //! 6. **Simplification** (skippable): sumelm (a sum variable fixed by an equality in its
 //!    condition is substituted away: this removes sums over `Nat` bound only by
-//!    communication), constelm (parameters that keep their initial value in every reachable
+//!    communication; unused ones go only when their sort is not finitely enumerable), constelm (parameters that keep their initial value in every reachable
 //!    state; summands whose condition becomes `false` are removed). Data decisions use
 //!    [`crate::data::simplify::best_simplifier`]: the data engine's rewriter on closed
 //!    subterms plus syntactic folds. Both keep the state space isomorphic. parelm

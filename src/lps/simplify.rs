@@ -4,7 +4,7 @@
 //! Every decision about data goes through a [`Simplifier`]: the syntactic one decides
 //! what is evident from the terms; the data engine's rewriter can be plugged in for more.
 
-use crate::data::ir::{DataExpr, Var};
+use crate::data::ir::{DataExpr, DataSpec, Sort, Var};
 use crate::data::ir_ops::{
     as_app, conjuncts, free_vars_into, is_closed, is_false, occurs_free, substitute, Simplifier,
     Subst,
@@ -51,11 +51,27 @@ fn summand_free_vars(s: &Summand) -> Vec<Var> {
     out
 }
 
+/// Which unused sum variables sum elimination drops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unused {
+    /// Every one (`lpssumelm`): `sum d: Bool . a . P` becomes `a . P`, one transition.
+    Drop,
+    /// Only those of sorts without a finite constructor enumeration (which no explorer could
+    /// enumerate): mCRL2 202607.0's `mcrl22lps` keeps the others outside `comm`, and each of
+    /// their values is a transition of its own (`sum d: Bool . a . P` has two).
+    DropInfinite,
+}
+
 /// Sum elimination: a sum variable `v` with a conjunct `v == e` (or `e == v`, `v` not in
 /// `e`) in its condition is replaced by `e`; unused sum variables are dropped; summands
 /// whose condition simplifies to `false` are removed. Returns the number of sum variables
 /// eliminated.
 pub fn sumelm(lps: &mut Lps, simp: &dyn Simplifier) -> usize {
+    sumelm_with(lps, simp, Unused::Drop)
+}
+
+/// [`sumelm`], dropping the unused sum variables `unused` says.
+pub fn sumelm_with(lps: &mut Lps, simp: &dyn Simplifier, unused: Unused) -> usize {
     let mut removed = 0;
     for s in lps.summands.iter_mut() {
         s.condition = simp.simplify(&s.condition);
@@ -82,11 +98,31 @@ pub fn sumelm(lps: &mut Lps, simp: &dyn Simplifier) -> usize {
         }
         let fv = summand_free_vars(s);
         let before = s.sum_vars.len();
-        s.sum_vars.retain(|v| fv.contains(v));
+        let data = &lps.data;
+        s.sum_vars.retain(|v| {
+            fv.contains(v) || (unused == Unused::DropInfinite && finite_sort(&v.sort, data, 0))
+        });
         removed += before - s.sum_vars.len();
     }
     lps.summands.retain(|s| !is_false(&s.condition));
     removed
+}
+
+/// Whether `sort` has finitely many values, all built from constructors (`Bool`, and user
+/// sorts whose constructors take only such sorts, without recursion).
+pub fn finite_sort(sort: &Sort, data: &DataSpec, depth: usize) -> bool {
+    match sort {
+        Sort::Bool => true,
+        Sort::Named(_) if depth < 16 => {
+            let cons = data.constructors_of(sort);
+            !cons.is_empty()
+                && cons.iter().all(|f| match &f.sort {
+                    Sort::Arrow(args, _) => args.iter().all(|a| finite_sort(a, data, depth + 1)),
+                    _ => true,
+                })
+        }
+        _ => false,
+    }
 }
 
 /// Constant elimination: parameters that keep their (closed) initial value in every summand
@@ -225,10 +261,11 @@ pub fn parelm(lps: &mut Lps) -> Vec<Var> {
 /// Boolean, read only by actions `allow` removes: 32 states, 27 after parelm), so parelm
 /// stays the separate `lpsparelm` step, as in mCRL2.
 /// Duplicate summands stay: mCRL2 202607.0 gives every summand its own transition, so
-/// `a . P + a . P` has two (language/numbers: 59 transitions, not 49). (Under `comm` mCRL2
-/// merges them; muon does not yet: a bisimilar difference in transition counts.)
+/// `a . P + a . P` has two (language/numbers: 59 transitions, not 49). Unused sum variables
+/// of finite sorts stay too ([`Unused::DropInfinite`]): mCRL2 drops them only under `comm`,
+/// which linearisation does on its own.
 pub fn simplify_all(lps: &mut Lps, simp: &dyn Simplifier) {
-    sumelm(lps, simp);
+    sumelm_with(lps, simp, Unused::DropInfinite);
     constelm(lps, simp);
-    sumelm(lps, simp);
+    sumelm_with(lps, simp, Unused::DropInfinite);
 }

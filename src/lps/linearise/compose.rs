@@ -1,5 +1,5 @@
-//! Parallel composition: the tree of parallel and alphabet operators, communication, clustering
-//! of summands with exclusive conditions, and the operators applied to composed summands.
+//! Parallel composition: the tree of parallel and alphabet operators, communication, and the
+//! operators applied to composed summands (clustering is in `cluster`).
 
 use super::*;
 
@@ -106,7 +106,10 @@ impl Lin<'_> {
                 let (s, dcs) = self.component(e, *span)?;
                 let mut s = self.component_constelm(s, &dcs, first);
                 s.retain(|x| k.possible(&x.names()));
-                s
+                // As mCRL2 does with every sequential component before composing: one summand
+                // per list of action labels (exact; see `cluster`).
+                let names: BTreeSet<Name> = s.iter().flat_map(|x| x.names()).collect();
+                self.cluster(s, &names)
             }
             PNode::Par(kids) => {
                 let mut results = Vec::new();
@@ -181,9 +184,25 @@ impl Lin<'_> {
                     }
                     _ => self.lin_node(body, &k.comm(rules))?,
                 };
+                // mCRL2 runs sum elimination on every summand under `comm`, which drops the
+                // unused sum variables (elsewhere each of their values is a transition) -- unless
+                // its alphabet reduction removed the `comm`: under an `allow`, rules whose
+                // parties never occur together in the operand are dropped, and no rule left
+                // means no communication step.
+                let effective = !matches!(k, Constraint::Finite { .. })
+                    || rules.iter().any(|rule| {
+                        let mut lhs = rule.lhs.0.clone();
+                        lhs.sort();
+                        r.iter().any(|s| sub_multiset(&lhs, &s.names()))
+                    });
                 let mut out = Vec::new();
                 for s in r {
                     out.extend(self.apply_comm(s, rules, k)?);
+                }
+                if effective {
+                    for s in &mut out {
+                        drop_unused_sum_vars(s);
+                    }
                 }
                 for rule in rules {
                     if let Some(b) = &rule.rhs {
@@ -353,69 +372,6 @@ impl Lin<'_> {
             acc = Some(next);
         }
         Ok(acc.unwrap_or_default())
-    }
-
-    /// Merges summands of one component that do the same action names (all in `names`),
-    /// have no sum variables and sit in different control states (`s == k` with distinct
-    /// `k` as first conjunct) into one summand per layer: condition `c1 || c2 || …`,
-    /// arguments and next values `if(c1, x1, if(c2, x2, …))`. The control conditions
-    /// exclude each other, so the transitions are exactly those of the separate summands.
-    pub(super) fn cluster(&self, sums: Vec<CSum>, names: &BTreeSet<Name>) -> Vec<CSum> {
-        let ctrl_of = |c: &DataExpr| -> Option<(Var, String)> {
-            let first = ir_ops::conjuncts(c).into_iter().next()?;
-            match ir_ops::as_app(&first) {
-                Some(("==", [DataExpr::Var(v), DataExpr::Number { value, .. }])) => {
-                    Some((v.clone(), value.to_string()))
-                }
-                _ => None,
-            }
-        };
-        let mut out = Vec::new();
-        // key: (action names and sorts, control variable) -> layers
-        let mut groups: Vec<(ClusterKey, Vec<Layer>)> = Vec::new();
-        for s in sums {
-            let eligible = !s.acts.is_empty()
-                && s.sum_vars.is_empty()
-                && s.acts.iter().all(|a| names.contains(&a.name));
-            let ctrl = if eligible { ctrl_of(&s.cond) } else { None };
-            let Some((cv, val)) = ctrl else {
-                out.push(s);
-                continue;
-            };
-            let key = (
-                s.acts
-                    .iter()
-                    .map(|a| (a.name.clone(), a.sorts.clone()))
-                    .collect::<Vec<_>>(),
-                cv,
-            );
-            let gi = match groups.iter().position(|g| g.0 == key) {
-                Some(i) => i,
-                None => {
-                    groups.push((key, Vec::new()));
-                    groups.len() - 1
-                }
-            };
-            let layers = &mut groups[gi].1;
-            match layers
-                .iter_mut()
-                .find(|l| !l.iter().any(|(v, _)| *v == val))
-            {
-                Some(l) => l.push((val, s)),
-                None => layers.push(vec![(val, s)]),
-            }
-        }
-        for (_, layers) in groups {
-            for layer in layers {
-                if layer.len() == 1 {
-                    out.extend(layer.into_iter().map(|x| x.1));
-                    continue;
-                }
-                let members: Vec<CSum> = layer.into_iter().map(|x| x.1).collect();
-                out.push(merge_layer(&self.params, members));
-            }
-        }
-        out
     }
 
     /// Whether every must-communicate action of `s` has, for some rule, candidate partners
@@ -714,75 +670,6 @@ impl Lin<'_> {
     }
 }
 
-/// Summands clustered together: same action names and sorts, same control variable.
-pub(super) type ClusterKey = (Vec<(Name, Vec<Sort>)>, Var);
-/// Summands with pairwise different control values (value as text, summand).
-pub(super) type Layer = Vec<(String, CSum)>;
-
-/// One summand for summands with mutually exclusive conditions and the same action names.
-pub(super) fn merge_layer(params: &[Var], members: Vec<CSum>) -> CSum {
-    let conds: Vec<DataExpr> = members.iter().map(|m| m.cond.clone()).collect();
-    let choose = |vals: Vec<DataExpr>| -> DataExpr {
-        let first = vals[0].clone();
-        if vals.iter().all(|v| *v == first) {
-            return first;
-        }
-        let sort = first.sort();
-        let mut acc = vals[vals.len() - 1].clone();
-        for i in (0..vals.len() - 1).rev() {
-            acc = ir_ops::app(
-                "if",
-                vec![conds[i].clone(), vals[i].clone(), acc],
-                sort.clone(),
-            );
-        }
-        acc
-    };
-    let mut acts = members[0].acts.clone();
-    for (ai, a) in acts.iter_mut().enumerate() {
-        for (k, arg) in a.args.iter_mut().enumerate() {
-            *arg = choose(members.iter().map(|m| m.acts[ai].args[k].clone()).collect());
-        }
-    }
-    let mut idx: Vec<u32> = members
-        .iter()
-        .flat_map(|m| m.assign.iter().map(|p| p.0))
-        .collect();
-    idx.sort();
-    idx.dedup();
-    let assign = idx
-        .into_iter()
-        .map(|i| {
-            let vals = members
-                .iter()
-                .map(|m| {
-                    m.assign
-                        .iter()
-                        .find(|p| p.0 == i)
-                        .map(|p| p.1.clone())
-                        .unwrap_or_else(|| DataExpr::Var(params[i as usize].clone()))
-                })
-                .collect();
-            (i, choose(vals))
-        })
-        .collect();
-    let mut cond = conds[0].clone();
-    for c in &conds[1..] {
-        cond = ir_ops::or(cond, c.clone());
-    }
-    let mut origin = members[0].origin.clone();
-    for m in &members[1..] {
-        origin = merge_origin(&origin, &m.origin, " + ");
-    }
-    CSum {
-        sum_vars: vec![],
-        cond,
-        acts,
-        assign,
-        origin,
-    }
-}
-
 /// Whether some choice of communications (names only, data ignored) turns the multiset
 /// `rem` (+ already produced names) into a multi-action `outer` accepts. Over-approximates
 /// (answers `true`) when the search budget runs out.
@@ -886,4 +773,22 @@ pub(super) fn enumerate_selections(
         }
     }
     true
+}
+
+/// Removes the sum variables of `s` that occur nowhere in it.
+fn drop_unused_sum_vars(s: &mut CSum) {
+    if s.sum_vars.is_empty() {
+        return;
+    }
+    let mut fv = Vec::new();
+    ir_ops::free_vars_into(&s.cond, &mut fv);
+    for a in &s.acts {
+        for d in &a.args {
+            ir_ops::free_vars_into(d, &mut fv);
+        }
+    }
+    for (_, d) in &s.assign {
+        ir_ops::free_vars_into(d, &mut fv);
+    }
+    s.sum_vars.retain(|v| fv.contains(v));
 }

@@ -19,6 +19,7 @@ use crate::source::Span;
 use super::{Lps, Origin, Summand, SummandAction};
 
 mod alphabet;
+mod cluster;
 mod component;
 mod compose;
 mod expr;
@@ -124,6 +125,7 @@ pub fn linearise(spec: &ProcSpec, opts: LineariseOptions) -> Result<Lps, LinErro
     let mut l = Lin::new(spec);
     let tree = l.expand(&spec.init, spec.init_span, &mut Vec::new())?;
     let sums = l.lin_node(&tree, &Constraint::any())?;
+    let sums = l.decluster(sums);
     let simp = std::mem::replace(
         &mut l.simp,
         Box::new(crate::data::ir_ops::SyntacticSimplifier::default()),
@@ -234,6 +236,8 @@ struct Lin<'a> {
     simp: Box<dyn Simplifier>,
     /// How each sequential component terminates, for the explicit `Terminate`.
     terminations: Vec<super::terminate::Termination>,
+    /// The Boolean selector variables clustering introduced (see `cluster`).
+    selectors: HashSet<Name>,
 }
 
 impl<'a> Lin<'a> {
@@ -310,6 +314,7 @@ impl<'a> Lin<'a> {
             actions: spec.actions.clone(),
             simp: crate::data::simplify::best_simplifier(&spec.data),
             terminations: Vec::new(),
+            selectors: HashSet::new(),
         }
     }
 

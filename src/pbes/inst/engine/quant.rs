@@ -255,6 +255,33 @@ impl Eng<'_> {
         if let Some((rest, nb)) = &plan.one_point {
             return self.quantifier(forall, rest, nb, sigma, positive);
         }
+        // A guard over variables of finite sorts (the Boolean selectors of a clustered
+        // summand): the enumerator rewrites it under each partial assignment and prunes at the
+        // first `false`, where enumerating every value of every variable would try all
+        // 2^k selector assignments per instance.
+        let mut guarded_first = None;
+        if let Some((guard, rest)) = &plan.guard {
+            let mut combos = 1usize;
+            for x in vs.iter() {
+                let sort = self.rw.store().var_of(*x).sort.clone();
+                combos = match self.enumerate(&sort) {
+                    Ok(values) => combos.saturating_mul(values.len()),
+                    Err(_) => 0,
+                };
+                if combos == 0 {
+                    break;
+                }
+            }
+            if combos > 16 {
+                match self.guarded(forall, vs, *guard, rest, sigma, positive) {
+                    Some(Err(InstError::Quantifier { .. })) | None => {}
+                    Some(r) => guarded_first = Some(r),
+                }
+            }
+        }
+        if let Some(r) = guarded_first {
+            return r;
+        }
         // A finite sort: enumerate its values.
         let mut first_err = None;
         for (i, x) in vs.iter().enumerate() {

@@ -1,0 +1,435 @@
+//! Clustering: the summands of one component that do the same action labels become one
+//! summand, so that a multi-party synchronisation composes one summand per component instead
+//! of the product of all their alternatives (mCRL2 clusters every sequential component the
+//! same way before composing).
+//!
+//! Two steps, both exact (the clustered summand has precisely the transitions of its members):
+//! 1. **Layers.** Members without sum variables that sit in different values of one control
+//!    parameter (`s == k` as first conjunct) exclude each other: they merge into one summand
+//!    with condition `c1 || c2 || …` and values `if(c1, x1, if(c2, x2, …))`, no new variable.
+//! 2. **Selector.** Several layers become one summand over fresh Boolean selector variables
+//!    (a balanced case tree; leaves past the last member are `false`). Sum variables of the
+//!    members are merged by sort, as mCRL2's `merge_var` does; a merged variable that a member
+//!    does not use is fixed to its sort's default value in that member's branch, so no member
+//!    gets duplicate transitions. The selectors come first among the sum variables: the
+//!    enumerator decides them first, and the case trees then rewrite to one member's terms.
+
+use super::*;
+
+/// Members of one layer: the control parameter they are split on, and per member its value
+/// (as text) and the summand.
+struct Layer {
+    ctrl: Option<Var>,
+    members: Vec<(String, CSum)>,
+}
+
+impl Lin<'_> {
+    /// Clusters the summands of `sums` whose actions are all in `names`: one summand per
+    /// list of action labels (names and sorts). Other summands are returned unchanged.
+    pub(super) fn cluster(&mut self, sums: Vec<CSum>, names: &BTreeSet<Name>) -> Vec<CSum> {
+        let mut out = Vec::new();
+        let mut groups: Vec<(Vec<(Name, Vec<Sort>)>, Vec<Layer>)> = Vec::new();
+        for s in sums {
+            let eligible = !s.acts.is_empty() && s.acts.iter().all(|a| names.contains(&a.name));
+            if !eligible {
+                out.push(s);
+                continue;
+            }
+            let key: Vec<(Name, Vec<Sort>)> = s
+                .acts
+                .iter()
+                .map(|a| (a.name.clone(), a.sorts.clone()))
+                .collect();
+            let gi = match groups.iter().position(|g| g.0 == key) {
+                Some(i) => i,
+                None => {
+                    groups.push((key, Vec::new()));
+                    groups.len() - 1
+                }
+            };
+            let layers = &mut groups[gi].1;
+            let ctrl = if s.sum_vars.is_empty() {
+                control_of(&s.cond)
+            } else {
+                None
+            };
+            match ctrl {
+                Some((cv, val)) => {
+                    let fits = |l: &Layer| {
+                        l.ctrl.as_ref() == Some(&cv) && !l.members.iter().any(|(v, _)| *v == val)
+                    };
+                    match layers.iter_mut().find(|l| fits(l)) {
+                        Some(l) => l.members.push((val, s)),
+                        None => layers.push(Layer {
+                            ctrl: Some(cv),
+                            members: vec![(val, s)],
+                        }),
+                    }
+                }
+                None => layers.push(Layer {
+                    ctrl: None,
+                    members: vec![(String::new(), s)],
+                }),
+            }
+        }
+        for (_, layers) in groups {
+            let merged: Vec<CSum> = layers
+                .into_iter()
+                .map(|l| {
+                    let mut members: Vec<CSum> = l.members.into_iter().map(|x| x.1).collect();
+                    if members.len() == 1 {
+                        members.pop().expect("one member")
+                    } else {
+                        merge_layer(&self.params, members)
+                    }
+                })
+                .collect();
+            if merged.len() == 1 {
+                out.extend(merged);
+            } else {
+                match self.merge_selector(merged) {
+                    Ok(s) => out.push(s),
+                    Err(members) => out.extend(members),
+                }
+            }
+        }
+        out
+    }
+
+    /// One summand for `members` (same action labels) over fresh Boolean selectors; gives
+    /// the members back when a merged sum variable has no default value to fix it to.
+    fn merge_selector(&mut self, members: Vec<CSum>) -> Result<CSum, Vec<CSum>> {
+        // Merge the sum variables by sort (the first unused merged variable of the sort).
+        let mut merged: Vec<Var> = Vec::new();
+        let mut renames: Vec<Subst> = Vec::new();
+        let mut uses: Vec<Vec<bool>> = Vec::new();
+        for m in &members {
+            let mut used = vec![false; merged.len()];
+            let mut sigma = Subst::new();
+            for v in &m.sum_vars {
+                let hit = (0..merged.len()).find(|&i| !used[i] && merged[i].sort == v.sort);
+                match hit {
+                    Some(i) => {
+                        used[i] = true;
+                        if merged[i] != *v {
+                            sigma.insert(v.clone(), DataExpr::Var(merged[i].clone()));
+                        }
+                    }
+                    None => {
+                        let mut w = v.clone();
+                        if merged.iter().any(|x| x.name == w.name) {
+                            let mut taken: HashSet<Name> =
+                                merged.iter().map(|x| x.name.clone()).collect();
+                            taken.extend(self.used_names.iter().cloned());
+                            for o in &members {
+                                taken.extend(o.sum_vars.iter().map(|x| x.name.clone()));
+                            }
+                            w.name = fresh_name(&v.name, &mut taken);
+                            sigma.insert(v.clone(), DataExpr::Var(w.clone()));
+                        }
+                        merged.push(w);
+                        used.push(true);
+                    }
+                }
+            }
+            renames.push(sigma);
+            uses.push(used);
+        }
+        let mut defaults = Vec::with_capacity(merged.len());
+        for (i, w) in merged.iter().enumerate() {
+            let needed = uses.iter().any(|u| !u.get(i).copied().unwrap_or(false));
+            match default_value(&w.sort, &self.spec.data) {
+                Some(d) => defaults.push(d),
+                None if !needed => defaults.push(DataExpr::Var(w.clone())),
+                None => return Err(members),
+            }
+        }
+        // Fresh selectors, clear of every name in sight.
+        let bits = usize::BITS - (members.len() - 1).leading_zeros();
+        let mut taken: HashSet<Name> = self.used_names.clone();
+        taken.extend(merged.iter().map(|x| x.name.clone()));
+        for m in &members {
+            taken.extend(m.sum_vars.iter().map(|x| x.name.clone()));
+        }
+        let selectors: Vec<Var> = (0..bits)
+            .map(|_| {
+                let name = fresh_name("sel", &mut taken);
+                self.used_names.insert(name.clone());
+                self.selectors.insert(name.clone());
+                Var {
+                    name,
+                    sort: Sort::Bool,
+                }
+            })
+            .collect();
+        // Each member renamed onto the merged variables, unused ones fixed to defaults.
+        let members: Vec<CSum> = members
+            .iter()
+            .zip(&renames)
+            .zip(&uses)
+            .map(|((m, sigma), used)| {
+                let mut r = subst_csum_plain(m, sigma);
+                for (i, w) in merged.iter().enumerate() {
+                    if !used.get(i).copied().unwrap_or(false) {
+                        r.cond = and(r.cond, eq(DataExpr::Var(w.clone()), defaults[i].clone()));
+                    }
+                }
+                r
+            })
+            .collect();
+        let cond = case_tree(
+            &selectors,
+            &members.iter().map(|m| m.cond.clone()).collect::<Vec<_>>(),
+            Some(&ir_ops::false_()),
+        );
+        let mut acts = members[0].acts.clone();
+        for (ai, a) in acts.iter_mut().enumerate() {
+            for (k, arg) in a.args.iter_mut().enumerate() {
+                let vals: Vec<DataExpr> =
+                    members.iter().map(|m| m.acts[ai].args[k].clone()).collect();
+                *arg = case_tree(&selectors, &vals, None);
+            }
+        }
+        let mut idx: Vec<u32> = members
+            .iter()
+            .flat_map(|m| m.assign.iter().map(|p| p.0))
+            .collect();
+        idx.sort();
+        idx.dedup();
+        let assign = idx
+            .into_iter()
+            .map(|i| {
+                let vals: Vec<DataExpr> = members
+                    .iter()
+                    .map(|m| {
+                        m.assign
+                            .iter()
+                            .find(|p| p.0 == i)
+                            .map(|p| p.1.clone())
+                            .unwrap_or_else(|| DataExpr::Var(self.params[i as usize].clone()))
+                    })
+                    .collect();
+                (i, case_tree(&selectors, &vals, None))
+            })
+            .collect();
+        let mut origin = members[0].origin.clone();
+        for m in &members[1..] {
+            origin = merge_origin(&origin, &m.origin, " + ");
+        }
+        let mut sum_vars = selectors;
+        sum_vars.extend(merged);
+        Ok(CSum {
+            sum_vars,
+            cond,
+            acts,
+            assign,
+            origin,
+        })
+    }
+}
+
+impl Lin<'_> {
+    /// Expands the clusters of the final summands back into one summand per selector value
+    /// where that is cheap (at most [`MAX_DECLUSTER_BITS`] selectors): the transitions stay
+    /// exactly the same, and the flat summands are cheaper for exploration and for the PBES
+    /// instantiation, which would otherwise rewrite every member's terms for every member.
+    /// Summands with more selectors (a synchronisation of many clustered components, where
+    /// the expansion is their product) stay clustered.
+    pub(super) fn decluster(&self, sums: Vec<CSum>) -> Vec<CSum> {
+        let mut out = Vec::with_capacity(sums.len());
+        for s in sums {
+            let sels: Vec<Var> = s
+                .sum_vars
+                .iter()
+                .filter(|v| self.selectors.contains(&v.name))
+                .cloned()
+                .collect();
+            if sels.is_empty() || sels.len() > MAX_DECLUSTER_BITS {
+                out.push(s);
+                continue;
+            }
+            let simp = &*self.simp;
+            for i in 0..1usize << sels.len() {
+                let sigma: Subst = sels
+                    .iter()
+                    .enumerate()
+                    .map(|(j, v)| {
+                        let bit = (i >> (sels.len() - 1 - j)) & 1 == 1;
+                        let value = if bit { true_() } else { ir_ops::false_() };
+                        (v.clone(), value)
+                    })
+                    .collect();
+                let cond = simp.simplify(&substitute(&s.cond, &sigma));
+                if is_false(&cond) {
+                    continue;
+                }
+                let one = |d: &DataExpr| simp.simplify(&substitute(d, &sigma));
+                out.push(CSum {
+                    sum_vars: s
+                        .sum_vars
+                        .iter()
+                        .filter(|v| !sigma.contains_key(*v))
+                        .cloned()
+                        .collect(),
+                    cond,
+                    acts: s
+                        .acts
+                        .iter()
+                        .map(|a| {
+                            let mut a = a.clone();
+                            for d in a.args.iter_mut() {
+                                *d = one(d);
+                            }
+                            a
+                        })
+                        .collect(),
+                    assign: s.assign.iter().map(|(k, d)| (*k, one(d))).collect(),
+                    origin: s.origin.clone(),
+                });
+            }
+        }
+        out
+    }
+}
+
+/// Most selector variables of a summand [`Lin::decluster`] expands (64 summands).
+const MAX_DECLUSTER_BITS: usize = 6;
+
+/// The control parameter and value a summand's condition starts with (`s == k`).
+fn control_of(c: &DataExpr) -> Option<(Var, String)> {
+    let first = ir_ops::conjuncts(c).into_iter().next()?;
+    match ir_ops::as_app(&first) {
+        Some(("==", [DataExpr::Var(v), DataExpr::Number { value, .. }])) => {
+            Some((v.clone(), value.to_string()))
+        }
+        _ => None,
+    }
+}
+
+/// `s` with `sigma` applied (no capture is possible: `sigma` maps sum variables to fresh
+/// or same-sort merged variables of the same summand).
+fn subst_csum_plain(s: &CSum, sigma: &Subst) -> CSum {
+    if sigma.is_empty() {
+        return s.clone();
+    }
+    CSum {
+        sum_vars: s
+            .sum_vars
+            .iter()
+            .map(|v| match sigma.get(v) {
+                Some(DataExpr::Var(w)) => w.clone(),
+                _ => v.clone(),
+            })
+            .collect(),
+        cond: substitute(&s.cond, sigma),
+        acts: s.acts.iter().map(|a| subst_action(a, sigma)).collect(),
+        assign: s
+            .assign
+            .iter()
+            .map(|(i, d)| (*i, substitute(d, sigma)))
+            .collect(),
+        origin: s.origin.clone(),
+    }
+}
+
+/// The balanced case tree over `sel` (most significant selector first) whose leaf `i` is
+/// `vals[i]`; leaves past the end are `pad`, or repeat the last value when `pad` is `None`
+/// (those leaves are unreachable: the condition tree pads with `false`). Equal subtrees
+/// collapse to their value.
+fn case_tree(sel: &[Var], vals: &[DataExpr], pad: Option<&DataExpr>) -> DataExpr {
+    fn go(
+        sel: &[Var],
+        vals: &[DataExpr],
+        pad: Option<&DataExpr>,
+        lo: usize,
+        width: usize,
+    ) -> DataExpr {
+        let leaf = |i: usize| -> DataExpr {
+            match vals.get(i) {
+                Some(v) => v.clone(),
+                None => pad.cloned().unwrap_or_else(|| vals[vals.len() - 1].clone()),
+            }
+        };
+        if width == 1 {
+            return leaf(lo);
+        }
+        let half = width / 2;
+        let depth = sel.len() - half.trailing_zeros() as usize - 1;
+        let low = go(sel, vals, pad, lo, half);
+        let high = go(sel, vals, pad, lo + half, half);
+        if low == high {
+            return low;
+        }
+        let b = DataExpr::Var(sel[depth].clone());
+        if is_false(&high) {
+            return and(not(b), low);
+        }
+        let sort = low.sort();
+        ir_ops::app("if", vec![b, high, low], sort)
+    }
+    go(sel, vals, pad, 0, 1usize << sel.len())
+}
+
+/// One summand for summands with mutually exclusive conditions and the same action names.
+fn merge_layer(params: &[Var], members: Vec<CSum>) -> CSum {
+    let conds: Vec<DataExpr> = members.iter().map(|m| m.cond.clone()).collect();
+    let choose = |vals: Vec<DataExpr>| -> DataExpr {
+        let first = vals[0].clone();
+        if vals.iter().all(|v| *v == first) {
+            return first;
+        }
+        let sort = first.sort();
+        let mut acc = vals[vals.len() - 1].clone();
+        for i in (0..vals.len() - 1).rev() {
+            acc = ir_ops::app(
+                "if",
+                vec![conds[i].clone(), vals[i].clone(), acc],
+                sort.clone(),
+            );
+        }
+        acc
+    };
+    let mut acts = members[0].acts.clone();
+    for (ai, a) in acts.iter_mut().enumerate() {
+        for (k, arg) in a.args.iter_mut().enumerate() {
+            *arg = choose(members.iter().map(|m| m.acts[ai].args[k].clone()).collect());
+        }
+    }
+    let mut idx: Vec<u32> = members
+        .iter()
+        .flat_map(|m| m.assign.iter().map(|p| p.0))
+        .collect();
+    idx.sort();
+    idx.dedup();
+    let assign = idx
+        .into_iter()
+        .map(|i| {
+            let vals = members
+                .iter()
+                .map(|m| {
+                    m.assign
+                        .iter()
+                        .find(|p| p.0 == i)
+                        .map(|p| p.1.clone())
+                        .unwrap_or_else(|| DataExpr::Var(params[i as usize].clone()))
+                })
+                .collect();
+            (i, choose(vals))
+        })
+        .collect();
+    let mut cond = conds[0].clone();
+    for c in &conds[1..] {
+        cond = ir_ops::or(cond, c.clone());
+    }
+    let mut origin = members[0].origin.clone();
+    for m in &members[1..] {
+        origin = merge_origin(&origin, &m.origin, " + ");
+    }
+    CSum {
+        sum_vars: vec![],
+        cond,
+        acts,
+        assign,
+        origin,
+    }
+}
