@@ -16,6 +16,9 @@
 
 use super::*;
 
+/// What summands must share to be clustered: their action labels (names and sorts), in order.
+type Labels = Vec<(Name, Vec<Sort>)>;
+
 /// Members of one layer: the control parameter they are split on, and per member its value
 /// (as text) and the summand.
 struct Layer {
@@ -28,14 +31,14 @@ impl Lin<'_> {
     /// list of action labels (names and sorts). Other summands are returned unchanged.
     pub(super) fn cluster(&mut self, sums: Vec<CSum>, names: &BTreeSet<Name>) -> Vec<CSum> {
         let mut out = Vec::new();
-        let mut groups: Vec<(Vec<(Name, Vec<Sort>)>, Vec<Layer>)> = Vec::new();
+        let mut groups: Vec<(Labels, Vec<Layer>)> = Vec::new();
         for s in sums {
             let eligible = !s.acts.is_empty() && s.acts.iter().all(|a| names.contains(&a.name));
             if !eligible {
                 out.push(s);
                 continue;
             }
-            let key: Vec<(Name, Vec<Sort>)> = s
+            let key: Labels = s
                 .acts
                 .iter()
                 .map(|a| (a.name.clone(), a.sorts.clone()))
