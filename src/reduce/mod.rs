@@ -11,9 +11,11 @@
 //! - [`quotient`]: the LTS with one state per block, as mCRL2's `ltsconvert` builds it.
 //! - [`reduce`] / [`compare`]: the whole `ltsconvert -e` / `ltscompare -e` for an
 //!   [`Equivalence`], including trace and weak trace equivalence by determinisation
-//!   ([`trace::determinise`]) followed by strong minimisation.
+//!   ([`determinise_minimal`]: bisimulation quotient, [`trace::determinise`], strong
+//!   minimisation).
 //! - [`hide_actions`]: `--tau=a,b`, turning actions into tau.
 //! - [`disjoint_union`]: the two LTSs side by side, for comparison.
+//! - [`reachable_part`]: the states reachable from the initial state.
 //!
 //! # Quotients
 //!
@@ -24,7 +26,8 @@
 //! For divergence-preserving branching bisimulation a block with a tau-cycle inside it (a
 //! divergent block) keeps one tau self-loop. Labels that no quotient transition carries are
 //! dropped from the label table, and the others keep their relative order. Unreachable
-//! states are kept (each in its block), as mCRL2 does.
+//! states are kept, each in its block; [`reachable_part`] removes them first, which
+//! `ltsconvert` does unless told `--no-reach`, as mCRL2's `ltsconvert` does.
 //!
 //! # Tau
 //!
@@ -280,6 +283,51 @@ pub fn quotient(lts: &Lts, p: &Partition, kind: Bisimulation) -> Lts {
     }
 }
 
+/// The part of `lts` reachable from its initial state: the reachable states keep their
+/// relative order (renumbered densely), the labels are kept as they are. `ltsconvert`
+/// applies it before reducing unless `--no-reach` is given, as mCRL2's `ltsconvert` does.
+pub fn reachable_part(lts: &Lts) -> Lts {
+    let n = lts.num_states as usize;
+    let (start, succ) = scc::adjacency(n, lts.transitions.iter().map(|t| (t.from.0, t.to.0)));
+    let mut seen = vec![false; n];
+    seen[lts.initial.index()] = true;
+    let mut stack = vec![lts.initial.0];
+    while let Some(s) = stack.pop() {
+        for &t in &succ[start[s as usize] as usize..start[s as usize + 1] as usize] {
+            if !seen[t as usize] {
+                seen[t as usize] = true;
+                stack.push(t);
+            }
+        }
+    }
+    if seen.iter().all(|&r| r) {
+        return lts.clone();
+    }
+    let mut map = vec![u32::MAX; n];
+    let mut next = 0;
+    for s in 0..n {
+        if seen[s] {
+            map[s] = next;
+            next += 1;
+        }
+    }
+    Lts {
+        initial: StateId(map[lts.initial.index()]),
+        num_states: next,
+        labels: lts.labels.clone(),
+        transitions: lts
+            .transitions
+            .iter()
+            .filter(|t| seen[t.from.index()])
+            .map(|t| Transition {
+                from: StateId(map[t.from.index()]),
+                label: t.label,
+                to: StateId(map[t.to.index()]),
+            })
+            .collect(),
+    }
+}
+
 /// `lts` with the actions named in `hidden` made internal: they are removed from every
 /// multi-action, and a multi-action left empty becomes `tau`. Labels that become equal are
 /// merged.
@@ -367,16 +415,33 @@ pub fn disjoint_union(a: &Lts, b: &Lts) -> (Lts, StateId) {
     )
 }
 
+/// The bisimulation quotient that [`determinise_minimal`] starts from: strong bisimulation
+/// preserves traces, branching bisimulation weak traces, and a smaller input gives a much
+/// smaller subset construction.
+fn trace_prereduce(lts: &Lts, weak: bool) -> Lts {
+    let kind = if weak {
+        Bisimulation::Branching
+    } else {
+        Bisimulation::Strong
+    };
+    quotient(lts, &partition(lts, kind), kind)
+}
+
+/// The minimal deterministic LTS with the traces (weak traces when `weak`) of `lts`: the
+/// bisimulation quotient, determinised, then minimised modulo strong bisimulation.
+pub fn determinise_minimal(lts: &Lts, weak: bool, opts: &ReduceOptions) -> Result<Lts, ReduceError> {
+    let pre = trace_prereduce(lts, weak);
+    let det = trace::determinise(&pre, weak, opts.max_subsets)?;
+    let p = partition(&det, Bisimulation::Strong);
+    Ok(quotient(&det, &p, Bisimulation::Strong))
+}
+
 /// `lts` reduced modulo `eq`: the bisimulation quotient, or for the trace equivalences the
 /// minimal deterministic LTS with the same (weak) traces.
 pub fn reduce(lts: &Lts, eq: Equivalence, opts: &ReduceOptions) -> Result<Lts, ReduceError> {
     match eq.bisimulation() {
         Some(kind) => Ok(quotient(lts, &partition(lts, kind), kind)),
-        None => {
-            let det = trace::determinise(lts, eq == Equivalence::WeakTrace, opts.max_subsets)?;
-            let p = partition(&det, Bisimulation::Strong);
-            Ok(quotient(&det, &p, Bisimulation::Strong))
-        }
+        None => determinise_minimal(lts, eq == Equivalence::WeakTrace, opts),
     }
 }
 
@@ -387,8 +452,8 @@ pub fn compare(a: &Lts, b: &Lts, eq: Equivalence, opts: &ReduceOptions) -> Resul
         None => {
             let weak = eq == Equivalence::WeakTrace;
             (
-                trace::determinise(a, weak, opts.max_subsets)?,
-                trace::determinise(b, weak, opts.max_subsets)?,
+                determinise_minimal(a, weak, opts)?,
+                determinise_minimal(b, weak, opts)?,
             )
         }
     };
