@@ -31,7 +31,10 @@ fn s(p: &Path) -> &str {
 fn header_counts(text: &str) -> (u64, u64) {
     let h = text.lines().next().unwrap();
     let inner = h.trim_start_matches("des (").trim_end_matches(')');
-    let f: Vec<u64> = inner.split(',').map(|x| x.trim().parse().unwrap()).collect();
+    let f: Vec<u64> = inner
+        .split(',')
+        .map(|x| x.trim().parse().unwrap())
+        .collect();
     (f[1], f[2])
 }
 
@@ -40,7 +43,10 @@ fn quotient_sizes_match_the_table() {
     let dir = tempfile::tempdir().unwrap();
     let table = std::fs::read_to_string(fixtures().join("expected.tsv")).unwrap();
     let mut rows = 0;
-    for line in table.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    for line in table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
         let f: Vec<&str> = line.split('\t').collect();
         let (file, tau, eq, states, trans) = (f[0], f[1], f[2], f[3], f[4]);
         let out = dir.path().join("out.aut");
@@ -75,7 +81,11 @@ fn compare_verdicts_and_exit_codes() {
         ("weak-trace", true),
     ] {
         let (code, out, err) = muon(&["ltscompare", "-e", eq, s(&split), s(&choice)]);
-        assert_eq!(out.trim(), if same { "true" } else { "false" }, "{eq}: {err}");
+        assert_eq!(
+            out.trim(),
+            if same { "true" } else { "false" },
+            "{eq}: {err}"
+        );
         assert_eq!(code, if same { 0 } else { 1 }, "{eq}");
     }
     let chain = fixtures().join("tau_chain.aut");
@@ -87,7 +97,13 @@ fn compare_verdicts_and_exit_codes() {
 fn a_quotient_is_equivalent_to_its_input() {
     let dir = tempfile::tempdir().unwrap();
     let chain = fixtures().join("tau_chain.aut");
-    for eq in ["bisim", "branching-bisim", "dpbranching-bisim", "trace", "weak-trace"] {
+    for eq in [
+        "bisim",
+        "branching-bisim",
+        "dpbranching-bisim",
+        "trace",
+        "weak-trace",
+    ] {
         let out = dir.path().join(format!("{eq}.lts"));
         let (code, _, err) = muon(&["ltsconvert", "-e", eq, s(&chain), s(&out)]);
         assert_eq!(code, 0, "{err}");
@@ -127,7 +143,22 @@ fn converts_formats_and_uses_standard_streams() {
     assert!(out.status.success());
     assert_eq!(header_counts(&String::from_utf8_lossy(&out.stdout)), (5, 5));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("8 states") && err.contains("5 blocks"), "{err}");
+    assert!(
+        err.contains("8 states") && err.contains("5 blocks"),
+        "{err}"
+    );
+}
+
+#[test]
+fn unreachable_states_are_removed_unless_no_reach() {
+    let unr = fixtures().join("unreachable.aut");
+    let (code, out, _) = muon(&["ltsconvert", s(&unr)]);
+    assert_eq!((code, header_counts(&out)), (0, (1, 2)));
+    let (code, out, _) = muon(&["ltsconvert", "--no-reach", s(&unr)]);
+    assert_eq!((code, header_counts(&out)), (0, (3, 5)));
+    // mCRL2 keeps one state per block of the unreachable part too.
+    let (code, out, _) = muon(&["ltsconvert", "--no-reach", "-e", "bisim", s(&unr)]);
+    assert_eq!((code, header_counts(&out)), (0, (2, 3)));
 }
 
 #[test]
@@ -137,7 +168,10 @@ fn bad_input_is_a_clear_error_and_writes_nothing() {
     let out = dir.path().join("out.aut");
     let (code, _, err) = muon(&["ltsconvert", "-e", "bisim", s(&bad), s(&out)]);
     assert_eq!(code, 1);
-    assert!(err.contains("bad.aut:3") && err.contains("target state 5"), "{err}");
+    assert!(
+        err.contains("bad.aut:3") && err.contains("target state 5"),
+        "{err}"
+    );
     assert!(!out.exists());
     let good = fixtures().join("coffee_choice.aut");
     let (code, stdout, err) = muon(&["ltscompare", "-e", "bisim", s(&good), s(&bad)]);

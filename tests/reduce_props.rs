@@ -19,7 +19,14 @@ const KINDS: [Bisimulation; 3] = [
 /// so that tau-paths and tau-cycles are common.
 fn arb_lts(max_n: u32, max_m: usize) -> impl Strategy<Value = Lts> {
     (1..=max_n).prop_flat_map(move |n| {
-        let trans = prop::collection::vec((0..n, prop_oneof![3 => Just(0u32), 1 => Just(1u32), 1 => Just(2u32)], 0..n), 0..=max_m);
+        let trans = prop::collection::vec(
+            (
+                0..n,
+                prop_oneof![3 => Just(0u32), 1 => Just(1u32), 1 => Just(2u32)],
+                0..n,
+            ),
+            0..=max_m,
+        );
         (Just(n), 0..n, trans).prop_map(|(n, init, ts)| Lts {
             initial: StateId(init),
             num_states: n,
@@ -121,7 +128,12 @@ fn divergence_is_kept_as_a_tau_self_loop() {
             })
             .collect(),
     };
-    let q = reduce(&lts, Equivalence::DpBranchingBisim, &ReduceOptions::default()).unwrap();
+    let q = reduce(
+        &lts,
+        Equivalence::DpBranchingBisim,
+        &ReduceOptions::default(),
+    )
+    .unwrap();
     assert_eq!((q.num_states, q.transitions.len()), (2, 2));
     let q = reduce(&lts, Equivalence::BranchingBisim, &ReduceOptions::default()).unwrap();
     assert_eq!((q.num_states, q.transitions.len()), (2, 1));

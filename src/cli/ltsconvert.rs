@@ -122,10 +122,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
                 (reduced - read).as_secs_f64()
             );
         }
-        eprintln!(
-            "ltsconvert: total {:.3} s",
-            started.elapsed().as_secs_f64()
-        );
+        eprintln!("ltsconvert: total {:.3} s", started.elapsed().as_secs_f64());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -22,6 +22,9 @@ use super::scc::{adjacency, tarjan};
 use super::Partition;
 use crate::lts::Transition;
 
+/// One signature element: a label and the block of the target.
+type Pair = (u32, u32);
+
 /// The coarsest (divergence-preserving when `divergence`) branching bisimulation of the LTS
 /// with `n` states and `transitions`, where the labels `a` with `is_tau[a]` are internal.
 pub fn branching_partition(
@@ -105,7 +108,7 @@ pub fn branching_partition(
             arena.extend_from_slice(&scratch);
             sig_start[c + 1] = arena.len();
         }
-        let mut ids: FxHashMap<(u32, &[(u32, u32)]), u32> = FxHashMap::default();
+        let mut ids: FxHashMap<(u32, &[Pair]), u32> = FxHashMap::default();
         let mut next = vec![0u32; k];
         for c in 0..k {
             let sig = &arena[sig_start[c]..sig_start[c + 1]];

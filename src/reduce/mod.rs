@@ -429,7 +429,11 @@ fn trace_prereduce(lts: &Lts, weak: bool) -> Lts {
 
 /// The minimal deterministic LTS with the traces (weak traces when `weak`) of `lts`: the
 /// bisimulation quotient, determinised, then minimised modulo strong bisimulation.
-pub fn determinise_minimal(lts: &Lts, weak: bool, opts: &ReduceOptions) -> Result<Lts, ReduceError> {
+pub fn determinise_minimal(
+    lts: &Lts,
+    weak: bool,
+    opts: &ReduceOptions,
+) -> Result<Lts, ReduceError> {
     let pre = trace_prereduce(lts, weak);
     let det = trace::determinise(&pre, weak, opts.max_subsets)?;
     let p = partition(&det, Bisimulation::Strong);
@@ -446,7 +450,12 @@ pub fn reduce(lts: &Lts, eq: Equivalence, opts: &ReduceOptions) -> Result<Lts, R
 }
 
 /// Whether the initial states of `a` and `b` are equivalent modulo `eq`.
-pub fn compare(a: &Lts, b: &Lts, eq: Equivalence, opts: &ReduceOptions) -> Result<bool, ReduceError> {
+pub fn compare(
+    a: &Lts,
+    b: &Lts,
+    eq: Equivalence,
+    opts: &ReduceOptions,
+) -> Result<bool, ReduceError> {
     let (a, b) = match eq.bisimulation() {
         Some(_) => (a.clone(), b.clone()),
         None => {

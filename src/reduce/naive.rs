@@ -21,8 +21,7 @@ pub fn partition(lts: &Lts, kind: Bisimulation) -> Partition {
     let mut block = vec![0u32; n];
     let mut num_blocks = 1usize;
     loop {
-        let inert =
-            |s: usize, a: u32, t: u32| is_tau[a as usize] && block[t as usize] == block[s];
+        let inert = |s: usize, a: u32, t: u32| is_tau[a as usize] && block[t as usize] == block[s];
         // Divergent states: the greatest set D with an inert tau into D from each member.
         let mut div = vec![true; n];
         if kind == Bisimulation::DivergenceBranching {
@@ -30,7 +29,10 @@ pub fn partition(lts: &Lts, kind: Bisimulation) -> Partition {
             while changed {
                 changed = false;
                 for s in 0..n {
-                    if div[s] && !out[s].iter().any(|&(a, t)| inert(s, a, t) && div[t as usize])
+                    if div[s]
+                        && !out[s]
+                            .iter()
+                            .any(|&(a, t)| inert(s, a, t) && div[t as usize])
                     {
                         div[s] = false;
                         changed = true;

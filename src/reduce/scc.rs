@@ -64,7 +64,10 @@ pub fn tarjan(n: usize, start: &[u32], succ: &[u32]) -> (Vec<u32>, u32) {
 }
 
 /// Compressed adjacency (`start`, `succ`) of the edges `(from, to)` over `n` nodes.
-pub fn adjacency(n: usize, edges: impl Iterator<Item = (u32, u32)> + Clone) -> (Vec<u32>, Vec<u32>) {
+pub fn adjacency(
+    n: usize,
+    edges: impl Iterator<Item = (u32, u32)> + Clone,
+) -> (Vec<u32>, Vec<u32>) {
     let mut start = vec![0u32; n + 1];
     for (f, _) in edges.clone() {
         start[f as usize + 1] += 1;

@@ -125,8 +125,14 @@ pub fn strong_partition(n: usize, num_labels: usize, transitions: &[Transition])
     for i in 0..n {
         in_start[i + 1] += in_start[i];
     }
-    let in_from: Vec<u32> = order.iter().map(|&i| transitions[i as usize].from.0).collect();
-    let in_label: Vec<u32> = order.iter().map(|&i| transitions[i as usize].label.0).collect();
+    let in_from: Vec<u32> = order
+        .iter()
+        .map(|&i| transitions[i as usize].from.0)
+        .collect();
+    let in_label: Vec<u32> = order
+        .iter()
+        .map(|&i| transitions[i as usize].label.0)
+        .collect();
     // Count cells: one per (source, label) to begin with (one constellation: all states).
     let mut by_src: Vec<u32> = (0..m as u32).collect();
     by_src.sort_unstable_by_key(|&j| (in_from[j as usize], in_label[j as usize]));
@@ -185,7 +191,11 @@ pub fn strong_partition(n: usize, num_labels: usize, transitions: &[Transition])
         if bf == bl {
             continue;
         }
-        let b = if part.size(bf) <= part.size(bl) { bf } else { bl };
+        let b = if part.size(bf) <= part.size(bl) {
+            bf
+        } else {
+            bl
+        };
         if b == bf {
             c_start[ci] = part.end[b as usize];
         } else {
