@@ -86,34 +86,60 @@ pub fn branching_partition(
 
     let mut block = vec![0u32; k];
     let mut num_blocks = 1usize;
-    let mut sig_start = vec![0usize; k + 1];
-    let mut arena: Vec<(u32, u32)> = Vec::new();
-    let mut scratch: Vec<(u32, u32)> = Vec::new();
+    // Each signature is a sorted range of `arena`; a state whose signature equals that of
+    // one of its inert successors (the common case on inert tau-paths) shares its range, so
+    // a long inert path costs one signature, not one per state.
+    let mut sig: Vec<(usize, usize)> = vec![(0, 0); k];
+    let mut arena: Vec<Pair> = Vec::new();
+    let mut scratch: Vec<Pair> = Vec::new();
     loop {
         arena.clear();
         for c in 0..k {
-            scratch.clear();
             let bc = block[c];
-            for &(_, a, t) in &edges[out_start[c] as usize..out_start[c + 1] as usize] {
-                let bt = block[t as usize];
-                if inert_label(a) && bt == bc {
-                    let (s, e) = (sig_start[t as usize], sig_start[t as usize + 1]);
+            let out = &edges[out_start[c] as usize..out_start[c + 1] as usize];
+            let inert = |a: u32, t: u32| inert_label(a) && block[t as usize] == bc;
+            let mut inert_succs = out.iter().filter(|&&(_, a, t)| inert(a, t));
+            if let (Some(&(_, _, t)), None) = (inert_succs.next(), inert_succs.next()) {
+                let (s, e) = sig[t as usize];
+                let succ_sig = &arena[s..e];
+                if out.iter().all(|&(_, a, u)| {
+                    inert(a, u) || succ_sig.binary_search(&(a, block[u as usize])).is_ok()
+                }) {
+                    sig[c] = (s, e);
+                    continue;
+                }
+            }
+            scratch.clear();
+            let mut largest: Option<(usize, usize)> = None;
+            for &(_, a, t) in out {
+                if inert(a, t) {
+                    let (s, e) = sig[t as usize];
                     scratch.extend_from_slice(&arena[s..e]);
+                    if largest.is_none_or(|(ls, le)| le - ls < e - s) {
+                        largest = Some((s, e));
+                    }
                 } else {
-                    scratch.push((a, bt));
+                    scratch.push((a, block[t as usize]));
                 }
             }
             scratch.sort_unstable();
             scratch.dedup();
-            arena.extend_from_slice(&scratch);
-            sig_start[c + 1] = arena.len();
+            match largest {
+                // The successor's signature is contained in this one; equal size means equal.
+                Some((s, e)) if e - s == scratch.len() => sig[c] = (s, e),
+                _ => {
+                    let s = arena.len();
+                    arena.extend_from_slice(&scratch);
+                    sig[c] = (s, arena.len());
+                }
+            }
         }
         let mut ids: FxHashMap<(u32, &[Pair]), u32> = FxHashMap::default();
         let mut next = vec![0u32; k];
         for c in 0..k {
-            let sig = &arena[sig_start[c]..sig_start[c + 1]];
+            let (s, e) = sig[c];
             let fresh = ids.len() as u32;
-            next[c] = *ids.entry((block[c], sig)).or_insert(fresh);
+            next[c] = *ids.entry((block[c], &arena[s..e])).or_insert(fresh);
         }
         let count = ids.len();
         drop(ids);
