@@ -68,6 +68,15 @@ proptest! {
     }
 
     #[test]
+    fn fast_partition_equals_naive_on_larger_systems(lts in arb_lts(40, 90)) {
+        for kind in KINDS {
+            let fast = partition(&lts, kind).normalised();
+            let slow = naive::partition(&lts, kind).normalised();
+            prop_assert_eq!(fast, slow, "{:?}", kind);
+        }
+    }
+
+    #[test]
     fn quotient_is_a_fixpoint_and_equivalent(lts in arb_lts(9, 22)) {
         let opts = ReduceOptions::default();
         for kind in KINDS {
@@ -109,6 +118,34 @@ proptest! {
                 prop_assert!(r.labels.iter().all(|l| !l.is_tau()));
             }
         }
+    }
+}
+
+/// A chain `0 -a-> 1 -a-> ... -a-> n` splits one state per signature round; the branching
+/// refinement must handle it without a round over the whole chain each time.
+#[test]
+fn long_chains_are_minimal_already() {
+    let n = 200_000u32;
+    let lts = Lts {
+        initial: StateId(0),
+        num_states: n + 1,
+        labels: vec![Label::from_text("a"), Label::tau()],
+        transitions: (0..n)
+            .map(|i| Transition {
+                from: StateId(i),
+                label: LabelId(u32::from(i % 1000 == 999)),
+                to: StateId(i + 1),
+            })
+            .collect(),
+    };
+    for kind in KINDS {
+        let p = partition(&lts, kind);
+        let expect = if kind == Bisimulation::Strong {
+            n + 1
+        } else {
+            n + 1 - n / 1000
+        };
+        assert_eq!(p.num_blocks(), expect, "{kind:?}");
     }
 }
 
