@@ -93,6 +93,54 @@ fn compare_verdicts_and_exit_codes() {
     assert_eq!((code, out.trim()), (0, "true"));
 }
 
+/// The counterexample formula of `-c`, checked with muon's own `lts2pbes` and `pbes2bool`.
+#[test]
+fn counterexample_formula_holds_in_the_first_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let split = fixtures().join("coffee_split.aut");
+    let choice = fixtures().join("coffee_choice.aut");
+    let mcf = dir.path().join("ce.mcf");
+    let ce_file = format!("--counter-example-file={}", s(&mcf));
+    let (code, out, err) = muon(&[
+        "ltscompare",
+        "-e",
+        "bisim",
+        "-c",
+        &ce_file,
+        s(&split),
+        s(&choice),
+    ]);
+    assert_eq!((code, out.trim()), (1, "false"), "{err}");
+    let formula = std::fs::read_to_string(&mcf).unwrap();
+    assert!(formula.starts_with("<coin>"), "{formula}");
+    for (lts, expect) in [(&split, "true"), (&choice, "false")] {
+        let pbes = dir.path().join("f.pbes");
+        let (code, _, err) = muon(&["lts2pbes", "-f", s(&mcf), s(lts), s(&pbes)]);
+        assert_eq!(code, 0, "{err}");
+        let (code, out, err) = muon(&["pbes2bool", s(&pbes)]);
+        assert_eq!(
+            (code, out.trim()),
+            (0, expect),
+            "{formula} on {}: {err}",
+            lts.display()
+        );
+    }
+    // Equivalent LTSs: no file.
+    let none = dir.path().join("none.mcf");
+    let ce_file = format!("--counter-example-file={}", s(&none));
+    let (code, _, _) = muon(&[
+        "ltscompare",
+        "-e",
+        "bisim",
+        "-c",
+        &ce_file,
+        s(&split),
+        s(&split),
+    ]);
+    assert_eq!(code, 0);
+    assert!(!none.exists());
+}
+
 #[test]
 fn a_quotient_is_equivalent_to_its_input() {
     let dir = tempfile::tempdir().unwrap();

@@ -1,8 +1,10 @@
 //! Property tests of `reduce` on random small LTSs with tau, self-loops and tau-cycles: the
 //! fast partitions equal the naive reference's, quotients are fixpoints of reduction and
-//! equivalent to the original, and trace reduction agrees with comparison.
+//! equivalent to the original, trace reduction agrees with comparison, and counterexample
+//! formulas hold in the first LTS and fail in the second.
 
 use muon::lts::{Label, LabelId, Lts, StateId, Transition};
+use muon::reduce::counterexample::distinguishing_formula;
 use muon::reduce::{
     compare, disjoint_union, naive, partition, quotient, reduce, Bisimulation, Equivalence,
     ReduceOptions,
@@ -104,6 +106,19 @@ proptest! {
         prop_assert!(!branching || weak);
         prop_assert!(!bisim || trace);
         prop_assert!(!trace || weak);
+    }
+
+    #[test]
+    fn counterexamples_tell_the_lts_apart(a in arb_lts(6, 12), b in arb_lts(6, 12)) {
+        let same = compare(&a, &b, Equivalence::Bisim, &ReduceOptions::default()).unwrap();
+        match distinguishing_formula(&a, &b).unwrap() {
+            None => prop_assert!(same),
+            Some(f) => {
+                prop_assert!(!same);
+                prop_assert!(f.holds(&a, a.initial), "{} fails in the first", f);
+                prop_assert!(!f.holds(&b, b.initial), "{} holds in the second", f);
+            }
+        }
     }
 
     #[test]

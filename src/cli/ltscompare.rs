@@ -1,15 +1,19 @@
 //! `muon ltscompare`: decide whether two LTSs are equivalent.
 //!
 //! Prints `true` or `false` and exits 0 when they are equivalent, 1 when they are not and
-//! 2 on an error (unreadable input, a determinisation over its bound).
+//! 2 on an error (unreadable input, a determinisation over its bound). With `-c` and
+//! `-e bisim`, a distinguishing Hennessy–Milner formula (true in the first LTS, false in the
+//! second) is written to a `.mcf` file when they differ.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::ltsconvert::EqArg;
 use super::Global;
+use crate::artifact::{write_output, ArtifactError};
 use crate::lts::Lts;
-use crate::reduce::{self, ReduceOptions};
+use crate::reduce::counterexample::distinguishing_formula;
+use crate::reduce::{self, Equivalence, ReduceOptions};
 
 /// Arguments of `muon ltscompare`.
 #[derive(clap::Args, Debug)]
@@ -24,6 +28,13 @@ pub struct Args {
     /// Treat the actions with these names as internal (tau), comma-separated.
     #[arg(long = "tau", value_name = "ACTNAMES", value_delimiter = ',')]
     pub tau: Vec<String>,
+    /// When they are not equivalent, write a modal formula that holds in the first LTS and
+    /// not in the second (only with `-e bisim`).
+    #[arg(short = 'c', long)]
+    pub counter_example: bool,
+    /// The file the counterexample formula goes to.
+    #[arg(long, value_name = "FILE", default_value = "Counterexample.mcf")]
+    pub counter_example_file: PathBuf,
     /// With `trace` or `weak-trace`: the most states each determinisation may build.
     #[arg(long, value_name = "NUM", default_value_t = ReduceOptions::default().max_subsets)]
     pub max_states: u64,
@@ -40,7 +51,25 @@ fn decide(args: &Args) -> miette::Result<Option<bool>> {
     let opts = ReduceOptions {
         max_subsets: args.max_states,
     };
-    Ok(Some(reduce::compare(&a, &b, eq, &opts)?))
+    let same = reduce::compare(&a, &b, eq, &opts)?;
+    if args.counter_example && !same {
+        if eq != Equivalence::Bisim {
+            eprintln!(
+                "ltscompare: counterexamples are only generated for bisim; none for {}",
+                eq.name()
+            );
+        } else if let Some(f) = distinguishing_formula(&a, &b)? {
+            let path = &args.counter_example_file;
+            write_output(Some(path), |w| {
+                writeln!(w, "{f}").map_err(|source| ArtifactError::Write {
+                    path: path.display().to_string(),
+                    source,
+                })
+            })?;
+            eprintln!("ltscompare: saved the counterexample to {}", path.display());
+        }
+    }
+    Ok(Some(same))
 }
 
 /// Runs `muon ltscompare`.

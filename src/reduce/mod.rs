@@ -13,6 +13,8 @@
 //!   [`Equivalence`], including trace and weak trace equivalence by determinisation
 //!   ([`determinise_minimal`]: bisimulation quotient, [`trace::determinise`], strong
 //!   minimisation).
+//! - [`counterexample::distinguishing_formula`]: for strong bisimulation, a
+//!   Hennessy–Milner formula of least modal depth that tells two LTSs apart.
 //! - [`hide_actions`]: `--tau=a,b`, turning actions into tau.
 //! - [`disjoint_union`]: the two LTSs side by side, for comparison.
 //! - [`reachable_part`]: the states reachable from the initial state.
@@ -36,6 +38,7 @@
 //! first, so `a|b` with `a` hidden becomes `b` and `a` becomes `tau`.
 
 pub mod branching;
+pub mod counterexample;
 pub mod naive;
 pub mod scc;
 pub mod strong;
@@ -118,6 +121,13 @@ pub enum ReduceError {
         /// The bound that was reached.
         limit: u64,
     },
+    /// The partition history a counterexample needs is too large.
+    #[error("a counterexample would need the partition of too many refinement rounds")]
+    #[diagnostic(
+        code(muon::reduce::counterexample),
+        help("compare without --counter-example, or reduce both LTSs first")
+    )]
+    CounterexampleTooLarge,
 }
 
 /// Options of [`reduce`] and [`compare`].
