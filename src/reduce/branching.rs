@@ -8,13 +8,14 @@
 //! inert taus, which is exactly divergence in the sense of divergence-preserving branching
 //! bisimulation.
 //!
-//! Then, from the partition with one block, each round computes every state's signature
-//! `{(a, B(t)) | s ⇒ s' -a-> t not inert}`, where `⇒` follows inert taus (taus between states
-//! of one block of the current partition), and splits the blocks by signature, until a round
-//! splits nothing. Tarjan numbers SCCs in reverse topological order, so visiting them in
+//! Then, from the partition with one block, signatures
+//! `{(a, B(t)) | s ⇒ s' -a-> t not inert}` (where `⇒` follows inert taus: taus between
+//! states of one block of the current partition) split the blocks until they agree within
+//! every block. Tarjan numbers SCCs in reverse topological order, so visiting states in
 //! number order meets every tau-successor before its source: a state's signature is its own
-//! non-inert steps merged with the (already computed) signatures of its inert successors,
-//! one pass per round.
+//! non-inert steps merged with the (already computed) signatures of its inert successors.
+//! After the first round only *dirty* states are recomputed (see the comment on `refine`), and
+//! a state whose signature equals one inert successor's shares it instead of copying it.
 
 use rustc_hash::FxHashMap;
 

@@ -6,7 +6,8 @@
 //! - [`partition`]: the coarsest [`Bisimulation`] (strong, branching, divergence-preserving
 //!   branching) of an LTS as a [`Partition`] of its states. Strong bisimulation is Paige and
 //!   Tarjan's O(m log n) refinement ([`strong`]); the branching variants contract tau-SCCs
-//!   and refine signatures over the inert-tau DAG ([`branching`]). [`naive::partition`] is a
+//!   and refine signatures over the inert-tau DAG, recomputing only the states a split can
+//!   affect ([`branching`]). [`naive::partition`] is a
 //!   plain signature-refinement reference that the property tests hold both against.
 //! - [`quotient`]: the LTS with one state per block, as mCRL2's `ltsconvert` builds it.
 //! - [`reduce`] / [`compare`]: the whole `ltsconvert -e` / `ltscompare -e` for an
@@ -120,6 +121,18 @@ pub enum ReduceError {
     TooManySubsets {
         /// The bound that was reached.
         limit: u64,
+    },
+    /// Determinisation's subsets grew too large together.
+    #[error("determinisation stopped after {subsets} states: they hold more than {limit} original states together")]
+    #[diagnostic(
+        code(muon::reduce::subsets),
+        help("reduce modulo a bisimulation instead; the trace equivalences need a subset construction")
+    )]
+    SubsetsTooLarge {
+        /// The bound on the total size of the subsets.
+        limit: u64,
+        /// How many subsets had been built.
+        subsets: u64,
     },
     /// The partition history a counterexample needs is too large.
     #[error("a counterexample would need the partition of too many refinement rounds")]

@@ -10,8 +10,13 @@ use rustc_hash::FxHashMap;
 use super::ReduceError;
 use crate::lts::{LabelId, Lts, StateId, Transition};
 
+/// The most states all subsets may hold together (each subset is stored twice, as the
+/// queue entry and as the lookup key, so this bounds the memory at about 2 GB).
+pub const MAX_ELEMENTS: u64 = 1 << 28;
+
 /// The deterministic LTS whose states are the sets of states of `lts` reachable by one trace
-/// (tau-closed and without tau-steps when `weak`); at most `max_states` subsets.
+/// (tau-closed and without tau-steps when `weak`); at most `max_states` subsets, holding at
+/// most [`MAX_ELEMENTS`] states together.
 pub fn determinise(lts: &Lts, weak: bool, max_states: u64) -> Result<Lts, ReduceError> {
     let n = lts.num_states as usize;
     let is_tau: Vec<bool> = lts.labels.iter().map(|l| weak && l.is_tau()).collect();
@@ -56,6 +61,7 @@ pub fn determinise(lts: &Lts, weak: bool, max_states: u64) -> Result<Lts, Reduce
     close(&mut first);
     index.insert(first.clone(), 0);
     sets.push(first);
+    let mut elements = 0u64;
     let mut transitions = Vec::new();
     let mut steps: Vec<(u32, u32)> = Vec::new();
     let mut i = 0;
@@ -85,6 +91,13 @@ pub fn determinise(lts: &Lts, weak: bool, max_states: u64) -> Result<Lts, Reduce
                 None => {
                     if sets.len() as u64 >= max_states {
                         return Err(ReduceError::TooManySubsets { limit: max_states });
+                    }
+                    elements += target.len() as u64;
+                    if elements > MAX_ELEMENTS {
+                        return Err(ReduceError::SubsetsTooLarge {
+                            limit: MAX_ELEMENTS,
+                            subsets: sets.len() as u64,
+                        });
                     }
                     let id = sets.len() as u32;
                     index.insert(target.clone(), id);
