@@ -116,7 +116,9 @@ pub enum ReduceError {
     #[error("determinisation needs more than {limit} states")]
     #[diagnostic(
         code(muon::reduce::subsets),
-        help("raise the bound with --max-states, or reduce modulo a bisimulation first")
+        help(
+            "raise the bound with --max-states (the input was already reduced modulo bisimulation)"
+        )
     )]
     TooManySubsets {
         /// The bound that was reached.
