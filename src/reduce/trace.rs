@@ -5,14 +5,18 @@
 //! (weak) trace equivalent exactly when their determinisations are strongly bisimilar, and
 //! the strong bisimulation quotient of a determinisation is the minimal deterministic LTS.
 
-use rustc_hash::FxHashMap;
+use std::hash::{Hash, Hasher};
+
+use rustc_hash::{FxHashMap, FxHasher};
 
 use super::ReduceError;
 use crate::lts::{LabelId, Lts, StateId, Transition};
 
-/// The most states all subsets may hold together (each subset is stored twice, as the
-/// queue entry and as the lookup key, so this bounds the memory at about 2 GB).
-pub const MAX_ELEMENTS: u64 = 1 << 28;
+/// The most states all subsets may hold together (each is stored once, so this bounds
+/// their memory at 512 MB).
+pub const MAX_ELEMENTS: u64 = 1 << 27;
+
+const NONE: u32 = u32::MAX;
 
 /// The deterministic LTS whose states are the sets of states of `lts` reachable by one trace
 /// (tau-closed and without tau-steps when `weak`); at most `max_states` subsets, holding at
@@ -55,12 +59,22 @@ pub fn determinise(lts: &Lts, weak: bool, max_states: u64) -> Result<Lts, Reduce
         set.sort_unstable();
         set.dedup();
     };
-    let mut sets: Vec<Vec<u32>> = Vec::new();
-    let mut index: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
+    // Each subset is stored once, exactly sized; the index maps a subset's hash to the first
+    // subset with that hash, and `same_hash` chains the others.
+    let mut sets: Vec<Box<[u32]>> = Vec::new();
+    let mut index: FxHashMap<u64, u32> = FxHashMap::default();
+    let mut same_hash: Vec<u32> = Vec::new();
+    let hash_of = |set: &[u32]| {
+        let mut h = FxHasher::default();
+        set.hash(&mut h);
+        h.finish()
+    };
     let mut first = vec![lts.initial.0];
     close(&mut first);
-    index.insert(first.clone(), 0);
-    sets.push(first);
+    index.insert(hash_of(&first), 0);
+    same_hash.push(NONE);
+    sets.push(first.into_boxed_slice());
+    let mut target: Vec<u32> = Vec::new();
     let mut elements = 0u64;
     let mut transitions = Vec::new();
     let mut steps: Vec<(u32, u32)> = Vec::new();
@@ -80,30 +94,34 @@ pub fn determinise(lts: &Lts, weak: bool, max_states: u64) -> Result<Lts, Reduce
         let mut j = 0;
         while j < steps.len() {
             let a = steps[j].0;
-            let mut target = Vec::new();
+            target.clear();
             while j < steps.len() && steps[j].0 == a {
                 target.push(steps[j].1);
                 j += 1;
             }
             close(&mut target);
-            let id = match index.get(&target) {
-                Some(&id) => id,
-                None => {
-                    if sets.len() as u64 >= max_states {
-                        return Err(ReduceError::TooManySubsets { limit: max_states });
-                    }
-                    elements += target.len() as u64;
-                    if elements > MAX_ELEMENTS {
-                        return Err(ReduceError::SubsetsTooLarge {
-                            limit: MAX_ELEMENTS,
-                            subsets: sets.len() as u64,
-                        });
-                    }
-                    let id = sets.len() as u32;
-                    index.insert(target.clone(), id);
-                    sets.push(target);
-                    id
+            let h = hash_of(&target);
+            let mut found = index.get(&h).copied().unwrap_or(NONE);
+            while found != NONE && *sets[found as usize] != *target {
+                found = same_hash[found as usize];
+            }
+            let id = if found != NONE {
+                found
+            } else {
+                if sets.len() as u64 >= max_states {
+                    return Err(ReduceError::TooManySubsets { limit: max_states });
                 }
+                elements += target.len() as u64;
+                if elements > MAX_ELEMENTS {
+                    return Err(ReduceError::SubsetsTooLarge {
+                        limit: MAX_ELEMENTS,
+                        subsets: sets.len() as u64,
+                    });
+                }
+                let id = sets.len() as u32;
+                same_hash.push(index.insert(h, id).unwrap_or(NONE));
+                sets.push(target.as_slice().into());
+                id
             };
             transitions.push(Transition {
                 from: StateId(i as u32),
