@@ -16,5 +16,6 @@ pub mod modal;
 pub mod pbes;
 pub mod print;
 pub mod process;
+pub mod reduce;
 pub mod source;
 pub mod syntax;

@@ -16,6 +16,8 @@ mod lpsinfo;
 mod lpspp;
 mod lpssimplify;
 mod lts2pbes;
+mod ltscompare;
+mod ltsconvert;
 mod ltsinfo;
 mod mcrl22lps;
 mod parse;
@@ -75,6 +77,10 @@ enum Command {
     Lps2lts(lps2lts::Args),
     /// Print facts about a labelled transition system.
     Ltsinfo(ltsinfo::Args),
+    /// Convert an LTS between formats, reducing it modulo an equivalence (-e).
+    Ltsconvert(ltsconvert::Args),
+    /// Decide whether two LTSs are equivalent (exit 0 yes, 1 no, 2 error).
+    Ltscompare(ltscompare::Args),
     /// Translate a linear process and a formula into a PBES.
     Lps2pbes(lps2pbes::Args),
     /// Translate an explicit LTS and a formula into a PBES.
@@ -131,6 +137,8 @@ pub fn main() -> ExitCode {
         Command::Lpsinfo(a) => lpsinfo::run(a, g),
         Command::Lps2lts(a) => lps2lts::run(a, g),
         Command::Ltsinfo(a) => ltsinfo::run(a, g),
+        Command::Ltsconvert(a) => ltsconvert::run(a, g),
+        Command::Ltscompare(a) => ltscompare::run(a, g),
         Command::Lps2pbes(a) => lps2pbes::run(a, g),
         Command::Lts2pbes(a) => lts2pbes::run(a, g),
         Command::Txt2pbes(a) => txt2pbes::run(a, g),

@@ -1,0 +1,128 @@
+//! `muon ltsconvert`: convert an LTS between formats and reduce it modulo an equivalence.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use super::Global;
+use crate::artifact::{display_path, write_output, ArtifactError};
+use crate::lts::generate::write_lts;
+use crate::lts::{aut, Lts, OutputFormat};
+use crate::reduce::{self, Equivalence, ReduceOptions};
+
+/// The equivalences of `-e`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EqArg {
+    /// No reduction: only convert the format.
+    None,
+    /// Strong bisimulation.
+    Bisim,
+    /// Branching bisimulation.
+    BranchingBisim,
+    /// Divergence-preserving branching bisimulation.
+    DpbranchingBisim,
+    /// Trace equivalence (tau is an ordinary action).
+    Trace,
+    /// Weak trace equivalence (traces of visible actions).
+    WeakTrace,
+}
+
+impl EqArg {
+    /// The equivalence, or `None` for no reduction.
+    pub fn equivalence(self) -> Option<Equivalence> {
+        match self {
+            EqArg::None => None,
+            EqArg::Bisim => Some(Equivalence::Bisim),
+            EqArg::BranchingBisim => Some(Equivalence::BranchingBisim),
+            EqArg::DpbranchingBisim => Some(Equivalence::DpBranchingBisim),
+            EqArg::Trace => Some(Equivalence::Trace),
+            EqArg::WeakTrace => Some(Equivalence::WeakTrace),
+        }
+    }
+}
+
+/// Arguments of `muon ltsconvert`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Input LTS: `.aut` or `.lts` (standard input when omitted or `-`; the format is then
+    /// recognised from the content).
+    pub infile: Option<PathBuf>,
+    /// Output LTS; the format follows the extension: `.aut`, `.lts` (muon binary LTS),
+    /// `.dot`, `.svg` (small LTSs). `.aut` on standard output when omitted or `-`.
+    pub outfile: Option<PathBuf>,
+    /// Reduce modulo this equivalence.
+    #[arg(short = 'e', long = "equivalence", value_enum, default_value_t = EqArg::None)]
+    pub equivalence: EqArg,
+    /// Treat the actions with these names as internal (tau), comma-separated.
+    #[arg(long = "tau", value_name = "ACTNAMES", value_delimiter = ',')]
+    pub tau: Vec<String>,
+    /// Keep the states that are not reachable from the initial state (by default they are
+    /// removed before anything else).
+    #[arg(long)]
+    pub no_reach: bool,
+    /// With `trace` or `weak-trace`: the most states determinisation may build.
+    #[arg(long, value_name = "NUM", default_value_t = ReduceOptions::default().max_subsets)]
+    pub max_states: u64,
+}
+
+/// Writes `lts` to `path` in the format of its extension, or as `.aut` on standard output.
+pub fn write_any(lts: &Lts, path: Option<&Path>) -> miette::Result<()> {
+    match path {
+        Some(p) if p != Path::new("-") => Ok(write_lts(lts, p)?),
+        _ => {
+            let name = display_path(None, "<stdout>");
+            Ok(write_output(None, |w| {
+                aut::write_aut(lts, w).map_err(|source| ArtifactError::Write { path: name, source })
+            })?)
+        }
+    }
+}
+
+/// Runs `muon ltsconvert`.
+pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
+    if let Some(out) = &args.outfile {
+        if out != Path::new("-") {
+            OutputFormat::from_path(out)?;
+        }
+    }
+    let started = Instant::now();
+    let input = Lts::read_file(args.infile.as_deref())?;
+    let input = reduce::hide_actions(&input, &args.tau);
+    let input = if args.no_reach {
+        input
+    } else {
+        reduce::reachable_part(&input)
+    };
+    let read = started.elapsed();
+    let output = match args.equivalence.equivalence() {
+        None => input.clone(),
+        Some(eq) => {
+            let opts = ReduceOptions {
+                max_subsets: args.max_states,
+            };
+            reduce::reduce(&input, eq, &opts)?
+        }
+    };
+    let reduced = started.elapsed();
+    write_any(&output, args.outfile.as_deref())?;
+    if g.verbose {
+        eprintln!(
+            "ltsconvert: read {} states, {} transitions, {} labels in {:.3} s",
+            input.num_states,
+            input.transitions.len(),
+            input.labels.len(),
+            read.as_secs_f64()
+        );
+        if let Some(eq) = args.equivalence.equivalence() {
+            eprintln!(
+                "ltsconvert: reduced modulo {}: {} blocks (states), {} transitions in {:.3} s",
+                eq.name(),
+                output.num_states,
+                output.transitions.len(),
+                (reduced - read).as_secs_f64()
+            );
+        }
+        eprintln!("ltsconvert: total {:.3} s", started.elapsed().as_secs_f64());
+    }
+    Ok(ExitCode::SUCCESS)
+}

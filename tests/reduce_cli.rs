@@ -1,0 +1,232 @@
+//! `muon ltsconvert` and `muon ltscompare` on the small fixtures in `fixtures/reduce/`:
+//! quotient sizes from `expected.tsv` (checked by hand and against mCRL2's `ltsconvert`),
+//! comparison verdicts and exit codes, format conversion, standard input and output, and
+//! bad input (a clear error and no output file).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/reduce")
+}
+
+fn muon(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_muon"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// The `(transitions, states)` of an `.aut` header.
+fn header_counts(text: &str) -> (u64, u64) {
+    let h = text.lines().next().unwrap();
+    let inner = h.trim_start_matches("des (").trim_end_matches(')');
+    let f: Vec<u64> = inner
+        .split(',')
+        .map(|x| x.trim().parse().unwrap())
+        .collect();
+    (f[1], f[2])
+}
+
+#[test]
+fn quotient_sizes_match_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = std::fs::read_to_string(fixtures().join("expected.tsv")).unwrap();
+    let mut rows = 0;
+    for line in table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (file, tau, eq, states, trans) = (f[0], f[1], f[2], f[3], f[4]);
+        let out = dir.path().join("out.aut");
+        let input = fixtures().join(file);
+        let mut args = vec!["ltsconvert", "-e", eq, s(&input), s(&out)];
+        let tau_arg = format!("--tau={tau}");
+        if tau != "-" {
+            args.push(&tau_arg);
+        }
+        let (code, _, err) = muon(&args);
+        assert_eq!(code, 0, "{line}: {err}");
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert_eq!(
+            header_counts(&text),
+            (trans.parse().unwrap(), states.parse().unwrap()),
+            "{line}"
+        );
+        rows += 1;
+    }
+    assert!(rows >= 20);
+}
+
+#[test]
+fn compare_verdicts_and_exit_codes() {
+    let split = fixtures().join("coffee_split.aut");
+    let choice = fixtures().join("coffee_choice.aut");
+    for (eq, same) in [
+        ("bisim", false),
+        ("branching-bisim", false),
+        ("dpbranching-bisim", false),
+        ("trace", true),
+        ("weak-trace", true),
+    ] {
+        let (code, out, err) = muon(&["ltscompare", "-e", eq, s(&split), s(&choice)]);
+        assert_eq!(
+            out.trim(),
+            if same { "true" } else { "false" },
+            "{eq}: {err}"
+        );
+        assert_eq!(code, if same { 0 } else { 1 }, "{eq}");
+    }
+    let chain = fixtures().join("tau_chain.aut");
+    let (code, out, _) = muon(&["ltscompare", "-e", "bisim", s(&chain), s(&chain)]);
+    assert_eq!((code, out.trim()), (0, "true"));
+}
+
+/// The counterexample formula of `-c`, checked with muon's own `lts2pbes` and `pbes2bool`.
+#[test]
+fn counterexample_formula_holds_in_the_first_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let split = fixtures().join("coffee_split.aut");
+    let choice = fixtures().join("coffee_choice.aut");
+    let mcf = dir.path().join("ce.mcf");
+    let ce_file = format!("--counter-example-file={}", s(&mcf));
+    let (code, out, err) = muon(&[
+        "ltscompare",
+        "-e",
+        "bisim",
+        "-c",
+        &ce_file,
+        s(&split),
+        s(&choice),
+    ]);
+    assert_eq!((code, out.trim()), (1, "false"), "{err}");
+    let formula = std::fs::read_to_string(&mcf).unwrap();
+    assert!(formula.starts_with("<coin>"), "{formula}");
+    for (lts, expect) in [(&split, "true"), (&choice, "false")] {
+        let pbes = dir.path().join("f.pbes");
+        let (code, _, err) = muon(&["lts2pbes", "-f", s(&mcf), s(lts), s(&pbes)]);
+        assert_eq!(code, 0, "{err}");
+        let (code, out, err) = muon(&["pbes2bool", s(&pbes)]);
+        assert_eq!(
+            (code, out.trim()),
+            (0, expect),
+            "{formula} on {}: {err}",
+            lts.display()
+        );
+    }
+    // Equivalent LTSs: no file.
+    let none = dir.path().join("none.mcf");
+    let ce_file = format!("--counter-example-file={}", s(&none));
+    let (code, _, _) = muon(&[
+        "ltscompare",
+        "-e",
+        "bisim",
+        "-c",
+        &ce_file,
+        s(&split),
+        s(&split),
+    ]);
+    assert_eq!(code, 0);
+    assert!(!none.exists());
+}
+
+#[test]
+fn a_quotient_is_equivalent_to_its_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let chain = fixtures().join("tau_chain.aut");
+    for eq in [
+        "bisim",
+        "branching-bisim",
+        "dpbranching-bisim",
+        "trace",
+        "weak-trace",
+    ] {
+        let out = dir.path().join(format!("{eq}.lts"));
+        let (code, _, err) = muon(&["ltsconvert", "-e", eq, s(&chain), s(&out)]);
+        assert_eq!(code, 0, "{err}");
+        let (code, out, err) = muon(&["ltscompare", "-e", eq, s(&chain), s(&out)]);
+        assert_eq!((code, out.trim()), (0, "true"), "{eq}: {err}");
+    }
+    // Branching bisimilar but not divergence-preserving: the divergent state 5 of the chain.
+    let q = dir.path().join("branching-bisim.lts");
+    let (code, out, _) = muon(&["ltscompare", "-e", "dpbranching-bisim", s(&chain), s(&q)]);
+    assert_eq!((code, out.trim()), (1, "false"));
+}
+
+#[test]
+fn converts_formats_and_uses_standard_streams() {
+    let dir = tempfile::tempdir().unwrap();
+    let chain = fixtures().join("tau_chain.aut");
+    let text = std::fs::read_to_string(&chain).unwrap();
+    let lts = dir.path().join("chain.lts");
+    assert_eq!(muon(&["ltsconvert", s(&chain), s(&lts)]).0, 0);
+    let (code, out, _) = muon(&["ltsconvert", s(&lts)]);
+    assert_eq!((code, out.as_str()), (0, text.as_str()));
+    // Standard input to standard output, reduced, with statistics on standard error.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_muon"))
+        .args(["ltsconvert", "-v", "-e", "branching-bisim", "-", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(header_counts(&String::from_utf8_lossy(&out.stdout)), (5, 5));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("8 states") && err.contains("5 blocks"),
+        "{err}"
+    );
+}
+
+#[test]
+fn unreachable_states_are_removed_unless_no_reach() {
+    let unr = fixtures().join("unreachable.aut");
+    let (code, out, _) = muon(&["ltsconvert", s(&unr)]);
+    assert_eq!((code, header_counts(&out)), (0, (1, 2)));
+    let (code, out, _) = muon(&["ltsconvert", "--no-reach", s(&unr)]);
+    assert_eq!((code, header_counts(&out)), (0, (3, 5)));
+    // mCRL2 keeps one state per block of the unreachable part too.
+    let (code, out, _) = muon(&["ltsconvert", "--no-reach", "-e", "bisim", s(&unr)]);
+    assert_eq!((code, header_counts(&out)), (0, (2, 3)));
+}
+
+#[test]
+fn bad_input_is_a_clear_error_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = fixtures().join("bad.aut");
+    let out = dir.path().join("out.aut");
+    let (code, _, err) = muon(&["ltsconvert", "-e", "bisim", s(&bad), s(&out)]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("bad.aut:3") && err.contains("target state 5"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    let good = fixtures().join("coffee_choice.aut");
+    let (code, stdout, err) = muon(&["ltscompare", "-e", "bisim", s(&good), s(&bad)]);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert!(err.contains("target state 5"), "{err}");
+    let (code, _, _) = muon(&["ltscompare", "-e", "bisim", s(&good)]);
+    assert_eq!(code, 2, "a usage error");
+    let (code, _, err) = muon(&["ltsconvert", s(&good), s(&dir.path().join("out.txt"))]);
+    assert_eq!(code, 1, "{err}");
+}
