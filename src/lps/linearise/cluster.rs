@@ -185,36 +185,9 @@ impl Lin<'_> {
             &members.iter().map(|m| m.cond.clone()).collect::<Vec<_>>(),
             Some(&ir_ops::false_()),
         );
-        let mut acts = members[0].acts.clone();
-        for (ai, a) in acts.iter_mut().enumerate() {
-            for (k, arg) in a.args.iter_mut().enumerate() {
-                let vals: Vec<DataExpr> =
-                    members.iter().map(|m| m.acts[ai].args[k].clone()).collect();
-                *arg = case_tree(&selectors, &vals, None);
-            }
-        }
-        let mut idx: Vec<u32> = members
-            .iter()
-            .flat_map(|m| m.assign.iter().map(|p| p.0))
-            .collect();
-        idx.sort();
-        idx.dedup();
-        let assign = idx
-            .into_iter()
-            .map(|i| {
-                let vals: Vec<DataExpr> = members
-                    .iter()
-                    .map(|m| {
-                        m.assign
-                            .iter()
-                            .find(|p| p.0 == i)
-                            .map(|p| p.1.clone())
-                            .unwrap_or_else(|| DataExpr::Var(self.params[i as usize].clone()))
-                    })
-                    .collect();
-                (i, case_tree(&selectors, &vals, None))
-            })
-            .collect();
+        let (acts, assign) = merge_terms(&self.params, &members, |vals| {
+            case_tree(&selectors, &vals, None)
+        });
         let mut origin = members[0].origin.clone();
         for m in &members[1..] {
             origin = merge_origin(&origin, &m.origin, " + ");
@@ -392,10 +365,35 @@ fn merge_layer(params: &[Var], members: Vec<CSum>) -> CSum {
         }
         acc
     };
+    let (acts, assign) = merge_terms(params, &members, choose);
+    let mut cond = conds[0].clone();
+    for c in &conds[1..] {
+        cond = ir_ops::or(cond, c.clone());
+    }
+    let mut origin = members[0].origin.clone();
+    for m in &members[1..] {
+        origin = merge_origin(&origin, &m.origin, " + ");
+    }
+    CSum {
+        sum_vars: vec![],
+        cond,
+        acts,
+        assign,
+        origin,
+    }
+}
+
+/// The action arguments and next-state values of `members` (same action labels) merged by
+/// `pick`, which gets one value per member (an unassigned parameter keeps its value).
+fn merge_terms(
+    params: &[Var],
+    members: &[CSum],
+    pick: impl Fn(Vec<DataExpr>) -> DataExpr,
+) -> (Vec<Action>, Vec<(u32, DataExpr)>) {
     let mut acts = members[0].acts.clone();
     for (ai, a) in acts.iter_mut().enumerate() {
         for (k, arg) in a.args.iter_mut().enumerate() {
-            *arg = choose(members.iter().map(|m| m.acts[ai].args[k].clone()).collect());
+            *arg = pick(members.iter().map(|m| m.acts[ai].args[k].clone()).collect());
         }
     }
     let mut idx: Vec<u32> = members
@@ -417,22 +415,8 @@ fn merge_layer(params: &[Var], members: Vec<CSum>) -> CSum {
                         .unwrap_or_else(|| DataExpr::Var(params[i as usize].clone()))
                 })
                 .collect();
-            (i, choose(vals))
+            (i, pick(vals))
         })
         .collect();
-    let mut cond = conds[0].clone();
-    for c in &conds[1..] {
-        cond = ir_ops::or(cond, c.clone());
-    }
-    let mut origin = members[0].origin.clone();
-    for m in &members[1..] {
-        origin = merge_origin(&origin, &m.origin, " + ");
-    }
-    CSum {
-        sum_vars: vec![],
-        cond,
-        acts,
-        assign,
-        origin,
-    }
+    (acts, assign)
 }
