@@ -1,8 +1,12 @@
 //! `muon bessolve` end to end: solve, write `paritysol`, re-check the written file with the
 //! independent checker; errors carry file and line; BES text / artifact / stdin inputs.
 
+#[path = "cli_common/mod.rs"]
+mod cli_common;
+use cli_common::s;
+
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 fn muon(args: &[&str], stdin: Option<&[u8]>) -> Output {
@@ -24,10 +28,6 @@ fn fixture(name: &str) -> String {
         .join(name)
         .display()
         .to_string()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 #[test]

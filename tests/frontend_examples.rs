@@ -2,20 +2,11 @@
 //! reduced to a small fixture in `fixtures/frontend/` whose state space is counted by hand in
 //! its header: parse, type check, linearise and explore end to end through the CLI.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+#[path = "cli_common/mod.rs"]
+mod cli_common;
+use cli_common::muon;
 
-fn muon(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_muon"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use std::path::{Path, PathBuf};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -1,6 +1,8 @@
 //! The `.aut` reader and writer, the LTS artifact, and `muon ltsinfo`.
 
-use std::process::Command;
+#[path = "cli_common/mod.rs"]
+mod cli_common;
+use cli_common::muon;
 
 use muon::artifact::Artifact;
 use muon::lts::{aut, Lts, StateId};
@@ -98,18 +100,6 @@ fn artifact_round_trip_and_corruption() {
         e.contains("corrupt") && e.contains("leaves the 2 states"),
         "{e}"
     );
-}
-
-fn muon(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_muon"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]

@@ -1,27 +1,14 @@
 //! `muon lps2lts` end to end: mcrl22lps, then state-space generation of the LPS.
 
+#[path = "cli_common/mod.rs"]
+mod cli_common;
+use cli_common::{muon, s};
+
 #[cfg(feature = "corpus")]
 #[path = "shared_corpus/mod.rs"]
 mod shared_corpus;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn muon(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_muon"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 fn linearise(spec: &Path, dir: &Path) -> PathBuf {
     let lps = dir.join(spec.file_stem().unwrap()).with_extension("lps");

@@ -1,6 +1,10 @@
 //! The tree-compressed and the flat state store explore identically: the same numbering, so
 //! byte-identical `.aut` files, for one and two threads, on the corpus and seed models.
 
+#[path = "cli_common/mod.rs"]
+mod cli_common;
+use cli_common::s;
+
 #[cfg(feature = "corpus")]
 #[path = "shared_corpus/mod.rs"]
 mod shared_corpus;
@@ -20,10 +24,6 @@ fn muon(args: &[&str]) -> (i32, String) {
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 fn linearise(spec: &Path, dir: &Path) -> PathBuf {

@@ -3,28 +3,16 @@
 //! comparison verdicts and exit codes, format conversion, standard input and output, and
 //! bad input (a clear error and no output file).
 
+#[path = "cli_common/mod.rs"]
+mod cli_common;
+use cli_common::{muon, s};
+
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/reduce")
-}
-
-fn muon(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_muon"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 /// The `(transitions, states)` of an `.aut` header.

@@ -5,28 +5,15 @@
 
 #![cfg(feature = "corpus")]
 
+#[path = "cli_common/mod.rs"]
+mod cli_common;
+use cli_common::{muon, s};
+
 #[path = "shared_corpus/mod.rs"]
 mod shared_corpus;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn muon(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_muon"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 /// `(states, transitions)` from an `.aut` header.
 fn counts(aut: &Path) -> (String, String) {

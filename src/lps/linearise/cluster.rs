@@ -171,7 +171,11 @@ impl Lin<'_> {
             .zip(&renames)
             .zip(&uses)
             .map(|((m, sigma), used)| {
-                let mut r = subst_csum_plain(m, sigma);
+                // `sigma` renames the member's own sum variables onto merged ones of the same
+                // sorts: apply it with the binder lifted, as `component` does for renamings.
+                let mut bare = m.clone();
+                bare.sum_vars = vec![];
+                let mut r = subst_csum(&bare, sigma, &HashSet::new());
                 for (i, w) in merged.iter().enumerate() {
                     if !used.get(i).copied().unwrap_or(false) {
                         r.cond = and(r.cond, eq(DataExpr::Var(w.clone()), defaults[i].clone()));
@@ -279,32 +283,6 @@ fn control_of(c: &DataExpr) -> Option<(Var, String)> {
             Some((v.clone(), value.to_string()))
         }
         _ => None,
-    }
-}
-
-/// `s` with `sigma` applied (no capture is possible: `sigma` maps sum variables to fresh
-/// or same-sort merged variables of the same summand).
-fn subst_csum_plain(s: &CSum, sigma: &Subst) -> CSum {
-    if sigma.is_empty() {
-        return s.clone();
-    }
-    CSum {
-        sum_vars: s
-            .sum_vars
-            .iter()
-            .map(|v| match sigma.get(v) {
-                Some(DataExpr::Var(w)) => w.clone(),
-                _ => v.clone(),
-            })
-            .collect(),
-        cond: substitute(&s.cond, sigma),
-        acts: s.acts.iter().map(|a| subst_action(a, sigma)).collect(),
-        assign: s
-            .assign
-            .iter()
-            .map(|(i, d)| (*i, substitute(d, sigma)))
-            .collect(),
-        origin: s.origin.clone(),
     }
 }
 

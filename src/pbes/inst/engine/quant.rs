@@ -36,7 +36,15 @@ pub(super) struct QPlan {
     guard: Option<(TermId, Rc<T>)>,
     /// The body as a data term, when it has no propositional variables or quantifiers.
     term: Option<TermId>,
+    /// Enumerate with the guard before trying every value of every variable: set when the
+    /// variables are all of finite sorts with more than [`GUARD_FIRST_COMBINATIONS`] value
+    /// combinations (the Boolean selectors of a clustered summand), where trying all of them
+    /// per instance costs 2^k rewrites and the guard prunes at the first `false`.
+    guard_first: bool,
 }
+
+/// See [`QPlan::guard_first`].
+const GUARD_FIRST_COMBINATIONS: usize = 16;
 
 /// One branch of a distributed quantifier: its variables, the data parts of its core that
 /// decide it cheaply, and its body.
@@ -135,6 +143,7 @@ impl Eng<'_> {
             dist: None,
             guard: None,
             term: None,
+            guard_first: false,
         };
         if vs.is_empty() {
             return plan;
@@ -196,6 +205,20 @@ impl Eng<'_> {
         }
         plan.dist = self.distribute_plan(forall, &vs, body);
         plan.guard = self.guard_plan(forall, body);
+        if plan.guard.is_some() {
+            let mut combos = 1usize;
+            for x in &vs {
+                let sort = self.rw.store().var_of(*x).sort.clone();
+                combos = match self.enumerate(&sort) {
+                    Ok(values) => combos.saturating_mul(values.len()),
+                    Err(_) => 0,
+                };
+                if combos == 0 {
+                    break;
+                }
+            }
+            plan.guard_first = combos > GUARD_FIRST_COMBINATIONS;
+        }
         plan.term = self.to_term(body);
         plan.vs = vs;
         plan
@@ -255,32 +278,13 @@ impl Eng<'_> {
         if let Some((rest, nb)) = &plan.one_point {
             return self.quantifier(forall, rest, nb, sigma, positive);
         }
-        // A guard over variables of finite sorts (the Boolean selectors of a clustered
-        // summand): the enumerator rewrites it under each partial assignment and prunes at the
-        // first `false`, where enumerating every value of every variable would try all
-        // 2^k selector assignments per instance.
-        let mut guarded_first = None;
-        if let Some((guard, rest)) = &plan.guard {
-            let mut combos = 1usize;
-            for x in vs.iter() {
-                let sort = self.rw.store().var_of(*x).sort.clone();
-                combos = match self.enumerate(&sort) {
-                    Ok(values) => combos.saturating_mul(values.len()),
-                    Err(_) => 0,
-                };
-                if combos == 0 {
-                    break;
-                }
-            }
-            if combos > 16 {
+        if plan.guard_first {
+            if let Some((guard, rest)) = &plan.guard {
                 match self.guarded(forall, vs, *guard, rest, sigma, positive) {
                     Some(Err(InstError::Quantifier { .. })) | None => {}
-                    Some(r) => guarded_first = Some(r),
+                    Some(r) => return r,
                 }
             }
-        }
-        if let Some(r) = guarded_first {
-            return r;
         }
         // A finite sort: enumerate its values.
         let mut first_err = None;
