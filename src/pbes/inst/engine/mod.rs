@@ -101,6 +101,13 @@ struct Eng<'a> {
     /// because the entry holds the node: it cannot be freed and its address reused while the
     /// cache lives) and the quantifier kind (see [`quant::QPlan`]).
     plans: FxHashMap<(usize, bool), PlanEntry>,
+    /// Enumerated guards of [`Eng::guarded`], keyed like `memo` by `[guard, quantified
+    /// variables…, separator, value of each free variable…]`: a clustered LPS has guards over
+    /// many parameters of which an instance's values recur, and enumerating them once per
+    /// instance dominated instantiation.
+    guard_memo: FxHashMap<Box<[u32]>, quant::GuardCase>,
+    /// Words held by `guard_memo` (keys and solutions, for the [`MEMO_WORDS`] bound).
+    guard_memo_words: usize,
 }
 
 /// Bound on the key words of [`Eng::rewrite`]'s memo before it is cleared (16 Mi words,
@@ -153,6 +160,8 @@ pub fn instantiate(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiation, Ins
         memo: FxHashMap::default(),
         memo_words: 0,
         memo_key: Vec::new(),
+        guard_memo: FxHashMap::default(),
+        guard_memo_words: 0,
         dense: Vec::new(),
         base: 0,
         tt: store.true_term(),
@@ -264,24 +273,13 @@ impl Eng<'_> {
         }
     }
 
-    /// The normal form of `t` under `sigma` (whose terms are normal forms). Only the
-    /// variables that occur in `t` are bound (an LPS has many parameters, a condition or
-    /// next-state expression mentions few), a variable is looked up without rewriting, and
-    /// closed terms are rewritten once. Open terms are memoised by the values of their free
-    /// variables: the normal form is a function of the term and those values alone, and the
-    /// same local values recur in many instances.
-    fn rewrite(&mut self, t: TermId, sigma: &[(VarId, TermId)]) -> Result<TermId, InstError> {
-        let store = self.rw.store();
-        if let Term::Var(v) = store.get(t) {
-            if let Some(val) = self.lookup(*v, sigma) {
-                return Ok(val);
-            }
-        }
+    /// The free variables of `t` as a range of `fv_arena`, computed once per term.
+    fn free_vars_of(&mut self, t: TermId) -> (u32, u32) {
         let ti = t.0 as usize;
-        let (start, len) = match self.fv_cache.get(ti) {
+        match self.fv_cache.get(ti) {
             Some(&r) if r.0 != u32::MAX => r,
             _ => {
-                let fv = store.free_vars(t);
+                let fv = self.rw.store().free_vars(t);
                 let r = (self.fv_arena.len() as u32, fv.len() as u32);
                 self.fv_arena.extend(fv);
                 if ti >= self.fv_cache.len() {
@@ -290,7 +288,22 @@ impl Eng<'_> {
                 self.fv_cache[ti] = r;
                 r
             }
-        };
+        }
+    }
+
+    /// The normal form of `t` under `sigma` (whose terms are normal forms). Only the
+    /// variables that occur in `t` are bound (an LPS has many parameters, a condition or
+    /// next-state expression mentions few), a variable is looked up without rewriting, and
+    /// closed terms are rewritten once. Open terms are memoised by the values of their free
+    /// variables: the normal form is a function of the term and those values alone, and the
+    /// same local values recur in many instances.
+    fn rewrite(&mut self, t: TermId, sigma: &[(VarId, TermId)]) -> Result<TermId, InstError> {
+        if let Term::Var(v) = self.rw.store().get(t) {
+            if let Some(val) = self.lookup(*v, sigma) {
+                return Ok(val);
+            }
+        }
+        let (start, len) = self.free_vars_of(t);
         if len == 0 {
             if let Some(&r) = self.closed_cache.get(&t) {
                 return Ok(r);

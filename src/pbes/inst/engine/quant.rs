@@ -768,58 +768,24 @@ impl Eng<'_> {
         sigma: &mut Vec<(VarId, TermId)>,
         positive: bool,
     ) -> Option<Result<B, InstError>> {
-        let store = self.rw.store();
-        // Apply the current substitution, keeping the variables to enumerate free.
-        let mut sub = Substitution::default();
-        for (v, t) in sigma.iter() {
-            if !vs.contains(v) {
-                sub.insert(*v, *t);
+        let case = self.enumerate_guard(vs, guard, sigma);
+        let (evars, found) = match &*case {
+            GuardSolutions::Unguarded => return None,
+            GuardSolutions::Failed(var, reason) => {
+                let v = self.rw.store().var_of(*var).clone();
+                return Some(Err(InstError::Quantifier {
+                    equation: self.eq_name(),
+                    var: v.name,
+                    sort: show_sort(&v.sort),
+                    reason: reason.clone(),
+                }));
             }
-        }
-        let guard = self.rw.substitute(guard, &sub);
-        let evars: Vec<VarId> = vs
-            .iter()
-            .filter(|v| store.occurs_free(**v, guard))
-            .copied()
-            .collect();
-        if evars.is_empty() {
-            return None;
-        }
-        let limit = self.opts.max_enumeration;
-        let mut found: Vec<(Vec<TermId>, TermId)> = Vec::new();
-        let mut too_many = false;
-        let r = self
-            .rw
-            .enumerator()
-            .enumerate(&evars, guard, &mut |vals, residual| {
-                found.push((vals.to_vec(), residual));
-                if found.len() > limit {
-                    too_many = true;
-                    return false;
-                }
-                true
-            });
-        let fail = |eng: &Self, reason: String| {
-            let v = eng.rw.store().var_of(evars[0]).clone();
-            Some(Err(InstError::Quantifier {
-                equation: eng.eq_name(),
-                var: v.name,
-                sort: show_sort(&v.sort),
-                reason,
-            }))
+            GuardSolutions::Found { evars, found } => (evars, found),
         };
-        if let Err(e) = r {
-            return fail(self, e.to_string());
-        }
-        if too_many {
-            return fail(
-                self,
-                format!("more than {limit} values satisfy the condition"),
-            );
-        }
         let remaining: Vec<VarId> = vs.iter().filter(|v| !evars.contains(v)).copied().collect();
         let mut acc = Acc::new(forall);
-        for (values, residual) in found {
+        for (values, residual) in found.iter() {
+            let residual = *residual;
             let r = if residual != self.tt {
                 // A stuck guard instance: only an error if no other instance decides.
                 Err(InstError::Undecided {
@@ -828,7 +794,7 @@ impl Eng<'_> {
                 })
             } else {
                 let n = sigma.len();
-                sigma.extend(evars.iter().copied().zip(values));
+                sigma.extend(evars.iter().copied().zip(values.iter().copied()));
                 let r = self.quantifier(forall, &remaining, rest, sigma, positive);
                 sigma.truncate(n);
                 r
@@ -840,5 +806,118 @@ impl Eng<'_> {
             }
         }
         Some(acc.finish())
+    }
+}
+
+/// The solutions of a quantifier's guard under one instance (see [`Eng::enumerate_guard`]),
+/// shared by the memo and its users.
+pub(super) type GuardCase = Rc<GuardSolutions>;
+
+/// What enumerating a guard gave.
+pub(super) enum GuardSolutions {
+    /// No quantified variable occurs in the guard: it does not restrict the quantifier.
+    Unguarded,
+    /// The enumerator failed on this variable, or found too many values (the reason).
+    Failed(VarId, String),
+    /// The guard's quantified variables and, per solution, their values and the residual
+    /// guard (`true` unless the guard got stuck on that solution).
+    Found {
+        evars: Vec<VarId>,
+        found: Vec<(Box<[TermId]>, TermId)>,
+    },
+}
+
+impl Eng<'_> {
+    /// Enumerates `guard` over the variables `vs` it mentions under `sigma`, memoised by the
+    /// values of the guard's other free variables: the solutions are a function of the guard
+    /// and those values alone (the enumerator is deterministic), and an LPS's guards read
+    /// few parameters whose values recur across instances. Only those variables are
+    /// substituted, not the whole instance.
+    fn enumerate_guard(
+        &mut self,
+        vs: &[VarId],
+        guard: TermId,
+        sigma: &[(VarId, TermId)],
+    ) -> GuardCase {
+        let (start, len) = self.free_vars_of(guard);
+        let mut key: Vec<u32> = Vec::with_capacity(2 + vs.len() + len as usize);
+        key.push(guard.0);
+        key.extend(vs.iter().map(|v| v.0));
+        key.push(u32::MAX);
+        for k in start..start + len {
+            let v = self.fv_arena[k as usize];
+            if vs.contains(&v) {
+                key.push(u32::MAX - 1);
+            } else if let Some(val) = self.lookup(v, sigma) {
+                key.push(val.0);
+            } else {
+                key.push(u32::MAX);
+            }
+        }
+        if let Some(case) = self.guard_memo.get(key.as_slice()) {
+            return case.clone();
+        }
+        // A miss: bind the guard's free variables (their values are in the key).
+        let mut sub = Substitution::default();
+        let offset = 2 + vs.len();
+        for k in 0..len as usize {
+            let val = key[offset + k];
+            if val < u32::MAX - 1 {
+                sub.insert(self.fv_arena[start as usize + k], TermId(val));
+            }
+        }
+        let case = Rc::new(self.solve_guard(vs, guard, &sub));
+        let words = key.len()
+            + match &*case {
+                GuardSolutions::Found { evars, found } => {
+                    evars.len() + found.len() * (evars.len() + 1)
+                }
+                _ => 1,
+            };
+        if self.guard_memo_words + words > MEMO_WORDS {
+            self.guard_memo.clear();
+            self.guard_memo_words = 0;
+        }
+        self.guard_memo_words += words;
+        self.guard_memo.insert(key.into_boxed_slice(), case.clone());
+        case
+    }
+
+    /// Enumerates the guard with `sub` applied (the work [`Eng::enumerate_guard`] memoises).
+    fn solve_guard(&mut self, vs: &[VarId], guard: TermId, sub: &Substitution) -> GuardSolutions {
+        let guard = self.rw.substitute(guard, sub);
+        let store = self.rw.store();
+        let evars: Vec<VarId> = vs
+            .iter()
+            .filter(|v| store.occurs_free(**v, guard))
+            .copied()
+            .collect();
+        if evars.is_empty() {
+            return GuardSolutions::Unguarded;
+        }
+        let limit = self.opts.max_enumeration;
+        let mut found: Vec<(Box<[TermId]>, TermId)> = Vec::new();
+        let mut too_many = false;
+        let r = self
+            .rw
+            .enumerator()
+            .enumerate(&evars, guard, &mut |vals, residual| {
+                found.push((vals.into(), residual));
+                if found.len() > limit {
+                    too_many = true;
+                    return false;
+                }
+                true
+            });
+        if let Err(e) = r {
+            return GuardSolutions::Failed(evars[0], e.to_string());
+        }
+        if too_many {
+            return GuardSolutions::Failed(
+                evars[0],
+                format!("more than {limit} values satisfy the condition"),
+            );
+        }
+        GuardSolutions::Found { evars, found }
     }
 }
