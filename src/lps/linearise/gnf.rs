@@ -69,10 +69,13 @@ impl Lin<'_> {
             }
         }
         // A sequence of calls `X(..) . Y(..)` is the same continuation as the stack that
-        // recursion builds (X running with Y pending): one control state for both, as in
-        // mCRL2, which keys such processes by the sequence of process identifiers
-        // (`create_regular_invocation`). Otherwise Lamport_queue's `Push(v) . Producer`
-        // and the stack `[Push, Producer]` would be two states with the same behaviour.
+        // recursion builds (X running with Y pending): one control state for both, keyed by
+        // the sequence of process identifiers, the arguments kept in parameters. Otherwise
+        // Lamport_queue's `Push(v) . Producer` and the stack `[Push, Producer]` would be two
+        // states with the same behaviour. mCRL2's default (`create_regular_invocation`
+        // without `-lregular2`) keys by the whole instances instead and keeps constant
+        // arguments in the new process's body; the two are strongly bisimilar, but where a
+        // stored argument is dead muon can count more states (abp_bw: 97 against 70).
         let mut parts = Vec::new();
         flatten_seq(q, &mut parts);
         if parts.len() > 1 {
