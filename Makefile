@@ -3,7 +3,7 @@
 # (../shared/corpus) and fails when it is missing; CI runs both.
 CARGO ?= cargo
 
-.PHONY: build release test test-corpus lint fmt doc check-example bench differential differential-random clean
+.PHONY: build release test test-corpus lint fmt doc check-example bench differential differential-random seeds seeds-big clean
 
 build:
 	$(CARGO) build
@@ -51,6 +51,15 @@ N ?= 300
 SEED ?= 1
 differential-random: release
 	scripts/differential-random --count $(N) --seed $(SEED) --jobs 2 --muon target/release/muon
+
+# The seed table: every seed model of lps/ that runs in minutes, explored and checked with
+# its formulas (writes lps/seed-results.tsv and lps/seed-table.md). MCRL2=<bin dir> adds
+# mCRL2's state counts beside muon's. `seeds-big` runs the large models with guards.
+seeds: release
+	scripts/seeds $(if $(MCRL2),--mcrl2 $(MCRL2),)
+
+seeds-big: release
+	scripts/seeds --big $(if $(MCRL2),--mcrl2 $(MCRL2),)
 
 clean:
 	$(CARGO) clean
