@@ -433,3 +433,57 @@ fn unused_sum_variables_count_as_in_mcrl2() {
         assert_eq!(t.len(), *want, "{spec}");
     }
 }
+
+/// Built-ins on stuck arguments rewrite by mCRL2's defining equations, so non-confluent user
+/// equations pick the rule mCRL2 picks, and conversions on both sides of an equation do not
+/// hide it from the enumerator (found in a public HotStuff model: `highestQC` with a
+/// projection on the wrong constructor, and a `comm` on actions with `Nat` parameters fed
+/// with `Pos` values).
+#[test]
+fn builtins_on_stuck_arguments_rewrite_as_in_mcrl2() {
+    let t = aut_of(
+        "sort QC = struct quorum(viewNum: Nat) | nullQC;\n\
+         map highestQC: QC # QC -> QC;\n\
+         var qc1, qc2: QC;\n\
+         eqn max(viewNum(qc1), viewNum(qc2)) == viewNum(qc1) -> highestQC(qc1, qc2) = qc1;\n\
+             max(viewNum(qc1), viewNum(qc2)) == viewNum(qc2) -> highestQC(qc1, qc2) = qc2;\n\
+             highestQC(nullQC, qc2) = qc2;\n\
+             highestQC(qc1, nullQC) = qc1;\n\
+         act a: QC; b: Nat; n: Nat # Nat;\n\
+         proc P = a(highestQC(quorum(0), nullQC)) . b(max(0, viewNum(nullQC)))\n\
+                . b(max(viewNum(nullQC), 0)) . Q;\n\
+              Q = sum i2, i3: Pos . (i3 <= 1 && Pos2Nat(i3) == Pos2Nat(i2)) -> n(i2, i3) . delta\n\
+                + sum i: Pos . (Pos2Nat(i) == 0) -> n(i, i) . delta;\n\
+         init P;\n",
+    );
+    let mut s = 0;
+    for want in [
+        "a(nullQC)",
+        "b(viewNum(nullQC))",
+        "b(if(viewNum(nullQC) <= 0, 0, viewNum(nullQC)))",
+        "n(1, 1)",
+    ] {
+        assert_eq!(enabled(&t, s), vec![want.to_string()], "state {s}");
+        s = after(&t, s, want);
+    }
+    assert!(enabled(&t, s).is_empty());
+}
+
+/// A Boolean `if` bounds a sum where its branches do: `if(c, true, false)` is what a
+/// recursive user predicate (`contains(h, l)`) leaves over a list of known hashes (found in
+/// a public Bitcoin model, which mCRL2 explores).
+#[test]
+fn boolean_if_bounds_a_sum() {
+    let t = aut_of(
+        "act m: Int;\n\
+         map contains: Int # List(Int) -> Bool;\n\
+         var h, k: Int; l: List(Int);\n\
+         eqn contains(h, []) = false;\n\
+             contains(h, k |> l) = if(k == h, true, contains(h, l));\n\
+         proc P = sum h: Int . (contains(h, [1, 0]) && h >= 0) -> m(h) . delta;\n\
+         init P;\n",
+    );
+    let mut labels = enabled(&t, 0);
+    labels.sort();
+    assert_eq!(labels, vec!["m(0)".to_string(), "m(1)".to_string()]);
+}

@@ -311,6 +311,17 @@ impl<'r> Enumerator<'r> {
                 }
                 _ => Bound::Any,
             },
+            // `if(c, t, e)` holds only where `c && t` or `e` does (`if(c, true, false)` is
+            // how recursive user predicates often end up).
+            (Kind::Op(Op::If), [c, t, e]) => {
+                let (bc, bt, be) = (
+                    self.bound(x, sort, *c, subj, depth + 1),
+                    self.bound(x, sort, *t, subj, depth + 1),
+                    self.bound(x, sort, *e, subj, depth + 1),
+                );
+                let then = self.meet(bc, bt);
+                self.join(then, be)
+            }
             // `a != b` on Booleans (set membership `f(x) != x in s`) holds only where
             // one of them does.
             (Kind::Op(Op::Neq), [a, b]) if store.sort_of(*a) == Sort::Bool => {

@@ -32,6 +32,7 @@ mod compile;
 mod eval;
 mod lists;
 mod native;
+mod open;
 mod order;
 use lists::elem;
 use native::*;

@@ -160,6 +160,8 @@ impl Rewriter {
                             Some(self.not(a))
                         } else if let Some(r) = self.eq_by_fields(a, b)? {
                             Some(r)
+                        } else if let Some(r) = self.eq_by_conversion(a, b)? {
+                            Some(r)
                         } else {
                             self.set_eq(a, b)?
                         }
@@ -180,6 +182,8 @@ impl Rewriter {
                         } else if b == tt {
                             Some(self.not(a))
                         } else if let Some(r) = self.eq_by_fields(a, b)? {
+                            Some(self.not(r))
+                        } else if let Some(r) = self.eq_by_conversion(a, b)? {
                             Some(self.not(r))
                         } else {
                             match self.set_eq(a, b)? {
@@ -301,7 +305,7 @@ impl Rewriter {
                     let pick = if (op == Op::Min) == less { x } else { y };
                     self.mk_num(cod, pick)
                 }
-                _ => None,
+                _ => self.open_min_max(op, cod, args[0], args[1])?,
             },
             (Op::Abs, 1) => match self.num(args[0]) {
                 Some(NumVal::I(i)) => self.mk_num(cod, NumVal::I(i.abs())),
