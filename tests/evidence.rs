@@ -368,3 +368,35 @@ init P({});
     let (acts, _) = steps(&lines);
     assert_eq!(acts, ["a", "b", "a", "b", "c"], "{lines:?}");
 }
+
+#[test]
+fn cluster_selectors_stay_out_of_traces() {
+    // Four alternatives of one action per component, synchronised four ways: the clusters'
+    // Boolean selectors (8, too many to expand back) are sum variables of the LPS, but they
+    // mean nothing in the model; the model's own sum variable `k` is shown.
+    let mut spec = String::from("act a, b, c, d: Nat;\n");
+    for (p, x) in [("A", "a"), ("B", "b"), ("C", "c"), ("D", "d")] {
+        spec.push_str(&format!(
+            "proc {p}(n: Nat) = (n == 0) -> {x}(1) . {p}(1) + (n == 0) -> {x}(2) . {p}(2) \
+             + (n == 0) -> {x}(3) . {p}(0) + sum k: Nat . (k < 2 && n == 0) -> {x}(k) . {p}(k + 1) \
+             + (n > 0) -> {x}(0) . {p}(0);\n"
+        ));
+    }
+    spec.push_str("init allow({a|b|c|d}, A(0) || B(0) || C(0) || D(0));\n");
+    let (code, lines) = check(&spec, "[true*.a(1)|b(2)|c(3)|d(0)]false", &[]);
+    assert_eq!(code, 1, "{lines:?}");
+    let (acts, _) = steps(&lines);
+    assert_eq!(acts.len(), 1, "{lines:?}");
+    let text = lines.join("\n");
+    assert!(text.contains("k = "), "{text}");
+    assert!(!text.contains("sel"), "{text}");
+    let (_, json) = check(
+        &spec,
+        "[true*.a(1)|b(2)|c(3)|d(0)]false",
+        &["--format", "json"],
+    );
+    assert!(
+        json[0].contains("\"k\"") && !json[0].contains("sel"),
+        "{json:?}"
+    );
+}
