@@ -346,19 +346,29 @@ pub fn read(
     let mut transitions = Vec::new();
     let mut have: HashSet<Transition> = HashSet::default();
     for step in &proof.steps {
+        // Looked up before inserting: a state (a vector of expressions) is cloned only when
+        // it is new, not once per step.
         let mut id = |s: &Vec<DataExpr>| {
-            *ids.entry(s.clone()).or_insert_with(|| {
-                states.push(s.clone());
-                StateId(states.len() as u32 - 1)
-            })
+            if let Some(&i) = ids.get(s) {
+                return i;
+            }
+            let i = StateId(states.len() as u32);
+            states.push(s.clone());
+            ids.insert(s.clone(), i);
+            i
         };
         let from = id(&step.from);
         let to = id(&step.to);
-        let label = *label_ids.entry(step.action.clone()).or_insert_with(|| {
-            labels.push(Label::from_text(step.action.clone()));
-            typed.push(step.actions.clone());
-            LabelId(labels.len() as u32 - 1)
-        });
+        let label = match label_ids.get(&step.action) {
+            Some(&l) => l,
+            None => {
+                let l = LabelId(labels.len() as u32);
+                labels.push(Label::from_text(step.action.clone()));
+                typed.push(step.actions.clone());
+                label_ids.insert(step.action.clone(), l);
+                l
+            }
+        };
         let t = Transition { from, label, to };
         if have.insert(t) {
             transitions.push(t);
