@@ -49,7 +49,11 @@ impl ArtifactKind {
 
     /// The current format version of this kind; bump it whenever the payload type changes.
     pub fn version(self) -> u32 {
-        1
+        match self {
+            // 2: summand origins name their synthetic sum variables.
+            ArtifactKind::Lps => 2,
+            ArtifactKind::Lts | ArtifactKind::Pbes | ArtifactKind::Bes => 1,
+        }
     }
 
     fn from_tag(tag: &[u8]) -> Option<ArtifactKind> {

@@ -214,3 +214,46 @@ fn zielonka_matches_reference_on_medium_games() {
         assert_eq!(solve_zielonka(&g).winners(), &solve_naive(&g)[..]);
     }
 }
+
+// ---- forced distances (evidence's shortest proofs) against the naive fixpoint ----
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, .. ProptestConfig::default() })]
+
+    #[test]
+    fn forced_distances_match_the_naive_fixpoint(
+        n in 1usize..12,
+        edges in prop::collection::vec((0u32..12, 0u32..12), 0..30),
+        chooses in prop::collection::vec(any::<bool>(), 12),
+        cost in prop::collection::vec(0u32..2, 12),
+        targets in prop::collection::vec(0u32..12, 0..3),
+    ) {
+        use muon::bes::distance::{forced_distances, forced_distances_naive, ForcedGraph, UNREACHED};
+        let n32 = n as u32;
+        let edges: Vec<(u32, u32)> = edges.into_iter().filter(|&(a, b)| a < n32 && b < n32).collect();
+        let mut targets: Vec<u32> = targets.into_iter().filter(|&t| t < n32).collect();
+        targets.sort_unstable();
+        targets.dedup();
+        let g = ForcedGraph::new(chooses[..n].to_vec(), cost[..n].to_vec(), &mut |v, out| {
+            out.extend(edges.iter().filter(|e| e.0 == v).map(|e| e.1));
+        });
+        let (dist, choice) = forced_distances(&g, &targets);
+        prop_assert_eq!(&dist, &forced_distances_naive(&g, &targets));
+        // Following the choices (all successors at max nodes) from a reached node ends in a
+        // target within its distance.
+        for v in 0..n32 {
+            if dist[v as usize] == UNREACHED || targets.contains(&v) {
+                continue;
+            }
+            if chooses[v as usize] {
+                let w = choice[v as usize];
+                prop_assert!(g.successors(v).contains(&w));
+                prop_assert_eq!(dist[v as usize], dist[w as usize] + cost[w as usize]);
+            } else {
+                for &w in g.successors(v) {
+                    prop_assert!(dist[w as usize] != UNREACHED && dist[w as usize] + cost[w as usize] <= dist[v as usize]);
+                }
+            }
+        }
+    }
+}

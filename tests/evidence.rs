@@ -171,8 +171,9 @@ fn spec_of(src: &str) -> ProcSpec {
         .unwrap_or_else(|e| panic!("{e:?}\n{src}"))
 }
 
-/// The verdict without evidence (early stop) and, with evidence, the evidence itself.
-fn verdict_and_evidence(spec: &ProcSpec, lps: &Lps, formula: &str) -> (bool, Evidence) {
+/// The verdict without evidence (early stop) and, with evidence, the evidence read from the
+/// solved game and from the finite proof of the early stop.
+fn verdict_and_evidence(spec: &ProcSpec, lps: &Lps, formula: &str) -> (bool, Evidence, Evidence) {
     let f = muon::modal::typecheck::check_formula(&SourceFile::new("f.mcf", formula), spec)
         .unwrap_or_else(|e| panic!("{e:?}\n{formula}"));
     let plain = lps2pbes_with(lps, &f, Lps2PbesOptions::default()).unwrap();
@@ -221,7 +222,7 @@ fn verdict_and_evidence(spec: &ProcSpec, lps: &Lps, formula: &str) -> (bool, Evi
     check_evidence(lps, &f, &ev, SolverKind::Zielonka).unwrap_or_else(|e| panic!("{formula}: {e}"));
     // The evidence LTS re-checks to the same verdict with the other solver too.
     check_evidence(lps, &f, &ev, SolverKind::Gauss).unwrap_or_else(|e| panic!("{formula}: {e}"));
-    (out.value, ev)
+    (out.value, ev, ev_early)
 }
 
 /// A random process over `n: Nat` in 0..4 with actions a, b and e(Nat).
@@ -259,6 +260,59 @@ const FORMULAS: &[&str] = &[
     "<a|b>true || [true*.e(0)]<e(1)>true",
 ];
 
+/// The safety formulas of [`FORMULAS`] whose shortest counterexample
+/// [`shortest_violation`] computes.
+const SAFETY: &[usize] = &[0, 2];
+
+/// The fewest steps of a counterexample to `FORMULAS[fi]` (`[true*.a]false`: the steps to a
+/// state with an `a` transition, plus it, by breadth-first search over the states replayed
+/// with the data engine, independently of PBESs; `[a][b]false`: 2).
+fn shortest_violation(lps: &Lps, fi: usize) -> usize {
+    if fi == 2 {
+        // A violation of `[a][b]false` is an `a` step and a `b` step, by its shape.
+        return 2;
+    }
+    let mut rp = Replayer::new(lps).unwrap();
+    let init: Vec<_> = lps
+        .init
+        .iter()
+        .map(|e| rp.normal_form(e).unwrap())
+        .collect();
+    let mut seen = std::collections::HashSet::from([init.clone()]);
+    let mut level = vec![init];
+    for depth in 1.. {
+        let mut next = Vec::new();
+        for state in &level {
+            for (i, s) in lps.summands.iter().enumerate() {
+                for d in 0..2u8 {
+                    // The random specs' only sum variable is `d: Nat` (`d < 2`).
+                    let sums: Vec<_> = s
+                        .sum_vars
+                        .iter()
+                        .map(|v| (v.clone(), muon::data::ir_ops::number(d, v.sort.clone())))
+                        .collect();
+                    if s.sum_vars.is_empty() && d > 0 {
+                        continue;
+                    }
+                    let Ok((acts, to)) = rp.replay(i, state, &sums) else {
+                        continue;
+                    };
+                    let name = muon::evidence::check::action_text(&acts);
+                    if name == "a" {
+                        return depth;
+                    }
+                    if seen.insert(to.clone()) {
+                        next.push(to);
+                    }
+                }
+            }
+        }
+        assert!(!next.is_empty(), "no violation of formula {fi}");
+        level = next;
+    }
+    unreachable!()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
 
@@ -267,7 +321,17 @@ proptest! {
         let spec = spec_of(&src);
         let lps = linearise(&spec, LineariseOptions { simplify: true }).unwrap();
         let formula = FORMULAS[fi];
-        let (_, ev) = verdict_and_evidence(&spec, &lps, formula);
+        let (value, ev, early) = verdict_and_evidence(&spec, &lps, formula);
+        // Safety counterexamples are shortest: the game's proof keeps the prover's moves
+        // with the fewest steps to a violation, and the early stop finds one as short.
+        if !value && SAFETY.contains(&fi) {
+            prop_assert_eq!(ev.trace.loop_start, None);
+            prop_assert_eq!(
+                early.trace.steps.len(), ev.trace.steps.len(),
+                "{}\n{}: early stop {:?}, game {:?}", src, formula, early.trace.actions(), ev.trace.actions()
+            );
+            prop_assert_eq!(ev.trace.steps.len(), shortest_violation(&lps, fi), "{}\n{}", src, formula);
+        }
         let mut rp = Replayer::new(&lps).unwrap();
         check_trace(&mut rp, &ev.trace).unwrap();
         // Corruptions the checker must reject.
@@ -303,4 +367,36 @@ init P({});
     assert_eq!(code, 1, "{lines:?}");
     let (acts, _) = steps(&lines);
     assert_eq!(acts, ["a", "b", "a", "b", "c"], "{lines:?}");
+}
+
+#[test]
+fn cluster_selectors_stay_out_of_traces() {
+    // Four alternatives of one action per component, synchronised four ways: the clusters'
+    // Boolean selectors (8, too many to expand back) are sum variables of the LPS, but they
+    // mean nothing in the model; the model's own sum variable `k` is shown.
+    let mut spec = String::from("act a, b, c, d: Nat;\n");
+    for (p, x) in [("A", "a"), ("B", "b"), ("C", "c"), ("D", "d")] {
+        spec.push_str(&format!(
+            "proc {p}(n: Nat) = (n == 0) -> {x}(1) . {p}(1) + (n == 0) -> {x}(2) . {p}(2) \
+             + (n == 0) -> {x}(3) . {p}(0) + sum k: Nat . (k < 2 && n == 0) -> {x}(k) . {p}(k + 1) \
+             + (n > 0) -> {x}(0) . {p}(0);\n"
+        ));
+    }
+    spec.push_str("init allow({a|b|c|d}, A(0) || B(0) || C(0) || D(0));\n");
+    let (code, lines) = check(&spec, "[true*.a(1)|b(2)|c(3)|d(0)]false", &[]);
+    assert_eq!(code, 1, "{lines:?}");
+    let (acts, _) = steps(&lines);
+    assert_eq!(acts.len(), 1, "{lines:?}");
+    let text = lines.join("\n");
+    assert!(text.contains("k = "), "{text}");
+    assert!(!text.contains("sel"), "{text}");
+    let (_, json) = check(
+        &spec,
+        "[true*.a(1)|b(2)|c(3)|d(0)]false",
+        &["--format", "json"],
+    );
+    assert!(
+        json[0].contains("\"k\"") && !json[0].contains("sel"),
+        "{json:?}"
+    );
 }

@@ -54,6 +54,7 @@
 //! priority of every cycle inside it). [`solve_naive`] is a textbook reference for tests.
 
 pub mod besys;
+pub mod distance;
 pub mod error;
 pub mod game;
 pub mod gauss;

@@ -7,6 +7,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::check::{action_text, check_trace, Replayer};
 use super::{Evidence, EvidenceError, Step, Trace};
+use crate::bes::distance::{forced_distances, ForcedGraph, UNREACHED};
 use crate::bes::{Game, Player, Solution, VertexId};
 use crate::data::ir::{DataExpr, Var};
 use crate::lps::{Lps, SummandAction};
@@ -116,14 +117,54 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// The successors of `v` that the proof keeps: the strategy's at the winner's vertices, all
+/// The successors of `v` that the proof keeps: the chosen one at the winner's vertices, all
 /// at the opponent's.
-fn kept(game: &Game, sol: &Solution, winner: Player, v: VertexId) -> Vec<VertexId> {
+fn kept(game: &Game, choice: &[Option<VertexId>], winner: Player, v: VertexId) -> Vec<VertexId> {
     if game.owner(v) == winner {
-        sol.strategy(v).into_iter().collect()
+        choice[v.index()].into_iter().collect()
     } else {
         game.successors(v).to_vec()
     }
+}
+
+/// The winner's choices of a proof whose paths reach a constant in the fewest steps.
+///
+/// Where the winner can force the play to a constant of its own (a vertex whose only
+/// successor is itself), it moves to the successor with the fewest steps to one in the
+/// worst case ([`forced_distances`] over its winning region); each such move goes to a
+/// vertex settled earlier, so these plays end. Elsewhere it keeps the solver's strategy,
+/// which stays in its winning region, so the combined strategy still wins every play and
+/// the proof stays a proof.
+fn shortest_choices(
+    game: &Game,
+    sol: &Solution,
+    winner: Player,
+    cost: &dyn Fn(VertexId) -> u32,
+) -> Vec<Option<VertexId>> {
+    let n = game.num_vertices() as u32;
+    let wins = |v: u32| sol.winner(VertexId(v)) == winner;
+    let chooses = (0..n).map(|v| game.owner(VertexId(v)) == winner).collect();
+    let costs = (0..n).map(|v| cost(VertexId(v))).collect();
+    let g = ForcedGraph::new(chooses, costs, &mut |v, out| {
+        if wins(v) {
+            out.extend(
+                game.successors(VertexId(v))
+                    .iter()
+                    .map(|w| w.0)
+                    .filter(|&w| wins(w)),
+            );
+        }
+    });
+    let ends: Vec<u32> = (0..n)
+        .filter(|&v| wins(v) && game.successors(VertexId(v)).iter().all(|w| w.0 == v))
+        .collect();
+    let (_, choice) = forced_distances(&g, &ends);
+    (0..n)
+        .map(|v| match choice[v as usize] {
+            UNREACHED => sol.strategy(VertexId(v)),
+            w => Some(VertexId(w)),
+        })
+        .collect()
 }
 
 /// The part of the game the proof keeps, reachable from the initial vertex.
@@ -268,7 +309,8 @@ pub fn read(
         let bes = inst.bes.as_ref().ok_or(EvidenceError::NoGame)?;
         let (game, sol) = game.ok_or(EvidenceError::NoGame)?;
         let winner = if value { Player::Even } else { Player::Odd };
-        let kept = |v: VertexId| kept(game, sol, winner, v);
+        let choice = shortest_choices(game, sol, winner, &|v| u32::from(r.is_step(v)));
+        let kept = |v: VertexId| kept(game, &choice, winner, v);
         Proof::walk(&mut r, &kept, bes.init().vertex())?
     };
 
@@ -304,19 +346,29 @@ pub fn read(
     let mut transitions = Vec::new();
     let mut have: HashSet<Transition> = HashSet::default();
     for step in &proof.steps {
+        // Looked up before inserting: a state (a vector of expressions) is cloned only when
+        // it is new, not once per step.
         let mut id = |s: &Vec<DataExpr>| {
-            *ids.entry(s.clone()).or_insert_with(|| {
-                states.push(s.clone());
-                StateId(states.len() as u32 - 1)
-            })
+            if let Some(&i) = ids.get(s) {
+                return i;
+            }
+            let i = StateId(states.len() as u32);
+            states.push(s.clone());
+            ids.insert(s.clone(), i);
+            i
         };
         let from = id(&step.from);
         let to = id(&step.to);
-        let label = *label_ids.entry(step.action.clone()).or_insert_with(|| {
-            labels.push(Label::from_text(step.action.clone()));
-            typed.push(step.actions.clone());
-            LabelId(labels.len() as u32 - 1)
-        });
+        let label = match label_ids.get(&step.action) {
+            Some(&l) => l,
+            None => {
+                let l = LabelId(labels.len() as u32);
+                labels.push(Label::from_text(step.action.clone()));
+                typed.push(step.actions.clone());
+                label_ids.insert(step.action.clone(), l);
+                l
+            }
+        };
         let t = Transition { from, label, to };
         if have.insert(t) {
             transitions.push(t);

@@ -31,6 +31,22 @@ fn changes(lps: &Lps, ev: &Evidence, i: usize) -> Vec<String> {
         .collect()
 }
 
+/// The sum values of a step that mean something in the model: those of the lineariser's
+/// selectors ([`crate::lps::Origin::synthetic`]) only say which clustered alternative fired,
+/// which the action and the changes already show.
+fn shown_sums<'a>(
+    lps: &'a Lps,
+    step: &'a super::Step,
+) -> impl Iterator<Item = &'a (crate::data::ir::Var, crate::data::ir::DataExpr)> + 'a {
+    let synthetic = lps
+        .summands
+        .get(step.summand)
+        .map_or(&[][..], |s| s.origin.synthetic.as_slice());
+    step.sum_values
+        .iter()
+        .filter(move |(v, _)| !synthetic.contains(&v.name))
+}
+
 /// Whether the evidence LTS is one path or lasso (at most one transition per state).
 pub fn is_linear(ev: &Evidence) -> bool {
     let mut out = vec![0u8; ev.lts.num_states as usize];
@@ -80,12 +96,10 @@ pub fn trace_text(lps: &Lps, ev: &Evidence) -> String {
         if rest.is_empty() {
             rest = "(no parameter changes)".to_string();
         }
-        if !s.sum_values.is_empty() {
-            let sums: Vec<String> = s
-                .sum_values
-                .iter()
-                .map(|(v, e)| format!("{} = {}", v.name, data_expr_to_string(e)))
-                .collect();
+        let sums: Vec<String> = shown_sums(lps, s)
+            .map(|(v, e)| format!("{} = {}", v.name, data_expr_to_string(e)))
+            .collect();
+        if !sums.is_empty() {
             let _ = write!(rest, "   [{}]", sums.join(", "));
         }
         let _ = writeln!(
@@ -188,9 +202,7 @@ pub fn trace_json(lps: &Lps, ev: &Evidence) -> serde_json::Value {
                     );
                 }
             }
-            let sums: Map<String, Value> = s
-                .sum_values
-                .iter()
+            let sums: Map<String, Value> = shown_sums(lps, s)
                 .map(|(v, e)| (v.name.to_string(), Value::from(data_expr_to_string(e))))
                 .collect();
             json!({

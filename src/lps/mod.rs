@@ -155,6 +155,10 @@ pub struct Origin {
     pub spans: Vec<Span>,
     /// Names of the contributing processes and operators.
     pub description: String,
+    /// The sum variables the lineariser introduced (the Boolean selectors of a cluster):
+    /// they choose among the summands merged here and mean nothing in the model, so traces
+    /// leave them out.
+    pub synthetic: Vec<Name>,
 }
 
 impl Summand {

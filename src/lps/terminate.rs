@@ -64,6 +64,7 @@ pub fn add_terminate(lps: &mut Lps, components: &[Termination]) {
         origin: Origin {
             spans: Vec::new(),
             description: "successful termination".into(),
+            synthetic: Vec::new(),
         },
     });
 }

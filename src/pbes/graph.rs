@@ -200,9 +200,9 @@ impl Graph {
 
     /// Why each decided variable got its value (see [`crate::pbes::inst::Justification`]):
     /// per variable whether one operand suffices (a conjunction decided false, a disjunction
-    /// decided true), the operands it may follow from (those with its value decided before
-    /// it where one suffices, all where all are needed, none for a constant), and the
-    /// decision order.
+    /// decided true), the operands it may follow from (every decided one with its value
+    /// where one suffices, all where all are needed, none for a constant), and the decision
+    /// order.
     pub(crate) fn justification(&self) -> (Vec<bool>, Vec<Vec<u32>>, Vec<u32>) {
         let mut decisive = vec![false; self.len()];
         let succ = (0..self.len())
@@ -215,10 +215,7 @@ impl Graph {
                     d.ops
                         .iter()
                         .copied()
-                        .filter(|&y| {
-                            self.value[y as usize] == Some(v)
-                                && self.order[y as usize] < self.order[x]
-                        })
+                        .filter(|&y| self.value[y as usize] == Some(v))
                         .collect()
                 } else {
                     d.ops.clone()

@@ -196,6 +196,9 @@ impl Lin<'_> {
         for m in &members[1..] {
             origin = merge_origin(&origin, &m.origin, " + ");
         }
+        origin
+            .synthetic
+            .extend(selectors.iter().map(|v| v.name.clone()));
         let mut sum_vars = selectors;
         sum_vars.extend(merged);
         Ok(CSum {

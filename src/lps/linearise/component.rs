@@ -203,6 +203,7 @@ impl Lin<'_> {
                     origin: Origin {
                         spans: vec![ctrl.span],
                         description: ctrl.name.clone(),
+                        synthetic: Vec::new(),
                     },
                 });
             }

@@ -450,8 +450,16 @@ pub(super) fn merge_origin(a: &Origin, b: &Origin, sep: &str) -> Origin {
             spans.push(*s);
         }
     }
+    let mut synthetic = a.synthetic.clone();
+    synthetic.extend(
+        b.synthetic
+            .iter()
+            .filter(|n| !a.synthetic.contains(n))
+            .cloned(),
+    );
     Origin {
         spans,
         description: format!("{}{sep}{}", a.description, b.description),
+        synthetic,
     }
 }

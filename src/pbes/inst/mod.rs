@@ -26,6 +26,7 @@
 use miette::Diagnostic;
 use thiserror::Error;
 
+use crate::bes::distance::{forced_distances, ForcedGraph, UNREACHED};
 use crate::bes::Bes;
 use crate::data::ir::{DataExpr, DataSpec, Name, Sort, SortDef};
 use crate::data::{term_to_expr, TermId, TermStore};
@@ -218,14 +219,16 @@ pub struct InstStats {
 /// A finite proof of a value decided by constant propagation. From `init`, each decided
 /// variable's value follows from its `succ`: from any one of them where `decisive` (a
 /// conjunction decided false, a disjunction decided true), from all of them otherwise.
-/// Every one of them was decided before it (`order`), so every path ends in a constant.
+/// The `succ` of a decisive variable may include operands decided after it (and so lead
+/// back to it); [`Justification::shortest`] picks well-founded choices, so that every path
+/// of its proof ends in a constant.
 #[derive(Debug, Clone)]
 pub struct Justification {
     /// The initial BES variable.
     pub init: u32,
     /// Per BES variable: whether one of `succ` suffices.
     pub decisive: Vec<bool>,
-    /// Per BES variable: the variables its value may follow from.
+    /// Per BES variable: the variables its value may follow from (decided, with its value).
     pub succ: Vec<Vec<u32>>,
     /// Per BES variable: when it was decided (`u32::MAX` if never).
     pub order: Vec<u32>,
@@ -245,36 +248,44 @@ impl Justification {
     }
 
     /// A proof whose longest-needed path is shortest: per variable the successors it keeps
-    /// (at decisive variables the one with the fewest `cost`s to a constant, at the others
-    /// all). `cost(v)` is what entering `v` costs (1 for an evidence step, else 0).
+    /// (at decisive variables the one with the fewest `cost`s to a constant in the worst
+    /// case, at the others all). `cost(v)` is what entering `v` costs (1 for an evidence
+    /// step, else 0). Every decided operand with the variable's value counts, whenever it
+    /// was decided: [`forced_distances`] keeps the proof well-founded by itself, and an
+    /// operand decided after the variable may give a shorter proof than the first one found.
     pub fn shortest(&self, cost: &dyn Fn(u32) -> u32) -> Vec<Vec<u32>> {
-        let n = self.succ.len();
-        let mut by_order: Vec<u32> = (0..n as u32)
-            .filter(|&x| self.order[x as usize] != u32::MAX)
+        let n = self.succ.len() as u32;
+        let chooses: Vec<bool> = self.decisive.clone();
+        let costs = (0..n).map(cost).collect();
+        let decided = |x: u32| self.order[x as usize] != u32::MAX;
+        let g = ForcedGraph::new(chooses, costs, &mut |x, out| {
+            if decided(x) {
+                out.extend(
+                    self.succ[x as usize]
+                        .iter()
+                        .copied()
+                        .filter(|&y| decided(y)),
+                );
+            }
+        });
+        let ends: Vec<u32> = (0..n)
+            .filter(|&x| decided(x) && self.succ[x as usize].is_empty())
             .collect();
-        by_order.sort_unstable_by_key(|&x| self.order[x as usize]);
-        // Distance to a constant along the cheapest path; successors are decided earlier,
-        // so one pass in decision order suffices.
-        let mut dist = vec![u32::MAX; n];
-        let mut kept = vec![Vec::new(); n];
-        for &x in &by_order {
-            let s = &self.succ[x as usize];
-            let best = s
-                .iter()
-                .copied()
-                .filter(|&y| dist[y as usize] != u32::MAX)
-                .min_by_key(|&y| dist[y as usize].saturating_add(cost(y)));
-            dist[x as usize] = match best {
-                Some(y) => dist[y as usize].saturating_add(cost(y)),
-                None => 0,
-            };
-            kept[x as usize] = if self.decisive[x as usize] {
-                best.into_iter().collect()
-            } else {
-                s.clone()
-            };
-        }
-        kept
+        let (_, choice) = forced_distances(&g, &ends);
+        (0..n)
+            .map(|x| {
+                if !decided(x) {
+                    Vec::new()
+                } else if self.decisive[x as usize] {
+                    match choice[x as usize] {
+                        UNREACHED => Vec::new(),
+                        y => vec![y],
+                    }
+                } else {
+                    self.succ[x as usize].clone()
+                }
+            })
+            .collect()
     }
 }
 
