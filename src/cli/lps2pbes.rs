@@ -14,6 +14,12 @@ use crate::pbes::lps2pbes::{lps2pbes_with, Lps2PbesOptions};
 /// Arguments of `muon lps2pbes`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// mCRL2's options shared by its tools (`-r`, `--timings`, `-Q`).
+    #[command(flatten)]
+    pub common: super::compat::Common,
+    /// mCRL2's options of this tool that muon accepts as form hints or refuses.
+    #[command(flatten)]
+    pub compat: super::compat::Lps2pbes,
     /// The formula file (`.mcf`).
     #[arg(short = 'f', long = "formula")]
     pub formula: PathBuf,

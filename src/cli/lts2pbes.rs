@@ -20,14 +20,25 @@ use crate::source::{SourceFile, Span};
 /// Arguments of `muon lts2pbes`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// mCRL2's options shared by its tools (`-r`, `--timings`, `-Q`).
+    #[command(flatten)]
+    pub common: super::compat::Common,
+    /// mCRL2's options of this tool that muon accepts as form hints or refuses.
+    #[command(flatten)]
+    pub compat: super::compat::Lts2pbes,
     /// The formula file (`.mcf`).
     #[arg(short = 'f', long = "formula")]
     pub formula: PathBuf,
     /// The mCRL2 specification the LTS came from (declares the actions and data of labels).
-    #[arg(long = "spec", conflicts_with = "lps")]
+    #[arg(
+        short = 'm',
+        long = "spec",
+        visible_alias = "mcrl2",
+        conflicts_with = "lps"
+    )]
     pub spec: Option<PathBuf>,
     /// The LPS the LTS came from (declares the actions and data of labels).
-    #[arg(long = "lps")]
+    #[arg(short = 'l', long = "lps")]
     pub lps: Option<PathBuf>,
     /// Input LTS (`.aut` or LTS artifact; standard input when omitted or `-`).
     pub infile: Option<PathBuf>,

@@ -14,10 +14,16 @@ use crate::pbes::solve::{solve_pbes, SolverKind};
 /// Arguments of `muon pbessolve`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// mCRL2's options shared by its tools (`-r`, `--timings`, `-Q`).
+    #[command(flatten)]
+    pub common: super::compat::Common,
+    /// mCRL2's options of this tool that muon accepts as form hints or refuses.
+    #[command(flatten)]
+    pub compat: super::compat::Solve,
     /// Input PBES: artifact or mCRL2 text (standard input when omitted or `-`).
     pub infile: Option<PathBuf>,
     /// The LPS the PBES was generated from (`lps2pbes -c`): print the evidence trace.
-    #[arg(long = "file", visible_alias = "lps", value_name = "LPS")]
+    #[arg(short = 'f', long = "file", visible_alias = "lps", value_name = "LPS")]
     pub lps: Option<PathBuf>,
     /// Write the evidence (needs `--file`) in the format of the extension: `.aut`, `.dot`,
     /// `.svg`, `.lts` (the evidence LTS), `.json` or `.txt` (the trace).
