@@ -243,20 +243,32 @@ pub fn generate<S: TransitionSystem>(
     }
     let baseline = proc_status_kib("VmRSS");
     let mut explorer = Explorer::new(sys, explore.clone());
-    if opts.verbose {
-        explorer.on_progress(|p| {
-            let rate = if p.seconds > 0.0 {
-                p.states as f64 / p.seconds
-            } else {
-                0.0
-            };
-            let mem = proc_status_kib("VmRSS")
-                .map(|k| format!(", {} MiB", k / 1024))
-                .unwrap_or_default();
-            eprintln!(
-                "lps2lts: {} states ({} explored), {} transitions, level {}, {:.0} states/s, {:.1} s{}",
-                p.states, p.explored, p.transitions, p.level, rate, p.seconds, mem
-            );
+    // A live line on a terminal, a few plain lines in a log, nothing under -q; the plain
+    // lines keep the "N states (M explored)" form that scripts/bench-lps2lts reads.
+    let progress = crate::progress::Progress::new("lps2lts", opts.quiet, opts.verbose);
+    if progress.active() {
+        let mut shown = progress.clone();
+        explorer.on_progress(move |p| {
+            shown.update(|live| {
+                let rate = if p.seconds > 0.0 {
+                    p.states as f64 / p.seconds
+                } else {
+                    0.0
+                };
+                let mem = crate::progress::resident_mib()
+                    .map(|m| format!(", {m} MiB"))
+                    .unwrap_or_default();
+                if live {
+                    return format!(
+                        "{} states, {} trans, level {}, {:.0} states/s{}",
+                        p.states, p.transitions, p.level, rate, mem
+                    );
+                }
+                format!(
+                    "{} states ({} explored), {} transitions, level {}, {:.0} states/s, {:.1} s{}",
+                    p.states, p.explored, p.transitions, p.level, rate, p.seconds, mem
+                )
+            })
         });
     }
 
@@ -293,6 +305,8 @@ pub fn generate<S: TransitionSystem>(
             (s, Some(ts), None)
         }
     };
+
+    progress.finish();
 
     // Output.
     let out_path = opts.output.as_deref();
