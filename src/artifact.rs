@@ -49,7 +49,11 @@ impl ArtifactKind {
 
     /// The current format version of this kind; bump it whenever the payload type changes.
     pub fn version(self) -> u32 {
-        1
+        match self {
+            // 2: the PBES records the identity of the LPS or LTS it was generated from.
+            ArtifactKind::Pbes => 2,
+            _ => 1,
+        }
     }
 
     fn from_tag(tag: &[u8]) -> Option<ArtifactKind> {
@@ -335,6 +339,14 @@ fn write_artifact<T: Serialize>(
             path: name.clone(),
             source,
         })
+    })
+}
+
+/// The identity of a file's contents: 64-bit FNV-1a of its bytes. It tells a PBES's LPS
+/// from another LPS (a guard against mixing up files, not against forgery).
+pub fn identity(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
 }
 

@@ -98,11 +98,19 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         parse_label_arg(&spec.data, text, sort)
     })?;
     let pbes = lts2pbes(&lts, &labels, &spec.data, &formula)?;
-    pbes.write_artifact(args.outfile.as_deref())?;
+    // The PBES records which LTS file it came from (not known for standard input).
+    let source = match args.infile.as_deref() {
+        Some(p) if p != std::path::Path::new("-") => {
+            std::fs::read(p).ok().map(|b| crate::artifact::identity(&b))
+        }
+        _ => None,
+    };
+    let equations = pbes.equations.len();
+    crate::pbes::io::write_pbes(pbes, source, args.outfile.as_deref())?;
     if g.verbose {
         eprintln!(
             "lts2pbes: {} equations written to {} in {:.3} s",
-            pbes.equations.len(),
+            equations,
             display_path(args.outfile.as_deref(), "<stdout>"),
             t.elapsed().as_secs_f64()
         );

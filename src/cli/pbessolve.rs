@@ -39,9 +39,24 @@ pub struct Args {
 
 /// Runs `muon pbessolve`.
 pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
-    let pbes = crate::pbes::io::read_pbes(args.infile.as_deref())?;
+    let file = crate::pbes::io::read_pbes_file(args.infile.as_deref())?;
+    let pbes = file.pbes;
     let lps = match &args.lps {
-        Some(p) => Some(Lps::read_artifact(Some(p))?),
+        Some(p) => {
+            let bytes = crate::artifact::read_bytes(Some(p))?;
+            let found = crate::artifact::identity(&bytes);
+            if let Some(source) = file.source.filter(|s| *s != found) {
+                miette::bail!(
+                    code = "muon::pbessolve::other_lps",
+                    help = "give the LPS that `lps2pbes -c` read to make this PBES, or \
+                            regenerate the PBES from this LPS",
+                    "{} is not the LPS this PBES was generated from (identity {found:016x}; \
+                     the PBES records {source:016x})",
+                    p.display()
+                );
+            }
+            Some(Lps::decode_artifact(&bytes, &p.display().to_string())?)
+        }
         None => None,
     };
     if lps.is_some() && args.solver != SolverKind::Zielonka {
