@@ -52,7 +52,9 @@ impl ArtifactKind {
         match self {
             // 2: summand origins name their synthetic sum variables.
             ArtifactKind::Lps => 2,
-            ArtifactKind::Lts | ArtifactKind::Pbes | ArtifactKind::Bes => 1,
+            // 2: the PBES records the identity of the LPS or LTS it was generated from.
+            ArtifactKind::Pbes => 2,
+            ArtifactKind::Lts | ArtifactKind::Bes => 1,
         }
     }
 
@@ -339,6 +341,14 @@ fn write_artifact<T: Serialize>(
             path: name.clone(),
             source,
         })
+    })
+}
+
+/// The identity of a file's contents: 64-bit FNV-1a of its bytes. It tells a PBES's LPS
+/// from another LPS (a guard against mixing up files, not against forgery).
+pub fn identity(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
 }
 

@@ -16,6 +16,7 @@ pub mod modal;
 pub mod pbes;
 pub mod print;
 pub mod process;
+pub mod progress;
 pub mod reduce;
 pub mod source;
 pub mod syntax;

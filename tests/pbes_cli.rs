@@ -283,14 +283,15 @@ fn a_pbes_artifact_that_breaks_its_invariants_is_refused() {
     )
     .unwrap();
     ok(&["txt2pbes", "x.txt", "x.pbes"], p);
-    let mut pbes = muon::pbes::ir::Pbes::read_artifact(Some(&p.join("x.pbes"))).unwrap();
+    let mut file = muon::pbes::io::PbesFile::read_artifact(Some(&p.join("x.pbes"))).unwrap();
+    let pbes = &mut file.pbes;
     // The right-hand side calls X with no argument although X has one parameter.
     if let PbesExpr::PropVar(x) = &mut pbes.equations[0].rhs {
         x.args.clear();
     } else {
         panic!("unexpected right-hand side {:?}", pbes.equations[0].rhs);
     }
-    pbes.write_artifact(Some(&p.join("bad.pbes"))).unwrap();
+    file.write_artifact(Some(&p.join("bad.pbes"))).unwrap();
     let o = muon(&["pbes2bool", "bad.pbes"], p);
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
@@ -379,4 +380,34 @@ fn a_quantifier_over_nat_fixed_inside_a_multi_action_match() {
     );
     let verdicts: Vec<&str> = out.lines().map(|l| l.rsplit(' ').next().unwrap()).collect();
     assert_eq!(verdicts, ["true", "false"], "{out}");
+}
+
+/// A PBES records the LPS it was generated from; `pbessolve --file` refuses another one
+/// (mCRL2 issue #1747), and an old PBES artifact gets a clear version error.
+#[test]
+fn pbessolve_refuses_evidence_from_another_lps() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    std::fs::write(p.join("a.mcrl2"), "act a;\nproc P = a . P;\ninit P;\n").unwrap();
+    std::fs::write(p.join("b.mcrl2"), "act a;\nproc P = a . a . P;\ninit P;\n").unwrap();
+    std::fs::write(p.join("f.mcf"), "[true*]<true>true\n").unwrap();
+    ok(&["mcrl22lps", "a.mcrl2", "a.lps"], p);
+    ok(&["mcrl22lps", "b.mcrl2", "b.lps"], p);
+    ok(&["lps2pbes", "-c", "-f", "f.mcf", "a.lps", "a.pbes"], p);
+    ok(&["pbessolve", "--file=a.lps", "a.pbes"], p);
+    let o = muon(&["pbessolve", "-f", "b.lps", "a.pbes"], p);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("b.lps is not the LPS this PBES was generated from"),
+        "{err}"
+    );
+    // Version 1 (before the PBES recorded its LPS): a clear error, no misreading.
+    let mut old = std::fs::read(p.join("a.pbes")).unwrap();
+    old[8..12].copy_from_slice(&1u32.to_le_bytes());
+    std::fs::write(p.join("old.pbes"), old).unwrap();
+    let o = muon(&["pbessolve", "old.pbes"], p);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("format version 1 is not supported"), "{err}");
 }

@@ -44,10 +44,17 @@ pub enum StoreArg {
 /// Arguments of `muon lps2lts`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// mCRL2's options shared by its tools (`-r`, `--timings`, `-Q`).
+    #[command(flatten)]
+    pub common: super::compat::Common,
+    /// mCRL2's options of this tool that muon accepts as form hints or refuses.
+    #[command(flatten)]
+    pub compat: super::compat::Lps2lts,
     /// Input LPS (standard input when omitted or `-`).
     pub infile: Option<PathBuf>,
     /// Output LTS; the format follows the extension: `.aut` (Aldebaran), `.lts` (muon binary
-    /// LTS), `.dot` (GraphViz). Without it only the state space's size is computed.
+    /// LTS), `.dot` (GraphViz),
+    /// `.svg` (a picture), `.fsm` (mCRL2's FSM, with the state values). Without it only the state space's size is computed.
     pub outfile: Option<PathBuf>,
     /// Exploration strategy.
     #[arg(short, long, value_enum, default_value_t = StrategyArg::Bfs)]

@@ -14,6 +14,12 @@ use crate::pbes::lps2pbes::{lps2pbes_with, Lps2PbesOptions};
 /// Arguments of `muon lps2pbes`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// mCRL2's options shared by its tools (`-r`, `--timings`, `-Q`).
+    #[command(flatten)]
+    pub common: super::compat::Common,
+    /// mCRL2's options of this tool that muon accepts as form hints or refuses.
+    #[command(flatten)]
+    pub compat: super::compat::Lps2pbes,
     /// The formula file (`.mcf`).
     #[arg(short = 'f', long = "formula")]
     pub formula: PathBuf,
@@ -28,18 +34,22 @@ pub struct Args {
 
 /// Runs `muon lps2pbes`.
 pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
-    let lps = Lps::read_artifact(args.infile.as_deref())?;
+    // The PBES records which LPS file it came from (for `pbessolve --file`).
+    let bytes = crate::artifact::read_bytes(args.infile.as_deref())?;
+    let source = crate::artifact::identity(&bytes);
+    let lps = Lps::decode_artifact(&bytes, &display_path(args.infile.as_deref(), "<stdin>"))?;
     let formula = read_formula(&args.formula, &proc_spec_of_lps(&lps))?;
     let t = std::time::Instant::now();
     let opts = Lps2PbesOptions {
         counter_example: args.counter_example,
     };
     let pbes = lps2pbes_with(&lps, &formula, opts)?;
-    pbes.write_artifact(args.outfile.as_deref())?;
+    let equations = pbes.equations.len();
+    crate::pbes::io::write_pbes(pbes, Some(source), args.outfile.as_deref())?;
     if g.verbose {
         eprintln!(
             "lps2pbes: {} equations written to {} in {:.3} s",
-            pbes.equations.len(),
+            equations,
             display_path(args.outfile.as_deref(), "<stdout>"),
             t.elapsed().as_secs_f64()
         );

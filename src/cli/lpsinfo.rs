@@ -13,6 +13,9 @@ use super::Global;
 /// Arguments of `muon lpsinfo`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// mCRL2's options shared by its tools (`-r`, `--timings`, `-Q`).
+    #[command(flatten)]
+    pub common: super::compat::Common,
     /// Input LPS (standard input when omitted or `-`).
     pub infile: Option<PathBuf>,
     /// Output file (standard output when omitted or `-`).

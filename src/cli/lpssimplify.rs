@@ -13,6 +13,12 @@ use super::Global;
 /// Arguments shared by the LPS simplification subcommands.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// mCRL2's options shared by its tools (`-r`, `--timings`, `-Q`).
+    #[command(flatten)]
+    pub common: super::compat::Common,
+    /// mCRL2's options of this tool that muon accepts as form hints or refuses.
+    #[command(flatten)]
+    pub compat: super::compat::Simplify,
     /// Input LPS (standard input when omitted or `-`).
     pub infile: Option<PathBuf>,
     /// Output LPS (standard output when omitted or `-`).

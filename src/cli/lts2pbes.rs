@@ -20,14 +20,25 @@ use crate::source::{SourceFile, Span};
 /// Arguments of `muon lts2pbes`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// mCRL2's options shared by its tools (`-r`, `--timings`, `-Q`).
+    #[command(flatten)]
+    pub common: super::compat::Common,
+    /// mCRL2's options of this tool that muon accepts as form hints or refuses.
+    #[command(flatten)]
+    pub compat: super::compat::Lts2pbes,
     /// The formula file (`.mcf`).
     #[arg(short = 'f', long = "formula")]
     pub formula: PathBuf,
     /// The mCRL2 specification the LTS came from (declares the actions and data of labels).
-    #[arg(long = "spec", conflicts_with = "lps")]
+    #[arg(
+        short = 'm',
+        long = "spec",
+        visible_alias = "mcrl2",
+        conflicts_with = "lps"
+    )]
     pub spec: Option<PathBuf>,
     /// The LPS the LTS came from (declares the actions and data of labels).
-    #[arg(long = "lps")]
+    #[arg(short = 'l', long = "lps")]
     pub lps: Option<PathBuf>,
     /// Input LTS (`.aut` or LTS artifact; standard input when omitted or `-`).
     pub infile: Option<PathBuf>,
@@ -87,11 +98,19 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         parse_label_arg(&spec.data, text, sort)
     })?;
     let pbes = lts2pbes(&lts, &labels, &spec.data, &formula)?;
-    pbes.write_artifact(args.outfile.as_deref())?;
+    // The PBES records which LTS file it came from (not known for standard input).
+    let source = match args.infile.as_deref() {
+        Some(p) if p != std::path::Path::new("-") => {
+            std::fs::read(p).ok().map(|b| crate::artifact::identity(&b))
+        }
+        _ => None,
+    };
+    let equations = pbes.equations.len();
+    crate::pbes::io::write_pbes(pbes, source, args.outfile.as_deref())?;
     if g.verbose {
         eprintln!(
             "lts2pbes: {} equations written to {} in {:.3} s",
-            pbes.equations.len(),
+            equations,
             display_path(args.outfile.as_deref(), "<stdout>"),
             t.elapsed().as_secs_f64()
         );

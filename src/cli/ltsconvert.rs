@@ -44,6 +44,12 @@ impl EqArg {
 /// Arguments of `muon ltsconvert`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// mCRL2's options shared by its tools (`-r`, `--timings`, `-Q`).
+    #[command(flatten)]
+    pub common: super::compat::Common,
+    /// mCRL2's options of this tool that muon accepts as form hints or refuses.
+    #[command(flatten)]
+    pub compat: super::compat::Ltsconvert,
     /// Input LTS: `.aut` or `.lts` (standard input when omitted or `-`; the format is then
     /// recognised from the content).
     pub infile: Option<PathBuf>,

@@ -10,6 +10,9 @@ use crate::lts::Lts;
 /// Arguments of `muon ltsinfo`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// mCRL2's options shared by its tools (`-r`, `--timings`, `-Q`).
+    #[command(flatten)]
+    pub common: super::compat::Common,
     /// Input LTS: `.aut` or `.lts` (standard input when omitted or `-`; the format is then
     /// recognised from the content).
     pub infile: Option<PathBuf>,

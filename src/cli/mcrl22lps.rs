@@ -17,6 +17,12 @@ use crate::source::SourceFile;
 /// Arguments of `muon mcrl22lps`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// mCRL2's options shared by its tools (`-r`, `--timings`, `-Q`).
+    #[command(flatten)]
+    pub common: super::compat::Common,
+    /// mCRL2's options of this tool that muon accepts as form hints or refuses.
+    #[command(flatten)]
+    pub compat: super::compat::Mcrl22lps,
     /// Input specification (standard input when omitted or `-`).
     pub infile: Option<PathBuf>,
     /// Output LPS (standard output when omitted or `-`).

@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 
 mod bessolve;
 mod check;
+mod compat;
 mod lps2lts;
 mod lps2pbes;
 mod lpsinfo;
@@ -123,10 +124,45 @@ fn mcrl2_style_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Vec<s
         .collect()
 }
 
+impl Command {
+    /// mCRL2's options on this command line: the tool's name and its shared options, after
+    /// judging them (`Err`: refused, one line printed, exit code 2).
+    fn compat(&self, verbose: bool) -> Result<Option<(&'static str, &compat::Common)>, ExitCode> {
+        use compat::ToolCompat;
+        let (tool, common, own): (&str, &compat::Common, compat::Judge) = match self {
+            Command::Mcrl22lps(a) => ("mcrl22lps", &a.common, &|v| a.compat.judge(v)),
+            Command::Lpssumelm(a) => ("lpssumelm", &a.common, &|v| a.compat.judge(v)),
+            Command::Lpsconstelm(a) => ("lpsconstelm", &a.common, &|v| a.compat.judge(v)),
+            Command::Lpsparelm(a) => ("lpsparelm", &a.common, &|v| a.compat.judge(v)),
+            Command::Lpsinfo(a) => ("lpsinfo", &a.common, &|_| {}),
+            Command::Lps2lts(a) => ("lps2lts", &a.common, &|v| {
+                a.compat.judge_with(a.outfile.as_deref(), v)
+            }),
+            Command::Ltsinfo(a) => ("ltsinfo", &a.common, &|_| {}),
+            Command::Ltsconvert(a) => ("ltsconvert", &a.common, &|v| a.compat.judge(v)),
+            Command::Lps2pbes(a) => ("lps2pbes", &a.common, &|v| a.compat.judge(v)),
+            Command::Lts2pbes(a) => ("lts2pbes", &a.common, &|v| a.compat.judge(v)),
+            Command::Txt2pbes(a) => ("txt2pbes", &a.common, &|_| {}),
+            Command::Pbesinfo(a) => ("pbesinfo", &a.common, &|_| {}),
+            Command::Pbesinst(a) => ("pbesinst", &a.common, &|v| a.compat.judge(v)),
+            Command::Pbes2bool(a) => ("pbes2bool", &a.common, &|v| a.compat.judge(v)),
+            Command::Pbessolve(a) => ("pbessolve", &a.common, &|v| a.compat.judge(v)),
+            _ => return Ok(None),
+        };
+        compat::apply(tool, common, own, verbose)?;
+        Ok(Some((tool, common)))
+    }
+}
+
 /// Parses the command line, runs the subcommand, and maps errors to diagnostics and exit 1.
 pub fn main() -> ExitCode {
     let cli = Cli::parse_from(mcrl2_style_args(std::env::args_os()));
     let g = cli.global;
+    let compat = match cli.command.compat(g.verbose) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let start = std::time::Instant::now();
     let result = match &cli.command {
         Command::Parse(a) => parse::run(a, g),
         Command::Mcrl22lps(a) => mcrl22lps::run(a, g),
@@ -151,6 +187,12 @@ pub fn main() -> ExitCode {
         Command::Rewrite(a) => rewrite::run(a, g),
         Command::Check(a) => check::run(a, g),
     };
+    if let (Some((tool, common)), Ok(_)) = (compat, &result) {
+        if let Err(e) = common.write_timings(tool, start.elapsed().as_secs_f64()) {
+            eprintln!("muon {tool}: cannot write the timings: {e}");
+            return ExitCode::from(1);
+        }
+    }
     match result {
         Ok(code) => code,
         Err(report) => {

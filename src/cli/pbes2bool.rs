@@ -10,6 +10,12 @@ use crate::pbes::solve::{solve_pbes, SolverKind};
 /// Arguments of `muon pbes2bool`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// mCRL2's options shared by its tools (`-r`, `--timings`, `-Q`).
+    #[command(flatten)]
+    pub common: super::compat::Common,
+    /// mCRL2's options of this tool that muon accepts as form hints or refuses.
+    #[command(flatten)]
+    pub compat: super::compat::Solve,
     /// Input PBES: artifact or mCRL2 text (standard input when omitted or `-`).
     pub infile: Option<PathBuf>,
     /// The BES solver.

@@ -11,6 +11,9 @@ use crate::pbes::ir::{Fixpoint, Pbes};
 /// Arguments of `muon pbesinfo`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// mCRL2's options shared by its tools (`-r`, `--timings`, `-Q`).
+    #[command(flatten)]
+    pub common: super::compat::Common,
     /// Input file (standard input when omitted or `-`).
     pub infile: Option<PathBuf>,
     /// Output file (standard output when omitted or `-`).

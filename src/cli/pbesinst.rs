@@ -14,6 +14,12 @@ use crate::pbes::inst::InstOptions;
 /// Arguments of `muon pbesinst`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// mCRL2's options shared by its tools (`-r`, `--timings`, `-Q`).
+    #[command(flatten)]
+    pub common: super::compat::Common,
+    /// mCRL2's options of this tool that muon accepts as form hints or refuses.
+    #[command(flatten)]
+    pub compat: super::compat::Pbesinst,
     /// Input PBES: artifact or mCRL2 text (standard input when omitted or `-`).
     pub infile: Option<PathBuf>,
     /// Output: `.pg` writes a PGSolver parity game, `.bes`/`.txt` mCRL2's textual BES,

@@ -14,10 +14,16 @@ use crate::pbes::solve::{solve_pbes, SolverKind};
 /// Arguments of `muon pbessolve`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// mCRL2's options shared by its tools (`-r`, `--timings`, `-Q`).
+    #[command(flatten)]
+    pub common: super::compat::Common,
+    /// mCRL2's options of this tool that muon accepts as form hints or refuses.
+    #[command(flatten)]
+    pub compat: super::compat::Solve,
     /// Input PBES: artifact or mCRL2 text (standard input when omitted or `-`).
     pub infile: Option<PathBuf>,
     /// The LPS the PBES was generated from (`lps2pbes -c`): print the evidence trace.
-    #[arg(long = "file", visible_alias = "lps", value_name = "LPS")]
+    #[arg(short = 'f', long = "file", visible_alias = "lps", value_name = "LPS")]
     pub lps: Option<PathBuf>,
     /// Write the evidence (needs `--file`) in the format of the extension: `.aut`, `.dot`,
     /// `.svg`, `.lts` (the evidence LTS), `.json` or `.txt` (the trace).
@@ -33,9 +39,24 @@ pub struct Args {
 
 /// Runs `muon pbessolve`.
 pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
-    let pbes = crate::pbes::io::read_pbes(args.infile.as_deref())?;
+    let file = crate::pbes::io::read_pbes_file(args.infile.as_deref())?;
+    let pbes = file.pbes;
     let lps = match &args.lps {
-        Some(p) => Some(Lps::read_artifact(Some(p))?),
+        Some(p) => {
+            let bytes = crate::artifact::read_bytes(Some(p))?;
+            let found = crate::artifact::identity(&bytes);
+            if let Some(source) = file.source.filter(|s| *s != found) {
+                miette::bail!(
+                    code = "muon::pbessolve::other_lps",
+                    help = "give the LPS that `lps2pbes -c` read to make this PBES, or \
+                            regenerate the PBES from this LPS",
+                    "{} is not the LPS this PBES was generated from (identity {found:016x}; \
+                     the PBES records {source:016x})",
+                    p.display()
+                );
+            }
+            Some(Lps::decode_artifact(&bytes, &p.display().to_string())?)
+        }
         None => None,
     };
     if lps.is_some() && args.solver != SolverKind::Zielonka {

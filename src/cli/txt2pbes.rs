@@ -5,13 +5,16 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::Global;
-use crate::artifact::{display_path, read_text, Artifact};
+use crate::artifact::{display_path, read_text};
 use crate::pbes::typecheck::check_pbes;
 use crate::source::SourceFile;
 
 /// Arguments of `muon txt2pbes`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// mCRL2's options shared by its tools (`-r`, `--timings`, `-Q`).
+    #[command(flatten)]
+    pub common: super::compat::Common,
     /// Input file (standard input when omitted or `-`).
     pub infile: Option<PathBuf>,
     /// Output file (standard output when omitted or `-`).
@@ -23,11 +26,12 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let name = display_path(args.infile.as_deref(), "<stdin>");
     let src = SourceFile::new(name, read_text(args.infile.as_deref())?);
     let pbes = check_pbes(&src).map_err(miette::Report::new)?;
-    pbes.write_artifact(args.outfile.as_deref())?;
+    let equations = pbes.equations.len();
+    crate::pbes::io::write_pbes(pbes, None, args.outfile.as_deref())?;
     if g.verbose {
         eprintln!(
             "txt2pbes: {} equations written to {}",
-            pbes.equations.len(),
+            equations,
             display_path(args.outfile.as_deref(), "<stdout>")
         );
     }

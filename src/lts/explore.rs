@@ -58,6 +58,17 @@ pub trait TransitionSystem: Sync {
         let words: Vec<String> = state.iter().map(u32::to_string).collect();
         format!("[{}]", words.join(", "))
     }
+
+    /// The state parameters as (name, printed sort), for outputs that list state values
+    /// (`.fsm`); the default has none.
+    fn parameters(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    /// A state's values printed, one per entry of [`parameters`](TransitionSystem::parameters).
+    fn state_values(&self, _state: &[u32]) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Shorthand for the per-thread scratch type of a system.

@@ -15,7 +15,7 @@ use thiserror::Error;
 
 use super::explore::{ExploreOptions, ExploreSummary, Explorer, Strategy, TransitionSink};
 use super::table::StoreKind;
-use super::{aut, dot, svg, Label, LabelId, Lts, StateId, Transition, TransitionSystem};
+use super::{aut, dot, fsm, svg, Label, LabelId, Lts, StateId, Transition, TransitionSystem};
 use crate::artifact::{display_path, write_output, Artifact, ArtifactError};
 
 /// The LTS file formats muon writes.
@@ -29,6 +29,8 @@ pub enum OutputFormat {
     Dot,
     /// A picture (`.svg`), laid out in-process ([`super::svg`]).
     Svg,
+    /// mCRL2's FSM format with the state values (`.fsm`, [`super::fsm`]).
+    Fsm,
 }
 
 impl OutputFormat {
@@ -43,6 +45,7 @@ impl OutputFormat {
             Some("lts") => Ok(OutputFormat::Lts),
             Some("dot") => Ok(OutputFormat::Dot),
             Some("svg") => Ok(OutputFormat::Svg),
+            Some("fsm") => Ok(OutputFormat::Fsm),
             _ => Err(GenerateError::UnknownFormat {
                 path: path.display().to_string(),
             }),
@@ -167,6 +170,15 @@ impl TransitionSink for AutBody {
 
 /// Writes an in-memory LTS to `path` in the format of its extension (atomically).
 pub fn write_lts(lts: &Lts, path: &Path) -> Result<(), GenerateError> {
+    write_lts_with(lts, None, path)
+}
+
+/// [`write_lts`] with the state values, which `.fsm` lists (the other formats have none).
+pub fn write_lts_with(
+    lts: &Lts,
+    values: Option<&fsm::StateValues>,
+    path: &Path,
+) -> Result<(), GenerateError> {
     let name = path.display().to_string();
     let werr = |source| {
         GenerateError::Artifact(ArtifactError::Write {
@@ -184,6 +196,9 @@ pub fn write_lts(lts: &Lts, path: &Path) -> Result<(), GenerateError> {
                 .unwrap_or("lts")
                 .to_string();
             write_output(Some(path), |w| dot::write_dot(lts, &graph, w).map_err(werr))
+        }
+        OutputFormat::Fsm => {
+            write_output(Some(path), |w| fsm::write_fsm(lts, values, w).map_err(werr))
         }
         OutputFormat::Svg => {
             let picture = svg::svg_string(lts)?;
@@ -228,20 +243,32 @@ pub fn generate<S: TransitionSystem>(
     }
     let baseline = proc_status_kib("VmRSS");
     let mut explorer = Explorer::new(sys, explore.clone());
-    if opts.verbose {
-        explorer.on_progress(|p| {
-            let rate = if p.seconds > 0.0 {
-                p.states as f64 / p.seconds
-            } else {
-                0.0
-            };
-            let mem = proc_status_kib("VmRSS")
-                .map(|k| format!(", {} MiB", k / 1024))
-                .unwrap_or_default();
-            eprintln!(
-                "lps2lts: {} states ({} explored), {} transitions, level {}, {:.0} states/s, {:.1} s{}",
-                p.states, p.explored, p.transitions, p.level, rate, p.seconds, mem
-            );
+    // A live line on a terminal, a few plain lines in a log, nothing under -q; the plain
+    // lines keep the "N states (M explored)" form that scripts/bench-lps2lts reads.
+    let progress = crate::progress::Progress::new("lps2lts", opts.quiet, opts.verbose);
+    if progress.active() {
+        let mut shown = progress.clone();
+        explorer.on_progress(move |p| {
+            shown.update(|live| {
+                let rate = if p.seconds > 0.0 {
+                    p.states as f64 / p.seconds
+                } else {
+                    0.0
+                };
+                let mem = crate::progress::resident_mib()
+                    .map(|m| format!(", {m} MiB"))
+                    .unwrap_or_default();
+                if live {
+                    return format!(
+                        "{} states, {} trans, level {}, {:.0} states/s{}",
+                        p.states, p.transitions, p.level, rate, mem
+                    );
+                }
+                format!(
+                    "{} states ({} explored), {} transitions, level {}, {:.0} states/s, {:.1} s{}",
+                    p.states, p.explored, p.transitions, p.level, rate, p.seconds, mem
+                )
+            })
         });
     }
 
@@ -279,6 +306,8 @@ pub fn generate<S: TransitionSystem>(
         }
     };
 
+    progress.finish();
+
     // Output.
     let out_path = opts.output.as_deref();
     let out_name = display_path(out_path, "<stdout>");
@@ -314,8 +343,14 @@ pub fn generate<S: TransitionSystem>(
             labels: explorer.labels().to_vec(),
             transitions,
         };
+        let values = (format == Some(OutputFormat::Fsm)).then(|| fsm::StateValues {
+            params: sys.parameters(),
+            states: (0..lts.num_states)
+                .map(|s| sys.state_values(&explorer.state(StateId(s))))
+                .collect(),
+        });
         match out_path {
-            Some(p) if p != Path::new("-") => write_lts(&lts, p)?,
+            Some(p) if p != Path::new("-") => write_lts_with(&lts, values.as_ref(), p)?,
             _ => unreachable!("standard output is written as .aut"),
         }
     }

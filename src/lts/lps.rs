@@ -167,6 +167,8 @@ pub struct LpsSystem {
     rw: Rewriter,
     params: Vec<VarId>,
     param_names: Vec<Name>,
+    /// The parameters' sorts, printed (for `.fsm`).
+    param_sorts: Vec<String>,
     init: Vec<TermId>,
     names: Vec<Name>,
     summands: Vec<CompiledSummand>,
@@ -231,6 +233,11 @@ impl LpsSystem {
             rw,
             params,
             param_names: lps.params.iter().map(|v| v.name.clone()).collect(),
+            param_sorts: lps
+                .params
+                .iter()
+                .map(|v| crate::data::print::sort_to_string(&v.sort))
+                .collect(),
             init,
             names,
             summands,
@@ -450,6 +457,15 @@ impl TransitionSystem for LpsSystem {
             .map(|(n, v)| format!("{n} = {}", self.print(TermId(*v))))
             .collect();
         format!("({})", vals.join(", "))
+    }
+
+    fn parameters(&self) -> Vec<(String, String)> {
+        let names = self.param_names.iter().map(|n| n.to_string());
+        names.zip(self.param_sorts.iter().cloned()).collect()
+    }
+
+    fn state_values(&self, state: &[u32]) -> Vec<String> {
+        state.iter().map(|v| self.print(TermId(*v))).collect()
     }
 }
 

@@ -105,6 +105,7 @@
 pub mod aut;
 pub mod dot;
 pub mod explore;
+pub mod fsm;
 pub mod generate;
 pub mod label;
 pub mod lps;

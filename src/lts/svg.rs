@@ -79,5 +79,33 @@ pub fn svg_string(lts: &Lts) -> Result<String, TooLarge> {
     }
     let mut svg = SVGWriter::new();
     vg.do_it(false, states > OPTIMISE_UP_TO, false, &mut svg);
-    Ok(svg.finalize())
+    Ok(with_margin(&svg.finalize()))
+}
+
+/// Room around the drawing: the layout sizes the picture by its nodes and edges, so a
+/// label on the outermost edge was cut off at the border (seen on a rendered 50-state LTS).
+const MARGIN: f64 = 60.0;
+
+/// `svg` with [`MARGIN`] added on every side (its `width`, `height` and `viewBox` widened);
+/// unchanged if its header is not the one the layout writes.
+fn with_margin(svg: &str) -> String {
+    let attr = |name: &str| -> Option<f64> {
+        let start = svg.find(&format!(" {name}=\""))? + name.len() + 3;
+        let end = start + svg[start..].find('"')?;
+        svg[start..end].parse().ok()
+    };
+    let (Some(w), Some(h)) = (attr("width"), attr("height")) else {
+        return svg.to_string();
+    };
+    let old = format!("width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\"");
+    let new = format!(
+        "width=\"{}\" height=\"{}\" viewBox=\"{} {} {} {}\"",
+        w + 2.0 * MARGIN,
+        h + 2.0 * MARGIN,
+        -MARGIN,
+        -MARGIN,
+        w + 2.0 * MARGIN,
+        h + 2.0 * MARGIN
+    );
+    svg.replacen(&old, &new, 1)
 }
