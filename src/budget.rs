@@ -238,8 +238,8 @@ pub fn show_bytes(b: u64) -> String {
 
 /// Starts the watchdog with a memory limit (bytes) and a time limit, and the Ctrl-C
 /// (SIGINT, SIGTERM) handler: the first Ctrl-C requests a stop; a second one, or no stop
-/// within [`GRACE`], removes the temporary files of outputs being written and exits with
-/// status 130. Call once per process.
+/// within a grace period (2 s; 0.3 s after the memory limit), removes the temporary files
+/// of outputs being written and exits (130 after Ctrl-C, else 3). Call once per process.
 pub fn install(memory_limit: Option<u64>, timeout: Option<Duration>) {
     if let Some(m) = memory_limit {
         MEM_LIMIT.store(m, Ordering::Relaxed);
