@@ -105,6 +105,16 @@ pub enum ArtifactError {
         /// The underlying error.
         source: std::io::Error,
     },
+    /// The run was stopped (memory limit, timeout, Ctrl-C) before the output was complete:
+    /// nothing was written.
+    #[error("{path} was not written: {stop}")]
+    #[diagnostic(code(muon::io::stopped))]
+    Stopped {
+        /// The file.
+        path: String,
+        /// Why the run stopped.
+        stop: crate::budget::Stopped,
+    },
     /// The input does not start with the muon magic.
     #[error("{path} is not a muon artifact (expected a {expected} file written by muon)")]
     #[diagnostic(
@@ -251,13 +261,33 @@ where
         .suffix(".tmp")
         .tempfile_in(&dir)
         .map_err(werr)?;
-    {
+    // Registered so that a second Ctrl-C (which exits at once) removes it; dropping `tmp`
+    // on every other way out removes it too.
+    let tmp_path = tmp.path().to_path_buf();
+    crate::budget::register_temp(&tmp_path);
+    let written = (|| -> Result<(), E> {
         let mut w = std::io::BufWriter::new(tmp.as_file());
         write(&mut w)?;
         w.flush().map_err(werr)?;
-    }
-    tmp.persist(path).map_err(|e| werr(e.error))?;
-    Ok(())
+        Ok(())
+    })();
+    let result = match written {
+        Err(e) => Err(e),
+        // A stopped run's output is incomplete: never rename it into place (unless partial
+        // output was asked for).
+        Ok(()) if !crate::budget::may_persist() => Err(E::from(ArtifactError::Stopped {
+            path: name.clone(),
+            stop: crate::budget::Stopped(
+                crate::budget::stop_requested().expect("may_persist is false only after a stop"),
+            ),
+        })),
+        Ok(()) => tmp
+            .persist(path)
+            .map(|_| ())
+            .map_err(|e| E::from(werr(e.error))),
+    };
+    crate::budget::unregister_temp(&tmp_path);
+    result
 }
 
 /// Encodes `value` as an artifact of `kind` (header + payload).

@@ -7,6 +7,7 @@
 
 pub mod artifact;
 pub mod bes;
+pub mod budget;
 pub mod cli;
 pub mod data;
 pub mod evidence;

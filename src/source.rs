@@ -70,9 +70,89 @@ impl SourceFile {
         }
     }
 
-    /// The text as a miette source with its name, for `#[source_code]` fields.
-    pub fn named_source(&self) -> miette::NamedSource<std::sync::Arc<str>> {
-        miette::NamedSource::new(self.name.clone(), self.text.clone())
+    /// The text as a miette source with its name, for `#[source_code]` fields; long lines
+    /// are cut to a window around the error ([`WindowedSource`]).
+    pub fn named_source(&self) -> WindowedSource {
+        WindowedSource {
+            name: self.name.clone(),
+            text: self.text.clone(),
+        }
+    }
+}
+
+/// Longest source line a diagnostic shows whole; a longer one is cut to this many bytes
+/// around the error.
+pub const MAX_SHOWN_LINE: usize = 160;
+
+/// A named source text for miette that never shows more than [`MAX_SHOWN_LINE`] bytes of a
+/// line: a diagnostic in a 40,000-character line shows a window around the error, with its
+/// real line and column.
+#[derive(Clone, Debug)]
+pub struct WindowedSource {
+    name: String,
+    text: std::sync::Arc<str>,
+}
+
+impl WindowedSource {
+    /// The file name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl miette::SourceCode for WindowedSource {
+    fn read_span<'a>(
+        &'a self,
+        span: &miette::SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        let text: &str = &self.text;
+        let (start, len) = (span.offset(), span.len());
+        if start + len > text.len() {
+            return Err(miette::MietteError::OutOfBounds);
+        }
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let context =
+            text.as_bytes()[line_start..line_end].len() > MAX_SHOWN_LINE || len > MAX_SHOWN_LINE;
+        if !context {
+            // Short lines: miette's own rendering of the lines around the span, unless one
+            // of the context lines is long; then the span's line alone.
+            let contents = text.read_span(span, before, after)?;
+            if contents
+                .data()
+                .split(|&b| b == b'\n')
+                .all(|l| l.len() <= MAX_SHOWN_LINE)
+            {
+                return Ok(Box::new(miette::MietteSpanContents::new_named(
+                    self.name.clone(),
+                    contents.data(),
+                    *contents.span(),
+                    contents.line(),
+                    contents.column(),
+                    contents.line_count(),
+                )));
+            }
+        }
+        // A window of the span's line around the span's start, on character boundaries.
+        let mut ws = start.saturating_sub(MAX_SHOWN_LINE / 2).max(line_start);
+        while !text.is_char_boundary(ws) {
+            ws += 1;
+        }
+        let mut we = (ws + MAX_SHOWN_LINE).min(line_end).max(start.min(line_end));
+        while !text.is_char_boundary(we) {
+            we -= 1;
+        }
+        let line = text[..line_start].matches('\n').count();
+        Ok(Box::new(miette::MietteSpanContents::new_named(
+            self.name.clone(),
+            &text.as_bytes()[ws..we],
+            (ws, we - ws).into(),
+            line,
+            text[line_start..ws].chars().count(),
+            1,
+        )))
     }
 }
 

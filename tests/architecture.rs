@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 
 /// The top-level modules, lowest first: each may use only those before it.
 const ORDER: &[&str] = &[
-    "source", "artifact", "progress", "bes", "syntax", "data", "process", "modal", "lps", "lts",
+    "budget", "source", "artifact", "progress", "bes", "syntax", "data", "process", "modal",
+    "lps", "lts",
     "reduce", "pbes", "print", "evidence", "cli",
 ];
 

@@ -92,6 +92,10 @@ pub struct Args {
     /// depend on it.
     #[arg(long, value_enum, value_name = "STORE", default_value_t = StoreArg::Tree)]
     pub state_store: StoreArg,
+    /// When --memory-limit, --timeout or Ctrl-C stops the exploration, still write the part
+    /// of the state space found so far (the output is otherwise not written).
+    #[arg(long)]
+    pub partial: bool,
     /// Write statistics (states, transitions, levels, seconds, peak memory) as JSON.
     #[arg(long, value_name = "FILE")]
     pub stats_json: Option<PathBuf>,
@@ -151,12 +155,14 @@ pub fn options(args: &Args, g: Global) -> miette::Result<GenerateOptions> {
         stats_json: args.stats_json.clone(),
         verbose: g.verbose,
         quiet: g.quiet,
+        partial: args.partial,
     })
 }
 
 /// Runs `muon lps2lts`.
 pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let opts = options(args, g)?;
+    crate::budget::allow_partial_output(args.partial);
     let lps = Lps::read_artifact(args.infile.as_deref())?;
     let no_output = args.outfile.is_none();
     let work = move || -> miette::Result<ExitCode> {
@@ -171,7 +177,9 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
                 r.summary.states,
                 r.summary.transitions,
                 r.summary.levels,
-                if r.summary.stopped_at_max {
+                if r.summary.stopped_by.is_some() {
+                    " (incomplete: stopped)"
+                } else if r.summary.stopped_at_max {
                     " (incomplete: --max reached)"
                 } else {
                     ""

@@ -11,7 +11,7 @@ use super::Global;
 use crate::artifact::{display_path, read_text};
 use crate::lts::Lts;
 use crate::modal::read_formula;
-use crate::pbes::front::{parse_label_arg, proc_spec_of_lps};
+use crate::pbes::front::{proc_spec_of_lps, LabelArgParser};
 use crate::pbes::lts2pbes::{lts2pbes, type_labels};
 use crate::process::ir::{ActionDecl, ProcSpec};
 use crate::process::typecheck::check_specification;
@@ -94,8 +94,9 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let spec = declarations(args, &lts)?;
     let formula = read_formula(&args.formula, &spec)?;
     let t = std::time::Instant::now();
+    let arg_parser = LabelArgParser::new(&spec.data);
     let labels = type_labels(&lts, &spec.actions, &mut |text, sort| {
-        parse_label_arg(&spec.data, text, sort)
+        arg_parser.parse(text, sort)
     })?;
     let pbes = lts2pbes(&lts, &labels, &spec.data, &formula)?;
     // The PBES records which LTS file it came from (not known for standard input).

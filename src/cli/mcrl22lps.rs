@@ -3,9 +3,8 @@
 use crate::artifact::Artifact;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
-use miette::{Diagnostic, NamedSource, SourceSpan};
+use miette::{Diagnostic, SourceSpan};
 use thiserror::Error;
 
 use super::Global;
@@ -40,7 +39,7 @@ struct Located {
     #[diagnostic_source]
     error: LinError,
     #[source_code]
-    src: NamedSource<Arc<str>>,
+    src: crate::source::WindowedSource,
     #[label("here")]
     at: SourceSpan,
 }

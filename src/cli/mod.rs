@@ -2,7 +2,9 @@
 //!
 //! The CLI is thin: each subcommand lives in its own file with its `Args` and a `run`
 //! function that reads inputs, calls the stage's public interface, and writes outputs.
-//! Exit codes: 0 success, 1 an error in the input or its processing, 2 a usage error.
+//! Exit codes: 0 success, 1 an error in the input or its processing, 2 a usage error, 3 the
+//! run was stopped by its budget (`--memory-limit`, `--timeout`, Ctrl-C) with what it had
+//! found so far reported.
 
 use std::process::ExitCode;
 
@@ -39,7 +41,27 @@ pub struct Global {
     /// Print nothing but results and errors.
     #[arg(short, long, global = true)]
     pub quiet: bool,
+    /// Stop cleanly when the process's resident memory reaches SIZE (e.g. 200M, 4G): the
+    /// run ends with what it found so far and exit status 3. Default: 80% of the memory
+    /// available when the run starts.
+    #[arg(long, global = true, value_name = "SIZE", value_parser = crate::budget::parse_size)]
+    pub memory_limit: Option<u64>,
+    /// Stop cleanly after SECONDS of wall time (exit status 3, as for --memory-limit).
+    #[arg(long, global = true, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<u64>,
 }
+
+fn parse_seconds(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("`{text}` is not a positive number of seconds")),
+    }
+}
+
+/// Stack of the thread that runs a subcommand: type checking, linearisation and printing
+/// recurse over the syntax tree, which is as deep as the input's nesting (mCRL2 accepts
+/// 20,000 nested brackets). Only the pages used are ever committed.
+const MAIN_STACK: usize = 2 << 30;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -154,7 +176,9 @@ impl Command {
     }
 }
 
-/// Parses the command line, runs the subcommand, and maps errors to diagnostics and exit 1.
+/// Parses the command line, judges mCRL2's options, runs the subcommand on a thread with a
+/// large stack under the run's budget, and maps errors to diagnostics and exit 1 (3 when the
+/// budget stopped it).
 pub fn main() -> ExitCode {
     let cli = Cli::parse_from(mcrl2_style_args(std::env::args_os()));
     let g = cli.global;
@@ -162,8 +186,52 @@ pub fn main() -> ExitCode {
         Ok(c) => c,
         Err(code) => return code,
     };
+    crate::budget::install(
+        g.memory_limit.or_else(crate::budget::default_memory_limit),
+        g.timeout.map(std::time::Duration::from_secs),
+    );
     let start = std::time::Instant::now();
-    let result = match &cli.command {
+    // A scoped thread, so the judged options can still be read for `--timings` afterwards.
+    let result = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("muon".into())
+            .stack_size(MAIN_STACK)
+            .spawn_scoped(scope, || dispatch(&cli))
+            .map_err(|e| miette::miette!("cannot start the main thread: {e}"))
+            .and_then(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+    });
+    if let Some(reason) = crate::budget::stop_requested() {
+        if let Err(report) = &result {
+            if !g.quiet {
+                eprintln!("{report:?}");
+            }
+        }
+        eprintln!(
+            "muon: stopped: {} (peak memory {}); {}",
+            reason.describe(),
+            crate::budget::show_bytes(crate::budget::peak_memory()),
+            reason.advice()
+        );
+        return ExitCode::from(crate::budget::EXIT_STOPPED);
+    }
+    if let (Some((tool, common)), Ok(_)) = (compat, &result) {
+        if let Err(e) = common.write_timings(tool, start.elapsed().as_secs_f64()) {
+            eprintln!("muon {tool}: cannot write the timings: {e}");
+            return ExitCode::from(1);
+        }
+    }
+    match result {
+        Ok(code) => code,
+        Err(report) => {
+            eprintln!("{report:?}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn dispatch(cli: &Cli) -> miette::Result<ExitCode> {
+    let g = cli.global;
+    match &cli.command {
         Command::Parse(a) => parse::run(a, g),
         Command::Mcrl22lps(a) => mcrl22lps::run(a, g),
         Command::Lpssumelm(a) => lpssimplify::run("lpssumelm", a, g),
@@ -186,19 +254,6 @@ pub fn main() -> ExitCode {
         Command::Bessolve(a) => bessolve::run(a, g),
         Command::Rewrite(a) => rewrite::run(a, g),
         Command::Check(a) => check::run(a, g),
-    };
-    if let (Some((tool, common)), Ok(_)) = (compat, &result) {
-        if let Err(e) = common.write_timings(tool, start.elapsed().as_secs_f64()) {
-            eprintln!("muon {tool}: cannot write the timings: {e}");
-            return ExitCode::from(1);
-        }
-    }
-    match result {
-        Ok(code) => code,
-        Err(report) => {
-            eprintln!("{report:?}");
-            ExitCode::from(1)
-        }
     }
 }
 

@@ -192,6 +192,9 @@ pub struct ExploreSummary {
     pub levels: u32,
     /// Whether exploration stopped at the state bound before the state space was complete.
     pub stopped_at_max: bool,
+    /// Why exploration stopped early by the run's budget (memory limit, timeout, Ctrl-C),
+    /// if it did: the counts are then those of the part found so far.
+    pub stopped_by: Option<crate::budget::StopReason>,
     /// Number of deadlock states (when detecting deadlocks).
     pub deadlock_count: u64,
     /// The first `record_limit` deadlock states, in discovery order.
@@ -451,12 +454,25 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         }
 
         self.summary.states = self.table.len() as u64;
-        self.summary.stopped_at_max = self.stopped;
+        self.summary.stopped_at_max = self.stopped && self.summary.stopped_by.is_none();
         self.summary.seconds = self.start.elapsed().as_secs_f64();
         self.summary.table_bytes = self.table.memory_bytes() as u64;
         self.summary.parent_bytes = (self.parents.capacity() * 4) as u64;
         self.report_progress(true);
         Ok(self.summary.clone())
+    }
+
+    /// Whether the run's budget asks to stop; if so, stops here (between two states, so
+    /// the counts describe the part explored so far).
+    fn over_budget(&mut self) -> bool {
+        match crate::budget::poll_stop() {
+            None => false,
+            Some(r) => {
+                self.stopped = true;
+                self.summary.stopped_by = Some(r);
+                true
+            }
+        }
     }
 
     fn check_width(&self, found: usize) -> Result<(), ExploreError<S::Error>> {
@@ -482,7 +498,7 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
             };
             let Some(s) = next else { break };
             self.expand_seq(StateId(s), &mut worker, &mut scratch, sink)?;
-            if self.stopped {
+            if self.stopped || self.over_budget() {
                 break;
             }
             if self.summary.explored % 1024 == 0 {
@@ -532,7 +548,7 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
                     None => {
                         for &s in &ids {
                             self.expand_seq(s, &mut worker, &mut scratch, sink)?;
-                            if self.stopped {
+                            if self.stopped || self.over_budget() {
                                 break;
                             }
                             if self.summary.explored % 1024 == 0 {
@@ -542,6 +558,7 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
                     }
                     Some(pool) => {
                         self.expand_batch(&ids, pool, sink)?;
+                        self.over_budget();
                         self.report_progress(false);
                     }
                 }
@@ -675,6 +692,9 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
                     state: Some(chunk[out.counts.len()]),
                     source,
                 });
+            }
+            if out.counts.len() < chunk.len() && self.over_budget() {
+                return Ok(());
             }
         }
         Ok(())
@@ -892,6 +912,11 @@ impl<S: TransitionSystem> View<'_, S> {
         let mut local_labels: FxHashMap<S::Label, u32> = FxHashMap::default();
         let (mut cur, mut work) = (Vec::new(), Vec::new());
         for &s in chunk {
+            // A stop request (memory limit, timeout, Ctrl-C) ends the batch early; the
+            // states after the last counted one stay unexplored.
+            if crate::budget::stop_requested().is_some() {
+                break;
+            }
             let before = out.entries.len();
             let mut bad_width = None;
             self.table.load(s, &mut cur);

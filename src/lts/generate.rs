@@ -104,6 +104,9 @@ pub struct GenerateOptions {
     pub verbose: bool,
     /// Print nothing but errors.
     pub quiet: bool,
+    /// When the run's budget stops exploration (memory limit, timeout, Ctrl-C), still write
+    /// the part found so far; otherwise nothing is written.
+    pub partial: bool,
 }
 
 /// The outcome of [`generate()`].
@@ -307,6 +310,39 @@ pub fn generate<S: TransitionSystem>(
     };
 
     progress.finish();
+
+    // A run stopped by its budget reports how far it got; its output is incomplete, so it
+    // is written only when asked for.
+    if let Some(reason) = summary.stopped_by {
+        if !opts.quiet {
+            let _ = writeln!(
+                log,
+                "lps2lts: stopped ({}) at level {}: {} states found, {} explored, {} transitions, {:.1} s",
+                reason.describe(),
+                summary.levels,
+                summary.states,
+                summary.explored,
+                summary.transitions,
+                summary.seconds
+            );
+            if opts.output.is_some() && !opts.partial {
+                let _ = writeln!(
+                    log,
+                    "lps2lts: no output written (--partial writes the part found so far)"
+                );
+            }
+        }
+        if !opts.partial {
+            return Ok(GenerateReport {
+                labels: explorer.labels().len(),
+                summary,
+                traces: Vec::new(),
+                peak_memory_kib: proc_status_kib("VmHWM"),
+                baseline_memory_kib: baseline,
+                cpu_seconds: proc_cpu_seconds(),
+            });
+        }
+    }
 
     // Output.
     let out_path = opts.output.as_deref();

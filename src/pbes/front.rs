@@ -2,6 +2,7 @@
 //! to type-check formulas against, and typing of LTS labels.
 
 use crate::data::ir::{DataExpr, DataSpec, Sort};
+use crate::data::ir_ops::Simplifier;
 use crate::lps::Lps;
 use crate::process::ir::{ProcExpr, ProcSpec};
 use crate::source::{SourceFile, Span};
@@ -19,30 +20,48 @@ pub fn proc_spec_of_lps(lps: &Lps) -> ProcSpec {
     }
 }
 
-/// Parses a printed label argument as a closed data expression of sort `sort` (with the
-/// data type checker), for typing `.aut` labels.
-pub fn parse_label_arg(data: &DataSpec, text: &str, sort: &Sort) -> Result<DataExpr, String> {
-    let src = SourceFile::new("<label>".to_string(), text.to_string());
-    let e = crate::data::typecheck::check_data_expr(&src, data, &[]).map_err(|d| {
-        d.messages()
-            .into_iter()
-            .map(|(_, _, m)| m)
-            .collect::<Vec<_>>()
-            .join("; ")
-    })?;
-    let e = crate::data::simplify::best_simplifier(data).simplify(&e);
-    if e.sort() == *sort {
-        return Ok(e);
+/// Types the printed arguments of LTS labels as closed data expressions (with the data
+/// type checker and one simplifier for all labels: building the simplifier compiles the
+/// data specification's rewrite rules and makes a term store, so it is made once per LTS,
+/// never once per label).
+pub struct LabelArgParser<'a> {
+    data: &'a DataSpec,
+    simp: Box<dyn Simplifier>,
+}
+
+impl<'a> LabelArgParser<'a> {
+    /// A parser of label arguments against `data`.
+    pub fn new(data: &'a DataSpec) -> Self {
+        LabelArgParser {
+            data,
+            simp: crate::data::simplify::best_simplifier(data),
+        }
     }
-    // Number literals are typed by their value (`1: Pos`); take the declared sort.
-    match e {
-        DataExpr::Number { value, .. } if sort.is_numeric() => Ok(DataExpr::Number {
-            value,
-            sort: sort.clone(),
-        }),
-        other => Err(format!(
-            "it has sort {}",
-            crate::data::print::sort_to_string(&other.sort())
-        )),
+
+    /// Parses a printed label argument as a closed data expression of sort `sort`.
+    pub fn parse(&self, text: &str, sort: &Sort) -> Result<DataExpr, String> {
+        let src = SourceFile::new("<label>".to_string(), text.to_string());
+        let e = crate::data::typecheck::check_data_expr(&src, self.data, &[]).map_err(|d| {
+            d.messages()
+                .into_iter()
+                .map(|(_, _, m)| m)
+                .collect::<Vec<_>>()
+                .join("; ")
+        })?;
+        let e = self.simp.simplify(&e);
+        if e.sort() == *sort {
+            return Ok(e);
+        }
+        // Number literals are typed by their value (`1: Pos`); take the declared sort.
+        match e {
+            DataExpr::Number { value, .. } if sort.is_numeric() => Ok(DataExpr::Number {
+                value,
+                sort: sort.clone(),
+            }),
+            other => Err(format!(
+                "it has sort {}",
+                crate::data::print::sort_to_string(&other.sort())
+            )),
+        }
     }
 }

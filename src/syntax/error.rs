@@ -2,9 +2,8 @@
 //! underlined, a message in mCRL2's terms and a hint where one helps.
 
 use std::fmt;
-use std::sync::Arc;
 
-use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
+use miette::{Diagnostic, LabeledSpan, SourceCode};
 
 use crate::source::{SourceFile, Span};
 
@@ -44,7 +43,7 @@ struct Inner {
     span: Span,
     line: usize,
     column: usize,
-    source: NamedSource<Arc<str>>,
+    source: crate::source::WindowedSource,
 }
 
 impl SyntaxError {

@@ -39,7 +39,7 @@ pub struct Diagnostics {
 #[derive(Debug)]
 pub(super) struct DiagInner {
     file: String,
-    src: NamedSource<Arc<str>>,
+    src: crate::source::WindowedSource,
     errors: Vec<TypeError>,
     syntax: Option<SyntaxError>,
 }

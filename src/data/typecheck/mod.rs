@@ -14,9 +14,8 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
-use std::sync::Arc;
 
-use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
+use miette::{Diagnostic, LabeledSpan, SourceCode};
 use num_bigint::BigInt;
 use thiserror::Error;
 

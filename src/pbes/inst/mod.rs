@@ -72,6 +72,17 @@ pub enum InstError {
         help("the PBES may have infinitely many reachable instances (e.g. an unbounded counter); raise --max-vars if it is just large")
     )]
     TooManyVariables(usize),
+    /// The run's budget (memory limit, timeout, Ctrl-C) stopped instantiation.
+    #[error("instantiation stopped after {vars} BES variables ({} still to expand): {}", .pending, .reason.describe())]
+    #[diagnostic(code(muon::pbesinst::stopped), help("{}", .reason.advice()))]
+    Stopped {
+        /// BES variables made so far.
+        vars: usize,
+        /// Variables found but not yet expanded.
+        pending: usize,
+        /// Why.
+        reason: crate::budget::StopReason,
+    },
     /// A quantifier over an infinite (or too large) sort that the one-point rule cannot
     /// remove.
     #[error(

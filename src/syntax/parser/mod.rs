@@ -27,11 +27,12 @@ use diagnose::*;
 #[grammar = "syntax/mcrl2.pest"]
 struct Mcrl2Parser;
 
-/// Deepest bracket nesting accepted (pest's recursive descent recurses per bracket).
-pub const MAX_BRACKET_DEPTH: usize = 1000;
+/// Deepest bracket nesting accepted (pest's recursive descent recurses per bracket); mCRL2
+/// accepts 20,000 nested brackets in a data expression.
+pub const MAX_BRACKET_DEPTH: usize = 50_000;
 /// Deepest AST accepted (operator chains make trees deep without brackets); consumers that
 /// recurse over the AST can rely on it.
-pub const MAX_AST_DEPTH: usize = 10_000;
+pub const MAX_AST_DEPTH: usize = 50_000;
 /// Stack of the thread that parses: pest and the Pratt parser recurse per nesting level.
 const PARSE_STACK: usize = 512 << 20;
 
@@ -54,27 +55,16 @@ pub(crate) enum Parsed {
     Data(DataExpr),
 }
 
-/// Parses `src` from `entry` on a thread with a large stack, with the depth guards.
+/// Parses `src` from `entry` with the depth guards, on a large stack: the caller's when
+/// enough of it is left (the CLI runs on a thread with a large stack), else on a stack
+/// segment grown for the parse (`stacker`), so that parsing many small texts (LTS labels)
+/// costs no thread or stack per text.
 pub(crate) fn parse(src: &SourceFile, entry: Entry) -> R<Parsed> {
-    let run = || -> R<Parsed> {
+    stacker::maybe_grow(PARSE_STACK / 2, PARSE_STACK, || {
         prescan_depth(src)?;
         let parsed = parse_inner(src, entry)?;
         check_depth(src, &parsed)?;
         Ok(parsed)
-    };
-    std::thread::scope(|s| {
-        match std::thread::Builder::new()
-            .name("muon-parse".into())
-            .stack_size(PARSE_STACK)
-            .spawn_scoped(s, run)
-        {
-            Ok(h) => match h.join() {
-                Ok(r) => r,
-                Err(p) => std::panic::resume_unwind(p),
-            },
-            // No thread available: parse here (the bracket guard still bounds recursion).
-            Err(_) => run(),
-        }
     })
 }
 

@@ -211,6 +211,13 @@ pub fn instantiate(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiation, Ins
         if opts.stop_when_decided && eng.g.value[init as usize].is_some() {
             break;
         }
+        if let Some(reason) = crate::budget::poll_stop() {
+            return Err(InstError::Stopped {
+                vars: eng.g.value.len(),
+                pending: eng.queue.len() + 1,
+                reason,
+            });
+        }
         eng.expand(x)?;
     }
     let decided = eng.g.value[init as usize];

@@ -1,0 +1,184 @@
+//! Robustness under bad input and big work, through the binary: deep nesting that mCRL2
+//! accepts is accepted, diagnostics in huge lines stay short, and the run's budget
+//! (`--memory-limit`, `--timeout`, Ctrl-C) ends a run cleanly: partial statistics, exit
+//! status 3, no output file (complete or partial) left behind.
+
+#[path = "cli_common/mod.rs"]
+mod cli_common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use cli_common::{muon, s};
+
+const DEPTH: usize = 20_000;
+
+fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn twenty_thousand_nested_brackets_parse_and_linearise() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = format!(
+        "map f: Nat -> Nat;\neqn f(0) = {}1{};\nact a: Nat;\ninit a(f(0));\n",
+        "(".repeat(DEPTH),
+        ")".repeat(DEPTH)
+    );
+    let p = write(dir.path(), "deep.mcrl2", &spec);
+    let (code, _, err) = muon(&["parse", s(&p)]);
+    assert_eq!(code, 0, "{err}");
+    let lps = dir.path().join("deep.lps");
+    let (code, _, err) = muon(&["mcrl22lps", s(&p), s(&lps)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(lps.exists());
+}
+
+#[test]
+fn long_chains_and_lists_parse() {
+    let dir = tempfile::tempdir().unwrap();
+    let list: Vec<String> = (0..DEPTH).map(|i| i.to_string()).collect();
+    let cases = [
+        (
+            "list",
+            format!("act a: List(Nat);\ninit a([{}]);\n", list.join(", ")),
+        ),
+        (
+            "choice",
+            format!(
+                "act a;\ninit {};\n",
+                std::iter::repeat_n("a", DEPTH)
+                    .collect::<Vec<_>>()
+                    .join(" + ")
+            ),
+        ),
+        (
+            "sequence",
+            format!(
+                "act a;\ninit {};\n",
+                std::iter::repeat_n("a", DEPTH)
+                    .collect::<Vec<_>>()
+                    .join(" . ")
+            ),
+        ),
+    ];
+    for (name, text) in cases {
+        let p = write(dir.path(), &format!("{name}.mcrl2"), &text);
+        let (code, _, err) = muon(&["parse", s(&p)]);
+        assert_eq!(code, 0, "{name}: {err}");
+    }
+}
+
+#[test]
+fn an_error_in_a_huge_line_shows_a_window_not_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    // One closing bracket short, on a 40,000-character line.
+    let spec = format!(
+        "map f: Nat -> Nat;\neqn f(0) = {}1{};\nact a;\ninit a;\n",
+        "(".repeat(DEPTH),
+        ")".repeat(DEPTH - 1)
+    );
+    let p = write(dir.path(), "bad.mcrl2", &spec);
+    let (code, _, err) = muon(&["parse", s(&p)]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains(&format!("bad.mcrl2:2:{}", 2 * DEPTH + 12)),
+        "{err}"
+    );
+    assert!(err.len() < 2_000, "the diagnostic has {} bytes", err.len());
+}
+
+/// A model whose state space grows without bound and whose states grow too (lists), so
+/// that memory fills quickly.
+const RUNAWAY: &str = "act a: Nat;\n\
+    proc P(l: List(Nat)) = sum i: Nat . (i < 3) -> a(i) . P(i |> l);\n\
+    init P([]);\n";
+
+fn runaway_lps(dir: &Path) -> std::path::PathBuf {
+    let spec = write(dir, "runaway.mcrl2", RUNAWAY);
+    let lps = dir.join("runaway.lps");
+    let (code, _, err) = muon(&["mcrl22lps", s(&spec), s(&lps)]);
+    assert_eq!(code, 0, "{err}");
+    lps
+}
+
+/// The files of `dir` other than the given ones (no output, no temporary file).
+fn others(dir: &Path, keep: &[&str]) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !keep.contains(&n.as_str()))
+        .collect()
+}
+
+#[test]
+fn memory_limit_stops_exploration_with_statistics_and_exit_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let lps = runaway_lps(dir.path());
+    let out = dir.path().join("out.aut");
+    let (code, _, err) = muon(&["lps2lts", "--memory-limit", "48M", s(&lps), s(&out)]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("memory limit"), "{err}");
+    assert!(err.contains("states found"), "{err}");
+    assert!(err.contains("--memory-limit"), "{err}");
+    assert!(!out.exists());
+    assert_eq!(
+        others(dir.path(), &["runaway.mcrl2", "runaway.lps"]),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn partial_output_is_written_only_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let lps = runaway_lps(dir.path());
+    let out = dir.path().join("part.aut");
+    let (code, _, err) = muon(&["lps2lts", "--timeout", "1", "--partial", s(&lps), s(&out)]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("time limit"), "{err}");
+    let aut = std::fs::read_to_string(&out).unwrap();
+    let lts = muon::lts::aut::parse_aut(&aut, "part.aut").unwrap();
+    assert!(lts.num_states > 1);
+}
+
+#[test]
+fn bad_limits_are_usage_errors() {
+    for args in [
+        ["--memory-limit", "lots", "parse", "x.mcrl2"],
+        ["--timeout", "0", "parse", "x.mcrl2"],
+    ] {
+        let (code, _, err) = muon(&args);
+        assert_eq!(code, 2, "{err}");
+    }
+}
+
+#[test]
+fn ctrl_c_leaves_no_output_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let lps = runaway_lps(dir.path());
+    let out = dir.path().join("out.aut");
+    let child = Command::new(env!("CARGO_BIN_EXE_muon"))
+        .args(["lps2lts", s(&lps), s(&out)])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let result = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&result.stderr);
+    assert_eq!(result.status.code(), Some(3), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    assert!(err.contains("states found"), "{err}");
+    assert!(!out.exists());
+    assert_eq!(
+        others(dir.path(), &["runaway.mcrl2", "runaway.lps"]),
+        Vec::<String>::new()
+    );
+}
