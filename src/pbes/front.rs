@@ -23,13 +23,25 @@ pub fn proc_spec_of_lps(lps: &Lps) -> ProcSpec {
 /// data type checker), for typing `.aut` labels.
 pub fn parse_label_arg(data: &DataSpec, text: &str, sort: &Sort) -> Result<DataExpr, String> {
     let src = SourceFile::new("<label>".to_string(), text.to_string());
-    let e = crate::data::typecheck::check_data_expr(&src, data, &[]).map_err(|d| {
+    let messages = |d: crate::data::typecheck::Diagnostics| {
         d.messages()
             .into_iter()
             .map(|(_, _, m)| m)
             .collect::<Vec<_>>()
             .join("; ")
-    })?;
+    };
+    // An expression whose sort the context decides (`[]`, `{}`, `[1]: List(Nat)`) is
+    // checked again against the declared sort.
+    let as_declared = || {
+        crate::data::typecheck::check_data_expr_as(&src, data, sort)
+            .map(|e| crate::data::simplify::best_simplifier(data).simplify(&e))
+            .ok()
+            .filter(|e| e.sort() == *sort)
+    };
+    let e = match crate::data::typecheck::check_data_expr(&src, data, &[]) {
+        Ok(e) => e,
+        Err(d) => return as_declared().ok_or_else(|| messages(d)),
+    };
     let e = crate::data::simplify::best_simplifier(data).simplify(&e);
     if e.sort() == *sort {
         return Ok(e);
@@ -40,9 +52,11 @@ pub fn parse_label_arg(data: &DataSpec, text: &str, sort: &Sort) -> Result<DataE
             value,
             sort: sort.clone(),
         }),
-        other => Err(format!(
-            "it has sort {}",
-            crate::data::print::sort_to_string(&other.sort())
-        )),
+        other => as_declared().ok_or_else(|| {
+            format!(
+                "it has sort {}",
+                crate::data::print::sort_to_string(&other.sort())
+            )
+        }),
     }
 }
