@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 
 mod bessolve;
 mod check;
+mod check_reduced;
 mod lps2lts;
 mod lps2pbes;
 mod lpsinfo;
