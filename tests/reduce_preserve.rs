@@ -19,15 +19,18 @@ use proptest::prelude::*;
 
 fn spec() -> ProcSpec {
     let src = SourceFile::new(
-        "spec.mcrl2".into(),
-        "act a, b: Nat; c, d; init delta;".into(),
+        String::from("spec.mcrl2"),
+        String::from("act a, b: Nat; c, d; init delta;"),
     );
     check_specification(&src).expect("spec")
 }
 
 fn formula(spec: &ProcSpec, text: &str) -> FormulaSpec {
-    check_formula(&SourceFile::new("f.mcf".into(), text.into()), spec)
-        .unwrap_or_else(|e| panic!("{text}: {e:?}"))
+    check_formula(
+        &SourceFile::new(String::from("f.mcf"), text.to_string()),
+        spec,
+    )
+    .unwrap_or_else(|e| panic!("{text}: {e:?}"))
 }
 
 fn verdict(spec: &ProcSpec, lts: &Lts, f: &FormulaSpec) -> bool {
