@@ -20,7 +20,7 @@ use proptest::prelude::*;
 fn spec() -> ProcSpec {
     let src = SourceFile::new(
         String::from("spec.mcrl2"),
-        String::from("act a, b: Nat; c, d; init delta;"),
+        String::from("act a, b: Nat # Nat; c, d; init delta;"),
     );
     check_specification(&src).expect("spec")
 }
