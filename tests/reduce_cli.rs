@@ -218,3 +218,113 @@ fn bad_input_is_a_clear_error_and_writes_nothing() {
     let (code, _, err) = muon(&["ltsconvert", s(&good), s(&dir.path().join("out.txt"))]);
     assert_eq!(code, 1, "{err}");
 }
+
+/// `-p trace` and `-p weak-trace`: inclusion in one direction only, exit codes, and the
+/// shortest counterexample trace of `-c`.
+#[test]
+fn preorders_and_their_counterexample_traces() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = dir.path().join("small.aut");
+    let big = dir.path().join("big.aut");
+    // small: tau . a . b; big: a . (tau . b + c)
+    std::fs::write(
+        &small,
+        "des (0,3,4)\n(0,\"tau\",1)\n(1,\"a\",2)\n(2,\"b\",3)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &big,
+        "des (0,4,5)\n(0,\"a\",1)\n(1,\"tau\",2)\n(2,\"b\",3)\n(1,\"c\",4)\n",
+    )
+    .unwrap();
+    for (p, x, y, holds, trace) in [
+        ("weak-trace", &small, &big, true, ""),
+        ("weak-trace", &big, &small, false, "a . c"),
+        ("trace", &small, &big, false, "tau"),
+        ("trace", &big, &small, false, "a"),
+        ("trace", &big, &big, true, ""),
+    ] {
+        let (code, out, err) = muon(&["ltscompare", "-p", p, "-c", s(x), s(y)]);
+        assert_eq!(
+            (code, out.trim()),
+            (
+                if holds { 0 } else { 1 },
+                if holds { "true" } else { "false" }
+            ),
+            "{p}: {err}"
+        );
+        if !holds {
+            assert!(
+                err.contains(&format!("does not have: {trace}\n")),
+                "{p}: {err}"
+            );
+        }
+    }
+    // -e and -p exclude each other; one of them is needed.
+    let (code, _, _) = muon(&["ltscompare", "-p", "trace", "-e", "bisim", s(&big), s(&big)]);
+    assert_eq!(code, 2);
+    let (code, _, _) = muon(&["ltscompare", s(&big), s(&big)]);
+    assert_eq!(code, 2);
+}
+
+/// `check --reduce`: the same verdicts as the LPS route for the formulas each bisimulation
+/// preserves, a clear refusal (exit 2, naming the modality and the equivalence that would
+/// do) for the others. Labels carry lists (`d([])`, `d([1, 2])`), whose sort only the
+/// action's declaration decides.
+#[test]
+fn check_on_the_quotient() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("m.mcrl2");
+    std::fs::write(
+        &spec,
+        "act a, b, c: Nat; d: List(Nat);\n\
+         proc P(n: Nat) = (n < 3) -> tau . a(n) . P(n + 1) + b(n) . Q(n)\n\
+                          + (n == 1) -> d([]) . d([n, 2]) . P(n + 1);\n\
+              Q(n: Nat) = tau . Q(n) + tau . c(n) . delta;\n\
+         init P(0);\n",
+    )
+    .unwrap();
+    let formulas = [
+        ("[true* . c(2)] false", true),
+        ("<true* . b(1) . true*> <c(1)> true", true),
+        (
+            "[true*] forall n: Nat . [a(n)] <true* . b(n + 1)> true",
+            true,
+        ),
+        ("[true* . d([1, 2])] false", true),
+        ("[true*] <true> true", false),
+        ("mu X . ([!(exists n: Nat . c(n))] X && <true> true)", false),
+    ];
+    for (i, (text, tau_blind)) in formulas.iter().enumerate() {
+        let f = dir.path().join(format!("f{i}.mcf"));
+        std::fs::write(&f, text).unwrap();
+        let (code, lps_route, err) = muon(&["check", "-q", s(&spec), "-f", s(&f)]);
+        assert!(code == 0 || code == 1, "{text}: {err}");
+        for eq in ["bisim", "branching-bisim", "dpbranching-bisim"] {
+            let (rc, out, err) = muon(&["check", "-q", "--reduce", eq, s(&spec), "-f", s(&f)]);
+            if eq == "bisim" || *tau_blind {
+                assert_eq!(
+                    (rc, out.trim()),
+                    (code, lps_route.trim()),
+                    "{text} modulo {eq}: {err}"
+                );
+            } else {
+                assert_eq!(rc, 2, "{text} modulo {eq}: {out}");
+                assert!(err.contains("muon::check::not_preserved"), "{err}");
+            }
+        }
+    }
+    // The route gives verdicts only.
+    let f = dir.path().join("f0.mcf");
+    let (code, _, _) = muon(&[
+        "check",
+        "--reduce",
+        "bisim",
+        "--evidence-dir",
+        s(dir.path()),
+        s(&spec),
+        "-f",
+        s(&f),
+    ]);
+    assert_eq!(code, 2);
+}

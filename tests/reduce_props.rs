@@ -1,10 +1,12 @@
 //! Property tests of `reduce` on random small LTSs with tau, self-loops and tau-cycles: the
 //! fast partitions equal the naive reference's, quotients are fixpoints of reduction and
-//! equivalent to the original, trace reduction agrees with comparison, and counterexample
-//! formulas hold in the first LTS and fail in the second.
+//! equivalent to the original, weak bisimulation equals its reference (strong bisimulation
+//! of the saturated LTS), tau-star keeps weak traces, trace reduction agrees with
+//! comparison, and counterexample formulas hold in the first LTS and fail in the second.
 
 use muon::lts::{Label, LabelId, Lts, StateId, Transition};
 use muon::reduce::counterexample::distinguishing_formula;
+use muon::reduce::weak;
 use muon::reduce::{
     compare, disjoint_union, naive, partition, quotient, reduce, Bisimulation, Equivalence,
     ReduceOptions,
@@ -100,9 +102,11 @@ proptest! {
             .iter()
             .map(|&e| compare(&a, &b, e, &opts).unwrap())
             .collect();
-        let [bisim, branching, dp, trace, weak] = [r[0], r[1], r[2], r[3], r[4]];
+        let [bisim, branching, dp, trace, weak, weak_bisim] = [r[0], r[1], r[2], r[3], r[4], r[5]];
         prop_assert!(!bisim || dp);
         prop_assert!(!dp || branching);
+        prop_assert!(!branching || weak_bisim);
+        prop_assert!(!weak_bisim || weak);
         prop_assert!(!branching || weak);
         prop_assert!(!bisim || trace);
         prop_assert!(!trace || weak);
@@ -119,6 +123,28 @@ proptest! {
                 prop_assert!(!f.holds(&b, b.initial), "{} holds in the second", f);
             }
         }
+    }
+
+    #[test]
+    fn weak_bisimulation_equals_the_naive_reference(lts in arb_lts(8, 18)) {
+        let opts = ReduceOptions::default();
+        let r = weak::weak_bisim_reduce(&lts);
+        // One state per class of the reference (unreachable states are kept, as by every
+        // quotient), equivalent to the input, and a fixpoint.
+        prop_assert_eq!(r.num_states, weak::naive_weak_partition(&lts).num_blocks());
+        prop_assert!(compare(&lts, &r, Equivalence::WeakBisim, &opts).unwrap());
+        let rr = weak::weak_bisim_reduce(&r);
+        prop_assert_eq!(rr.num_states, r.num_states);
+        // The reduction keeps no tau self-loop and no transition another path implies.
+        prop_assert!(r.transitions.iter().all(|t| !(t.from == t.to && r.labels[t.label.index()].is_tau())));
+    }
+
+    #[test]
+    fn tau_star_keeps_weak_traces(lts in arb_lts(8, 18)) {
+        let opts = ReduceOptions::default();
+        let r = weak::tau_star_reduce(&lts);
+        prop_assert!(r.labels.iter().all(|l| !l.is_tau()));
+        prop_assert!(compare(&lts, &r, Equivalence::WeakTrace, &opts).unwrap());
     }
 
     #[test]

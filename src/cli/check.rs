@@ -1,12 +1,14 @@
 //! `muon check`: the whole pipeline in one process — parse, type-check, linearise,
 //! lps2pbes, instantiate and solve — printing the verdict per formula and its evidence (a
 //! counterexample or witness trace, checked). Exit status: 0 when every formula holds, 1
-//! when one does not, 2 on an error.
+//! when one does not, 2 on an error. With `--reduce`, the formulas are checked on a
+//! bisimulation quotient of the state space instead (`check_reduced`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use super::check_reduced::{check_reduced, ReduceArg};
 use super::Global;
 use crate::artifact::{display_path, read_text};
 use crate::evidence::text;
@@ -62,6 +64,14 @@ pub struct Args {
         conflicts_with = "no_evidence"
     )]
     pub evidence_file: Option<PathBuf>,
+    /// Explore the state space, reduce it modulo this bisimulation and check the formulas
+    /// on the quotient. Formulas the bisimulation may not preserve are refused (branching
+    /// bisimulations: modalities that can see tau steps). Verdicts only, no evidence.
+    #[arg(long, value_enum, value_name = "EQ", conflicts_with_all = ["evidence_dir", "evidence_file"])]
+    pub reduce: Option<ReduceArg>,
+    /// With --reduce: threads exploring the state space (default: all cores).
+    #[arg(long, value_name = "NUM", default_value_t = 0, requires = "reduce")]
+    pub threads: usize,
 }
 
 /// How `muon check` prints traces.
@@ -118,6 +128,9 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
             lps.params.len(),
             t.elapsed().as_secs_f64()
         );
+    }
+    if let Some(eq) = args.reduce {
+        return check_reduced(args, g, &lps, eq);
     }
     // Under `-q` no trace is printed, but evidence files asked for are still written.
     let wants_files = args.evidence_file.is_some() || args.evidence_dir.is_some();

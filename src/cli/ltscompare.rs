@@ -1,9 +1,11 @@
 //! `muon ltscompare`: decide whether two LTSs are equivalent.
 //!
-//! Prints `true` or `false` and exits 0 when they are equivalent, 1 when they are not and
-//! 2 on an error (unreadable input, a determinisation over its bound). With `-c` and
-//! `-e bisim`, a distinguishing Hennessy–Milner formula (true in the first LTS, false in the
-//! second) is written to a `.mcf` file when they differ.
+//! Prints `true` or `false` and exits 0 when they are equivalent (with `-p`: the first is
+//! included in the second), 1 when they are not and 2 on an error (unreadable input, a
+//! determinisation over its bound). With `-c` and `-e bisim`, a distinguishing
+//! Hennessy–Milner formula (true in the first LTS, false in the second) is written to a
+//! `.mcf` file when they differ; with `-c` and `-p trace` or `-p weak-trace`, a shortest
+//! trace of the first LTS that the second lacks is printed.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,6 +15,7 @@ use super::Global;
 use crate::artifact::{write_output, ArtifactError};
 use crate::lts::Lts;
 use crate::reduce::counterexample::distinguishing_formula;
+use crate::reduce::preorder::{trace_inclusion, Preorder};
 use crate::reduce::{self, Equivalence, ReduceOptions};
 
 /// Arguments of `muon ltscompare`.
@@ -23,13 +26,24 @@ pub struct Args {
     /// The second LTS.
     pub infile2: PathBuf,
     /// Compare modulo this equivalence.
-    #[arg(short = 'e', long = "equivalence", value_enum, required = true)]
-    pub equivalence: EqArg,
+    #[arg(
+        short = 'e',
+        long = "equivalence",
+        value_enum,
+        required_unless_present = "preorder",
+        conflicts_with = "preorder"
+    )]
+    pub equivalence: Option<EqArg>,
+    /// Decide whether the first LTS is below the second in this preorder.
+    #[arg(short = 'p', long = "preorder", value_enum)]
+    pub preorder: Option<PreorderArg>,
     /// Treat the actions with these names as internal (tau), comma-separated.
     #[arg(long = "tau", value_name = "ACTNAMES", value_delimiter = ',')]
     pub tau: Vec<String>,
     /// When they are not equivalent, write a modal formula that holds in the first LTS and
-    /// not in the second (only with `-e bisim`).
+    /// not in the second (with `-e bisim`); when the first is not included in the second
+    /// (`-p trace`, `-p weak-trace`), print a shortest trace of the first that the second
+    /// lacks.
     #[arg(short = 'c', long)]
     pub counter_example: bool,
     /// The file the counterexample formula goes to.
@@ -40,22 +54,63 @@ pub struct Args {
     pub max_states: u64,
 }
 
+/// The preorders of `-p`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PreorderArg {
+    /// Trace inclusion (tau is an ordinary action).
+    Trace,
+    /// Weak trace inclusion (traces of visible actions).
+    WeakTrace,
+}
+
+impl PreorderArg {
+    fn preorder(self) -> Preorder {
+        match self {
+            PreorderArg::Trace => Preorder::Trace,
+            PreorderArg::WeakTrace => Preorder::WeakTrace,
+        }
+    }
+}
+
+/// What was compared, for the message.
+fn relation_name(args: &Args) -> String {
+    match (args.preorder, args.equivalence.and_then(EqArg::equivalence)) {
+        (Some(p), _) => format!("{} preorder", p.preorder().name()),
+        (None, Some(eq)) => eq.name().to_string(),
+        (None, None) => "none".into(),
+    }
+}
+
 fn decide(args: &Args) -> miette::Result<Option<bool>> {
     let a = Lts::read_file(Some(&args.infile1))?;
     let b = Lts::read_file(Some(&args.infile2))?;
-    let Some(eq) = args.equivalence.equivalence() else {
-        return Ok(None);
-    };
     let a = reduce::hide_actions(&a, &args.tau);
     let b = reduce::hide_actions(&b, &args.tau);
     let opts = ReduceOptions {
         max_subsets: args.max_states,
     };
+    if let Some(p) = args.preorder {
+        let missing = trace_inclusion(&a, &b, p.preorder(), &opts)?;
+        if let (true, Some(trace)) = (args.counter_example, &missing) {
+            eprintln!(
+                "ltscompare: a trace of the first LTS that the second does not have: {}",
+                if trace.is_empty() {
+                    "(empty)".to_string()
+                } else {
+                    trace.join(" . ")
+                }
+            );
+        }
+        return Ok(Some(missing.is_none()));
+    }
+    let Some(eq) = args.equivalence.and_then(EqArg::equivalence) else {
+        return Ok(None);
+    };
     let same = reduce::compare(&a, &b, eq, &opts)?;
     if args.counter_example && !same {
         if eq != Equivalence::Bisim {
             eprintln!(
-                "ltscompare: counterexamples are only generated for bisim; none for {}",
+                "ltscompare: counterexamples are generated for -e bisim (a formula) and -p trace, -p weak-trace (a trace); none for {}",
                 eq.name()
             );
         } else if let Some(f) = distinguishing_formula(&a, &b)? {
@@ -77,18 +132,19 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     match decide(args) {
         Ok(Some(same)) => {
             if !g.quiet {
-                let eq = args.equivalence.equivalence().expect("decided");
-                eprintln!(
-                    "ltscompare: the LTSs are {}equivalent modulo {}",
-                    if same { "" } else { "not " },
-                    eq.name()
-                );
+                let verb = match (args.preorder.is_some(), same) {
+                    (true, true) => "the first LTS is included in the second",
+                    (true, false) => "the first LTS is not included in the second",
+                    (false, true) => "the LTSs are equivalent",
+                    (false, false) => "the LTSs are not equivalent",
+                };
+                eprintln!("ltscompare: {verb} modulo {}", relation_name(args));
             }
             println!("{same}");
             Ok(ExitCode::from(if same { 0 } else { 1 }))
         }
         Ok(None) => {
-            eprintln!("Error: ltscompare needs an equivalence other than `none` (-e)");
+            eprintln!("Error: ltscompare needs an equivalence other than `none` and `tau-star` (a reduction) (-e), or a preorder (-p)");
             Ok(ExitCode::from(2))
         }
         Err(report) => {

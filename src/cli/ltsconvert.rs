@@ -25,13 +25,20 @@ pub enum EqArg {
     Trace,
     /// Weak trace equivalence (traces of visible actions).
     WeakTrace,
+    /// Weak bisimulation.
+    WeakBisim,
+    /// Tau-star reduction (`ltsconvert` only): tau-steps removed, `s -a-> t` added for every
+    /// `s -tau+-> -a-> t`, then strong bisimulation; preserves weak traces.
+    TauStar,
 }
 
 impl EqArg {
-    /// The equivalence, or `None` for no reduction.
+    /// The equivalence, or `None` for no reduction and for `tau-star` (a reduction, not an
+    /// equivalence).
     pub fn equivalence(self) -> Option<Equivalence> {
         match self {
-            EqArg::None => None,
+            EqArg::None | EqArg::TauStar => None,
+            EqArg::WeakBisim => Some(Equivalence::WeakBisim),
             EqArg::Bisim => Some(Equivalence::Bisim),
             EqArg::BranchingBisim => Some(Equivalence::BranchingBisim),
             EqArg::DpbranchingBisim => Some(Equivalence::DpBranchingBisim),
@@ -101,6 +108,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     };
     let read = started.elapsed();
     let output = match args.equivalence.equivalence() {
+        None if args.equivalence == EqArg::TauStar => reduce::weak::tau_star_reduce(&input),
         None => input.clone(),
         Some(eq) => {
             let opts = ReduceOptions {

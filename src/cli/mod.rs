@@ -13,6 +13,7 @@ use clap::{Parser, Subcommand};
 mod bessolve;
 mod check;
 mod compat;
+mod check_reduced;
 mod lps2lts;
 mod lps2pbes;
 mod lpsinfo;

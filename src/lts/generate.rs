@@ -212,6 +212,31 @@ pub fn write_lts_with(
     }
 }
 
+/// Explores `sys` into an LTS in memory (for reducing it before checking). The options'
+/// state bound must not cut the state space short: a partial LTS would give wrong verdicts.
+pub fn explore_lts<S: TransitionSystem>(
+    sys: &S,
+    explore: ExploreOptions,
+) -> Result<(Lts, ExploreSummary), GenerateError> {
+    let mut explorer = Explorer::new(sys, explore);
+    let mut transitions: Vec<Transition> = Vec::new();
+    let summary = explorer
+        .run(&mut transitions)
+        .map_err(|e| explore_error(&explorer, e))?;
+    if summary.stopped_at_max {
+        return Err(GenerateError::Explore(
+            "the state space was cut short at its state bound".into(),
+        ));
+    }
+    let lts = Lts {
+        initial: StateId(0),
+        num_states: summary.states as u32,
+        labels: explorer.labels().to_vec(),
+        transitions,
+    };
+    Ok((lts, summary))
+}
+
 fn strategy_name(s: Strategy) -> &'static str {
     match s {
         Strategy::Bfs => "bfs",

@@ -125,7 +125,9 @@ pub use explore::{
     ExploreError, ExploreOptions, ExploreSummary, Explorer, Progress, Strategy, TransitionSink,
     TransitionSystem,
 };
-pub use generate::{generate, GenerateError, GenerateOptions, GenerateReport, OutputFormat};
+pub use generate::{
+    explore_lts, generate, GenerateError, GenerateOptions, GenerateReport, OutputFormat,
+};
 pub use label::{ActionPart, Label, LabelParseError};
 
 /// A state of an LTS: states are numbered densely from 0 in discovery order; 0 is initial.

@@ -41,13 +41,25 @@ impl<'a> LabelArgParser<'a> {
     /// Parses a printed label argument as a closed data expression of sort `sort`.
     pub fn parse(&self, text: &str, sort: &Sort) -> Result<DataExpr, String> {
         let src = SourceFile::new("<label>".to_string(), text.to_string());
-        let e = crate::data::typecheck::check_data_expr(&src, self.data, &[]).map_err(|d| {
+        let messages = |d: crate::data::typecheck::Diagnostics| {
             d.messages()
                 .into_iter()
                 .map(|(_, _, m)| m)
                 .collect::<Vec<_>>()
                 .join("; ")
-        })?;
+        };
+        // An expression whose sort the context decides (`[]`, `{}`, `[1]: List(Nat)`) is
+        // checked again against the declared sort.
+        let as_declared = || {
+            crate::data::typecheck::check_data_expr_as(&src, self.data, sort)
+                .map(|e| self.simp.simplify(&e))
+                .ok()
+                .filter(|e| e.sort() == *sort)
+        };
+        let e = match crate::data::typecheck::check_data_expr(&src, self.data, &[]) {
+            Ok(e) => e,
+            Err(d) => return as_declared().ok_or_else(|| messages(d)),
+        };
         let e = self.simp.simplify(&e);
         if e.sort() == *sort {
             return Ok(e);
@@ -58,10 +70,12 @@ impl<'a> LabelArgParser<'a> {
                 value,
                 sort: sort.clone(),
             }),
-            other => Err(format!(
-                "it has sort {}",
-                crate::data::print::sort_to_string(&other.sort())
-            )),
+            other => as_declared().ok_or_else(|| {
+                format!(
+                    "it has sort {}",
+                    crate::data::print::sort_to_string(&other.sort())
+                )
+            }),
         }
     }
 }

@@ -11,11 +11,18 @@
 //!   plain signature-refinement reference that the property tests hold both against.
 //! - [`quotient`]: the LTS with one state per block, as mCRL2's `ltsconvert` builds it.
 //! - [`reduce`] / [`compare`]: the whole `ltsconvert -e` / `ltscompare -e` for an
-//!   [`Equivalence`], including trace and weak trace equivalence by determinisation
+//!   [`Equivalence`], including weak bisimulation ([`weak`]: saturation of the branching
+//!   quotient, then strong bisimulation) and trace and weak trace equivalence by determinisation
 //!   ([`determinise_minimal`]: bisimulation quotient, [`trace::determinise`], strong
 //!   minimisation).
 //! - [`counterexample::distinguishing_formula`]: for strong bisimulation, a
 //!   Hennessy–Milner formula of least modal depth that tells two LTSs apart.
+//! - [`preserve::check_preserved`]: whether a quotient answers a formula as the LTS does
+//!   (`muon check --reduce`): every formula for strong bisimulation, a tau-blind fragment
+//!   for the branching ones.
+//! - [`weak::tau_star_reduce`]: `ltsconvert -e tau-star`.
+//! - [`preorder::trace_inclusion`]: `ltscompare -p trace|weak-trace`, with a shortest
+//!   counterexample trace.
 //! - [`hide_actions`]: `--tau=a,b`, turning actions into tau.
 //! - [`disjoint_union`]: the two LTSs side by side, for comparison.
 //! - [`reachable_part`]: the states reachable from the initial state.
@@ -41,9 +48,12 @@
 pub mod branching;
 pub mod counterexample;
 pub mod naive;
+pub mod preorder;
+pub mod preserve;
 pub mod scc;
 pub mod strong;
 pub mod trace;
+pub mod weak;
 
 use miette::Diagnostic;
 use rustc_hash::FxHashMap;
@@ -75,16 +85,19 @@ pub enum Equivalence {
     Trace,
     /// Weak trace equivalence: equal sets of traces of visible actions (`weak-trace`).
     WeakTrace,
+    /// Weak bisimulation (`weak-bisim`), by [`weak::weak_bisim_reduce`].
+    WeakBisim,
 }
 
 impl Equivalence {
     /// Every equivalence, in the order of the command-line help.
-    pub const ALL: [Equivalence; 5] = [
+    pub const ALL: [Equivalence; 6] = [
         Equivalence::Bisim,
         Equivalence::BranchingBisim,
         Equivalence::DpBranchingBisim,
         Equivalence::Trace,
         Equivalence::WeakTrace,
+        Equivalence::WeakBisim,
     ];
 
     /// The name mCRL2's tools use for it (`bisim`, `branching-bisim`, ...).
@@ -95,6 +108,7 @@ impl Equivalence {
             Equivalence::DpBranchingBisim => "dpbranching-bisim",
             Equivalence::Trace => "trace",
             Equivalence::WeakTrace => "weak-trace",
+            Equivalence::WeakBisim => "weak-bisim",
         }
     }
 
@@ -104,7 +118,7 @@ impl Equivalence {
             Equivalence::Bisim => Some(Bisimulation::Strong),
             Equivalence::BranchingBisim => Some(Bisimulation::Branching),
             Equivalence::DpBranchingBisim => Some(Bisimulation::DivergenceBranching),
-            Equivalence::Trace | Equivalence::WeakTrace => None,
+            Equivalence::Trace | Equivalence::WeakTrace | Equivalence::WeakBisim => None,
         }
     }
 }
@@ -465,11 +479,13 @@ pub fn determinise_minimal(
     Ok(quotient(&det, &p, Bisimulation::Strong))
 }
 
-/// `lts` reduced modulo `eq`: the bisimulation quotient, or for the trace equivalences the
-/// minimal deterministic LTS with the same (weak) traces.
+/// `lts` reduced modulo `eq`: the bisimulation quotient (for weak bisimulation as
+/// [`weak::weak_bisim_reduce`] builds it), or for the trace equivalences the minimal
+/// deterministic LTS with the same (weak) traces.
 pub fn reduce(lts: &Lts, eq: Equivalence, opts: &ReduceOptions) -> Result<Lts, ReduceError> {
     match eq.bisimulation() {
         Some(kind) => Ok(quotient(lts, &partition(lts, kind), kind)),
+        None if eq == Equivalence::WeakBisim => Ok(weak::weak_bisim_reduce(lts)),
         None => determinise_minimal(lts, eq == Equivalence::WeakTrace, opts),
     }
 }
@@ -483,6 +499,10 @@ pub fn compare(
 ) -> Result<bool, ReduceError> {
     let (a, b) = match eq.bisimulation() {
         Some(_) => (a.clone(), b.clone()),
+        // Weakly bisimilar exactly when the reductions are strongly bisimilar.
+        None if eq == Equivalence::WeakBisim => {
+            (weak::weak_bisim_reduce(a), weak::weak_bisim_reduce(b))
+        }
         None => {
             let weak = eq == Equivalence::WeakTrace;
             (

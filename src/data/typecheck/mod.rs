@@ -441,3 +441,17 @@ pub fn check_data_expr(
         .and_then(|s| c.check(&ast, Some(&s)));
     c.finish(r.ok())
 }
+
+/// Parses and type-checks a closed data expression that must have sort `sort`, which
+/// decides what the expression alone cannot (`[]: List(Nat)`, `{}: Set(Bool)`); for the
+/// data in LTS labels.
+pub fn check_data_expr_as(
+    src: &SourceFile,
+    data: &DataSpec,
+    sort: &Sort,
+) -> Result<DataExpr, Diagnostics> {
+    let ast = crate::syntax::parse_data_expr(src).map_err(|e| Diagnostics::from_syntax(src, e))?;
+    let mut c = Checker::with_data(src, data);
+    let r = c.check(&ast, Some(sort));
+    c.finish(r.ok())
+}
