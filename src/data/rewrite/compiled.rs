@@ -85,9 +85,12 @@ pub(super) struct Compiled {
 /// The compiled form of a system without equations.
 pub(super) static NO_RULES: Compiled = Compiled { rules: Vec::new() };
 
+/// A matching program, the registers it uses, and the variables' registers.
+type MatchProgram = (Vec<MatchOp>, usize, Vec<(VarId, u16)>);
+
 /// Compiles the patterns `pats` (registers `0..pats.len()`) into a matching program; `None`
 /// when a pattern has a curried head.
-fn compile_match(pats: &[Pat]) -> Option<(Vec<MatchOp>, usize, Vec<(VarId, u16)>)> {
+fn compile_match(pats: &[Pat]) -> Option<MatchProgram> {
     fn emit(
         p: &Pat,
         reg: u16,

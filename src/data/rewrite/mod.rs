@@ -4,7 +4,8 @@
 //! Strategy. `eval(t)` normalises `t` under the current substitution (the environment):
 //! arguments first (innermost), then the head is applied to the normal-form arguments:
 //! a built-in evaluator, the projection/recogniser of a struct, or the user equations of the
-//! head symbol (indexed by function symbol, matched by a compiled pattern tree). The right-hand
+//! head symbol (indexed by function symbol, compiled to matching programs and code trees, see
+//! `compiled.rs`). The right-hand
 //! side of a matching equation is evaluated directly under the match substitution, so no
 //! intermediate (non-normal) term is ever interned. `if`, `&&`, `||` and `=>` evaluate their
 //! condition / left operand first and only the branch that is needed, which makes recursive
