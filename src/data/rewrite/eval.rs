@@ -178,24 +178,26 @@ impl Rewriter {
         }
     }
 
-    pub(super) fn eval_lazy(
+    /// `if`, `&&`, `||`, `=>`: the condition / left operand first, then only what is
+    /// needed (`args` are terms for the interpreter or code trees of a compiled equation).
+    pub(super) fn eval_lazy<A: LazyArgs + ?Sized>(
         &mut self,
         op: Op,
         h: TermId,
-        args: &[TermId],
+        args: &A,
     ) -> Result<TermId, RewriteError> {
         let (tt, ff) = (self.store.true_term(), self.store.false_term());
-        let c = self.eval(args[0])?;
+        let c = args.eval_arg(self, 0)?;
         match op {
             Op::If => {
                 if c == tt {
-                    return self.eval(args[1]);
+                    return args.eval_arg(self, 1);
                 }
                 if c == ff {
-                    return self.eval(args[2]);
+                    return args.eval_arg(self, 2);
                 }
-                let a = self.eval(args[1])?;
-                let b = self.eval(args[2])?;
+                let a = args.eval_arg(self, 1)?;
+                let b = args.eval_arg(self, 2)?;
                 if a == b {
                     return Ok(a);
                 }
@@ -213,17 +215,17 @@ impl Rewriter {
                         return Ok(tt);
                     }
                     if c == tt {
-                        return self.eval(args[1]);
+                        return args.eval_arg(self, 1);
                     }
                 } else {
                     if c == short {
                         return Ok(short);
                     }
                     if c == pass {
-                        return self.eval(args[1]);
+                        return args.eval_arg(self, 1);
                     }
                 }
-                let b = self.eval(args[1])?;
+                let b = args.eval_arg(self, 1)?;
                 self.bool_binop(op, h, c, b)
             }
             _ => unreachable!("not a lazy operator"),
@@ -569,19 +571,26 @@ impl Rewriter {
             .is_some_and(|rs| rs.iter().any(|r| !r.curried && r.pats.is_empty()))
     }
 
-    pub(super) fn try_rules(
+    /// The interpreter's [`Rewriter::try_rules`] (the reference for the compiled
+    /// equations): all equations of `f` in order, or only equation `only`.
+    pub(super) fn try_rules_interp(
         &mut self,
         f: FuncId,
         args: &[TermId],
         curried: bool,
+        only: Option<usize>,
     ) -> Result<Option<TermId>, RewriteError> {
         let fi = f.0 as usize;
         let n = match self.sys.rules.get(fi) {
             Some(r) if !r.is_empty() => r.len(),
             _ => return Ok(None),
         };
+        let range = match only {
+            Some(i) => i..(i + 1).min(n),
+            None => 0..n,
+        };
         let base = self.subs.len();
-        for i in 0..n {
+        for i in range {
             self.subs.truncate(base);
             let (cond, rhs) = {
                 let rule = &self.sys.rules[fi][i];

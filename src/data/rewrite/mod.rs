@@ -4,7 +4,8 @@
 //! Strategy. `eval(t)` normalises `t` under the current substitution (the environment):
 //! arguments first (innermost), then the head is applied to the normal-form arguments:
 //! a built-in evaluator, the projection/recogniser of a struct, or the user equations of the
-//! head symbol (indexed by function symbol, matched by a compiled pattern tree). The right-hand
+//! head symbol (indexed by function symbol, compiled to matching programs and code trees, see
+//! `compiled.rs`). The right-hand
 //! side of a matching equation is evaluated directly under the match substitution, so no
 //! intermediate (non-normal) term is ever interned. `if`, `&&`, `||` and `=>` evaluate their
 //! condition / left operand first and only the branch that is needed, which makes recursive
@@ -29,7 +30,9 @@ mod sets;
 use super::store::{FuncId, NumSort, Term, TermId, TermStore, VarId};
 
 mod compile;
+mod compiled;
 mod eval;
+use compiled::{Compiled, LazyArgs, NO_RULES};
 mod lists;
 mod native;
 mod open;
@@ -306,6 +309,12 @@ pub const DEFAULT_STACK_LIMIT: usize = 1 << 20;
 pub struct Rewriter {
     store: &'static TermStore,
     sys: Arc<System>,
+    /// The compiled equations (see [`compiled`]); leaked like the store they refer to.
+    code: &'static Compiled,
+    /// Use [`Rewriter::code`] (else the interpreter, the reference).
+    use_compiled: bool,
+    /// Registers of the compiled equations being applied (a stack of frames).
+    slots: Vec<TermId>,
     kinds: Vec<Option<Kind>>,
     /// Per variable: (frame, value); a binding counts only in the current frame.
     env: Vec<(u32, TermId)>,
@@ -331,6 +340,9 @@ impl Clone for Rewriter {
         Rewriter {
             store: self.store,
             sys: self.sys.clone(),
+            code: self.code,
+            use_compiled: self.use_compiled,
+            slots: Vec::new(),
             kinds: self.kinds.clone(),
             env: Vec::new(),
             saved: Vec::new(),
@@ -430,6 +442,9 @@ impl Rewriter {
         let mut rw = Rewriter {
             store,
             sys: Arc::new(sys),
+            code: &NO_RULES,
+            use_compiled: true,
+            slots: Vec::new(),
             kinds: Vec::new(),
             env: Vec::new(),
             saved: Vec::new(),
@@ -467,6 +482,12 @@ impl Rewriter {
             by_id[i] = rs;
         }
         Arc::get_mut(&mut rw.sys).expect("fresh system").rules = by_id;
+        // The compiled equations live as long as the store their terms belong to (the
+        // process's, for `Rewriter::new`): one leak per data specification loaded.
+        let compiled = rw.compile_rules();
+        if !compiled.rules.is_empty() {
+            rw.code = Box::leak(Box::new(compiled));
+        }
         // Normal forms found while compiling patterns were computed without the equations.
         rw.nf_bits.clear();
         Ok(rw)

@@ -1,0 +1,382 @@
+//! Equations compiled ahead of use: when a specification is loaded, every (uncurried)
+//! equation becomes a flat matching program over registers plus code trees for its
+//! condition and right-hand side, with the head symbols' kinds resolved and variables
+//! turned into register numbers.
+//!
+//! Why: the interpreter ([`Rewriter::try_rules_interp`]) matches patterns recursively,
+//! looks variables up in the substitution by a linear search, binds them in an environment
+//! with undo records, and then walks the right-hand side term through the store, asking for
+//! every node its shape, closedness and the kind of its head. The compiled form does that
+//! work once: matching is a straight-line program that loads the arguments of the matched
+//! applications into registers (no recursion, no search; a non-linear variable is one
+//! register comparison), the condition is only evaluated once the pattern matched, and the
+//! right-hand side reads the registers directly. Only what the code tree does not cover
+//! (binders, applications of non-symbol heads, variables the left-hand side does not bind)
+//! is handed to the interpreter under the rule's bindings, so both paths share one
+//! semantics. The interpreter stays the reference ([`Rewriter::set_compiled`]) and the
+//! property tests in `tests/data_rewrite_compiled.rs` check that both agree.
+
+use super::*;
+
+/// One instruction of a matching program; registers `0..arity` hold the arguments.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum MatchOp {
+    /// Register `reg` must hold `head(…)` with `len` arguments; they are loaded into the
+    /// registers `dst..dst + len`.
+    App {
+        reg: u16,
+        head: TermId,
+        len: u16,
+        dst: u16,
+    },
+    /// Register `reg` must hold exactly `term` (a closed normal form).
+    Eq { reg: u16, term: TermId },
+    /// Registers `reg` and `other` must be equal (a non-linear variable).
+    Same { reg: u16, other: u16 },
+}
+
+/// A compiled right-hand side or condition.
+#[derive(Debug)]
+pub(super) enum Code {
+    /// The value of a register: a matched normal form.
+    Reg(u16),
+    /// A closed subterm, rewritten by the interpreter (its normal form is memoised there).
+    Closed(TermId),
+    /// A subterm the code tree does not cover, rewritten by the interpreter under the
+    /// rule's bindings.
+    Interp(TermId),
+    /// `f(args…)` for a symbol `f` (not a lazy operator): arguments first, then `f`.
+    App {
+        f: FuncId,
+        head: TermId,
+        args: Box<[Code]>,
+        /// The source term (for the recursion-limit message).
+        term: TermId,
+    },
+    /// `if`, `&&`, `||` or `=>`: condition / left operand first, then what is needed.
+    Lazy {
+        op: Op,
+        head: TermId,
+        args: Box<[Code]>,
+    },
+}
+
+/// One compiled equation.
+#[derive(Debug)]
+pub(super) struct CompiledRule {
+    /// The number of arguments of the left-hand side.
+    arity: usize,
+    prog: Box<[MatchOp]>,
+    /// Registers used by the program (at least `arity`).
+    regs: usize,
+    /// The left-hand side's variables and their registers.
+    vars: Box<[(VarId, u16)]>,
+    cond: Option<Code>,
+    rhs: Code,
+}
+
+/// The compiled equations of a system: per head symbol ([`FuncId`]) and equation index,
+/// `None` where the equation stays interpreted (curried left-hand sides, curried patterns).
+#[derive(Debug, Default)]
+pub(super) struct Compiled {
+    pub(super) rules: Vec<Vec<Option<CompiledRule>>>,
+}
+
+/// The compiled form of a system without equations.
+pub(super) static NO_RULES: Compiled = Compiled { rules: Vec::new() };
+
+/// A matching program, the registers it uses, and the variables' registers.
+type MatchProgram = (Vec<MatchOp>, usize, Vec<(VarId, u16)>);
+
+/// Compiles the patterns `pats` (registers `0..pats.len()`) into a matching program; `None`
+/// when a pattern has a curried head.
+fn compile_match(pats: &[Pat]) -> Option<MatchProgram> {
+    fn emit(
+        p: &Pat,
+        reg: u16,
+        prog: &mut Vec<MatchOp>,
+        next: &mut usize,
+        vars: &mut Vec<(VarId, u16)>,
+    ) -> Option<()> {
+        match p {
+            Pat::Var(v) => match vars.iter().find(|(w, _)| w == v) {
+                Some(&(_, other)) => prog.push(MatchOp::Same { reg, other }),
+                None => vars.push((*v, reg)),
+            },
+            Pat::Term(t) => prog.push(MatchOp::Eq { reg, term: *t }),
+            Pat::App(h, ps) => {
+                let dst = *next;
+                *next += ps.len();
+                prog.push(MatchOp::App {
+                    reg,
+                    head: *h,
+                    len: u16::try_from(ps.len()).ok()?,
+                    dst: u16::try_from(dst).ok()?,
+                });
+                for (j, q) in ps.iter().enumerate() {
+                    emit(q, u16::try_from(dst + j).ok()?, prog, next, vars)?;
+                }
+            }
+            Pat::AppOf(..) => return None,
+        }
+        Some(())
+    }
+    let mut prog = Vec::new();
+    let mut next = pats.len();
+    let mut vars = Vec::new();
+    for (i, p) in pats.iter().enumerate() {
+        emit(p, u16::try_from(i).ok()?, &mut prog, &mut next, &mut vars)?;
+    }
+    u16::try_from(next).ok()?;
+    Some((prog, next, vars))
+}
+
+/// Runs a matching program on the registers `regs` (the arguments loaded first).
+fn run_match(store: &TermStore, prog: &[MatchOp], regs: &mut [TermId]) -> bool {
+    for op in prog {
+        match *op {
+            MatchOp::App {
+                reg,
+                head,
+                len,
+                dst,
+            } => match store.get(regs[reg as usize]) {
+                Term::App(th, targs) if *th == head && targs.len() == len as usize => {
+                    let d = dst as usize;
+                    regs[d..d + targs.len()].copy_from_slice(targs);
+                }
+                _ => return false,
+            },
+            MatchOp::Eq { reg, term } => {
+                if regs[reg as usize] != term {
+                    return false;
+                }
+            }
+            MatchOp::Same { reg, other } => {
+                if regs[reg as usize] != regs[other as usize] {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Where the arguments of a lazy operator come from: terms for the interpreter, or code
+/// trees under a rule's registers. One implementation of the lazy operators serves both.
+pub(super) trait LazyArgs {
+    /// The normal form of argument `i`.
+    fn eval_arg(&self, rw: &mut Rewriter, i: usize) -> Result<TermId, RewriteError>;
+}
+
+impl LazyArgs for [TermId] {
+    fn eval_arg(&self, rw: &mut Rewriter, i: usize) -> Result<TermId, RewriteError> {
+        rw.eval(self[i])
+    }
+}
+
+/// Code-tree arguments with the register base and variables of their rule.
+struct CodeArgs<'c> {
+    args: &'c [Code],
+    base: usize,
+    vars: &'c [(VarId, u16)],
+}
+
+impl LazyArgs for CodeArgs<'static> {
+    fn eval_arg(&self, rw: &mut Rewriter, i: usize) -> Result<TermId, RewriteError> {
+        rw.run(&self.args[i], self.base, self.vars)
+    }
+}
+
+impl Rewriter {
+    /// Compiles the uncurried equations of the system (after `sys.rules` is complete).
+    pub(super) fn compile_rules(&mut self) -> Compiled {
+        let sys = self.sys.clone();
+        let mut out = Compiled::default();
+        for rules in &sys.rules {
+            let mut per_head = Vec::with_capacity(rules.len());
+            for rule in rules {
+                per_head.push(if rule.curried {
+                    None
+                } else {
+                    self.compile_rule_code(rule)
+                });
+            }
+            out.rules.push(per_head);
+        }
+        out
+    }
+
+    fn compile_rule_code(&mut self, rule: &Rule) -> Option<CompiledRule> {
+        let (prog, regs, vars) = compile_match(&rule.pats)?;
+        let cond = rule.cond.map(|c| self.compile_code(c, &vars));
+        let rhs = self.compile_code(rule.rhs, &vars);
+        Some(CompiledRule {
+            arity: rule.pats.len(),
+            prog: prog.into(),
+            regs,
+            vars: vars.into(),
+            cond,
+            rhs,
+        })
+    }
+
+    fn compile_code(&mut self, t: TermId, vars: &[(VarId, u16)]) -> Code {
+        let store = self.store;
+        if store.is_closed(t) {
+            return Code::Closed(t);
+        }
+        match store.get(t) {
+            Term::Var(v) => match vars.iter().find(|(w, _)| w == v) {
+                Some(&(_, r)) => Code::Reg(r),
+                None => Code::Interp(t),
+            },
+            Term::App(h, args) => {
+                let Term::Func(f) = store.get(*h) else {
+                    return Code::Interp(t);
+                };
+                let kind = self.kind(*f);
+                let code: Box<[Code]> = args.iter().map(|a| self.compile_code(*a, vars)).collect();
+                match kind {
+                    Kind::Op(op @ (Op::If | Op::And | Op::Or | Op::Imp))
+                        if args.len() == if op == Op::If { 3 } else { 2 } =>
+                    {
+                        Code::Lazy {
+                            op,
+                            head: *h,
+                            args: code,
+                        }
+                    }
+                    _ => Code::App {
+                        f: *f,
+                        head: *h,
+                        args: code,
+                        term: t,
+                    },
+                }
+            }
+            _ => Code::Interp(t),
+        }
+    }
+
+    /// Chooses between the compiled equations (the default) and the interpreter, which is
+    /// the reference implementation the compiled form is tested against.
+    pub fn set_compiled(&mut self, on: bool) {
+        self.use_compiled = on;
+    }
+
+    /// Applies the first equation of `f` that matches `args` (normal forms) and whose
+    /// condition holds; its right-hand side's normal form.
+    pub(super) fn try_rules(
+        &mut self,
+        f: FuncId,
+        args: &[TermId],
+        curried: bool,
+    ) -> Result<Option<TermId>, RewriteError> {
+        let code: &'static Compiled = self.code;
+        let compiled = match code.rules.get(f.0 as usize) {
+            Some(rs) if self.use_compiled && !curried && !rs.is_empty() => rs,
+            _ => return self.try_rules_interp(f, args, curried, None),
+        };
+        let store = self.store;
+        let tt = store.true_term();
+        for (i, rule) in compiled.iter().enumerate() {
+            let Some(rule) = rule else {
+                // An interpreted equation: try it alone, in its place in the order.
+                if let Some(r) = self.try_rules_interp(f, args, curried, Some(i))? {
+                    return Ok(Some(r));
+                }
+                continue;
+            };
+            if rule.arity != args.len() {
+                continue;
+            }
+            let base = self.slots.len();
+            self.slots.extend_from_slice(args);
+            self.slots.resize(base + rule.regs, TermId(0));
+            if !run_match(store, &rule.prog, &mut self.slots[base..]) {
+                self.slots.truncate(base);
+                continue;
+            }
+            if let Some(c) = &rule.cond {
+                match self.run(c, base, &rule.vars) {
+                    Ok(cv) if cv == tt => {}
+                    Ok(_) => {
+                        self.slots.truncate(base);
+                        continue;
+                    }
+                    Err(e) => {
+                        self.slots.truncate(base);
+                        return Err(e);
+                    }
+                }
+            }
+            let r = self.run(&rule.rhs, base, &rule.vars);
+            self.slots.truncate(base);
+            return r.map(Some);
+        }
+        Ok(None)
+    }
+
+    /// The normal form of a code tree under the registers from `base` on.
+    fn run(
+        &mut self,
+        code: &'static Code,
+        base: usize,
+        vars: &'static [(VarId, u16)],
+    ) -> Result<TermId, RewriteError> {
+        match code {
+            Code::Reg(r) => Ok(self.slots[base + *r as usize]),
+            Code::Closed(t) => self.eval(*t),
+            Code::Interp(t) => {
+                let mark = self.enter();
+                for &(v, r) in vars {
+                    let x = self.slots[base + r as usize];
+                    self.bind(v, x);
+                }
+                let res = self.eval(*t);
+                self.leave(mark);
+                res
+            }
+            Code::App {
+                f,
+                head,
+                args,
+                term,
+            } => {
+                let probe = 0u8;
+                let here = std::hint::black_box(&probe) as *const u8 as usize;
+                if self.stack_base != 0 && here.abs_diff(self.stack_base) > self.max_stack {
+                    return Err(self.too_deep(*term));
+                }
+                let mut buf = [TermId(0); 6];
+                let mut heap = Vec::new();
+                let nargs: &[TermId] = if args.len() <= buf.len() {
+                    for (i, a) in args.iter().enumerate() {
+                        buf[i] = self.run(a, base, vars)?;
+                    }
+                    &buf[..args.len()]
+                } else {
+                    for a in args.iter() {
+                        let x = self.run(a, base, vars)?;
+                        heap.push(x);
+                    }
+                    &heap
+                };
+                let r = self.apply_func(*f, *head, nargs)?;
+                if self.store.is_closed(r) {
+                    self.mark_nf(r);
+                }
+                Ok(r)
+            }
+            Code::Lazy { op, head, args } => {
+                let args = CodeArgs { args, base, vars };
+                let r = self.eval_lazy(*op, *head, &args)?;
+                if self.store.is_closed(r) {
+                    self.mark_nf(r);
+                }
+                Ok(r)
+            }
+        }
+    }
+}
