@@ -12,8 +12,8 @@ use clap::{Parser, Subcommand};
 
 mod bessolve;
 mod check;
-mod compat;
 mod check_reduced;
+mod compat;
 mod lps2lts;
 mod lps2pbes;
 mod lpsinfo;

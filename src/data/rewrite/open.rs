@@ -54,9 +54,12 @@ impl Rewriter {
             let cmp = if sa == Sort::Real { "<" } else { "<=" };
             let c = self.apply_named(cmp, vec![sa.clone(), sa.clone()], Sort::Bool, &[a, b])?;
             let (then, other) = if max { (b, a) } else { (a, b) };
-            let r = self.apply_named("if", vec![Sort::Bool, sa.clone(), sa], cod.clone(), &[
-                c, then, other,
-            ])?;
+            let r = self.apply_named(
+                "if",
+                vec![Sort::Bool, sa.clone(), sa],
+                cod.clone(),
+                &[c, then, other],
+            )?;
             return Ok(Some(r));
         }
         // `max(p, n) = max(n, p) = if(n <= Pos2Nat(p), p, Nat2Pos(n))`.
@@ -69,9 +72,12 @@ impl Rewriter {
             let pnat = self.apply_named("Pos2Nat", vec![Sort::Pos], Sort::Nat, &[p])?;
             let c = self.apply_named("<=", vec![Sort::Nat, Sort::Nat], Sort::Bool, &[n, pnat])?;
             let npos = self.apply_named("Nat2Pos", vec![Sort::Nat], Sort::Pos, &[n])?;
-            let r = self.apply_named("if", vec![Sort::Bool, Sort::Pos, Sort::Pos], Sort::Pos, &[
-                c, p, npos,
-            ])?;
+            let r = self.apply_named(
+                "if",
+                vec![Sort::Bool, Sort::Pos, Sort::Pos],
+                Sort::Pos,
+                &[c, p, npos],
+            )?;
             return Ok(Some(r));
         }
         Ok(None)
