@@ -12,7 +12,7 @@ fuzz_target!(|data: &[u8]| {
     match which % 4 {
         0 => drop(muon::lps::Lps::decode_artifact(bytes, "fuzz.lps")),
         1 => drop(muon::lts::Lts::decode_artifact(bytes, "fuzz.lts")),
-        2 => drop(muon::pbes::ir::Pbes::decode_artifact(bytes, "fuzz.pbes")),
+        2 => drop(muon::pbes::io::PbesFile::decode_artifact(bytes, "fuzz.pbes")),
         _ => drop(muon::bes::Bes::decode_artifact(bytes, "fuzz.bes")),
     }
 });
