@@ -3,35 +3,22 @@
 //! choice between `a` and `b` have the same traces), and counterexamples that are traces of
 //! the first LTS, not of the second, and shortest.
 
-use muon::lts::{Label, LabelId, Lts, StateId, Transition};
+use muon::lts::{Lts, StateId, Transition};
 use muon::reduce::preorder::{trace_inclusion, Preorder};
 use muon::reduce::{compare, disjoint_union, Equivalence, ReduceOptions};
 use proptest::prelude::*;
 
+mod reduce_common;
+use reduce_common::Shape;
+
 /// An LTS over `tau`, `a`, `b` (tau drawn most often).
 fn arb_lts() -> impl Strategy<Value = Lts> {
-    (1..=5u32).prop_flat_map(|n| {
-        let trans = prop::collection::vec(
-            (
-                0..n,
-                prop_oneof![2 => Just(0u32), 1 => Just(1u32), 1 => Just(2u32)],
-                0..n,
-            ),
-            0..=9,
-        );
-        (Just(n), trans).prop_map(|(n, ts)| Lts {
-            initial: StateId(0),
-            num_states: n,
-            labels: vec![Label::tau(), Label::from_text("a"), Label::from_text("b")],
-            transitions: ts
-                .into_iter()
-                .map(|(f, a, t)| Transition {
-                    from: StateId(f),
-                    label: LabelId(a),
-                    to: StateId(t),
-                })
-                .collect(),
-        })
+    reduce_common::arb_lts(Shape {
+        max_states: 5,
+        max_transitions: 9,
+        tau_weight: 2,
+        actions: ["a", "b"],
+        random_initial: false,
     })
 }
 

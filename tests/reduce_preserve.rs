@@ -17,6 +17,9 @@ use muon::reduce::{partition, quotient, Bisimulation};
 use muon::source::SourceFile;
 use proptest::prelude::*;
 
+mod reduce_common;
+use reduce_common::Shape;
+
 fn spec() -> ProcSpec {
     let src = SourceFile::new(
         String::from("spec.mcrl2"),
@@ -107,28 +110,12 @@ fn a_tau_step_is_observable() {
 
 /// An LTS over `tau`, `c`, `d` (tau drawn most often).
 fn arb_lts() -> impl Strategy<Value = Lts> {
-    (1..=7u32).prop_flat_map(|n| {
-        let trans = prop::collection::vec(
-            (
-                0..n,
-                prop_oneof![3 => Just(0u32), 1 => Just(1u32), 1 => Just(2u32)],
-                0..n,
-            ),
-            0..=14,
-        );
-        (Just(n), trans).prop_map(|(n, ts)| Lts {
-            initial: StateId(0),
-            num_states: n,
-            labels: vec![Label::tau(), Label::from_text("c"), Label::from_text("d")],
-            transitions: ts
-                .into_iter()
-                .map(|(f, a, t)| Transition {
-                    from: StateId(f),
-                    label: LabelId(a),
-                    to: StateId(t),
-                })
-                .collect(),
-        })
+    reduce_common::arb_lts(Shape {
+        max_states: 7,
+        max_transitions: 14,
+        tau_weight: 3,
+        actions: ["c", "d"],
+        random_initial: false,
     })
 }
 

@@ -13,6 +13,9 @@ use muon::reduce::{
 };
 use proptest::prelude::*;
 
+mod reduce_common;
+use reduce_common::Shape;
+
 const KINDS: [Bisimulation; 3] = [
     Bisimulation::Strong,
     Bisimulation::Branching,
@@ -22,28 +25,12 @@ const KINDS: [Bisimulation; 3] = [
 /// An LTS with up to `max_n` states over the labels `tau`, `a`, `b`; tau is drawn more often
 /// so that tau-paths and tau-cycles are common.
 fn arb_lts(max_n: u32, max_m: usize) -> impl Strategy<Value = Lts> {
-    (1..=max_n).prop_flat_map(move |n| {
-        let trans = prop::collection::vec(
-            (
-                0..n,
-                prop_oneof![3 => Just(0u32), 1 => Just(1u32), 1 => Just(2u32)],
-                0..n,
-            ),
-            0..=max_m,
-        );
-        (Just(n), 0..n, trans).prop_map(|(n, init, ts)| Lts {
-            initial: StateId(init),
-            num_states: n,
-            labels: vec![Label::tau(), Label::from_text("a"), Label::from_text("b")],
-            transitions: ts
-                .into_iter()
-                .map(|(f, a, t)| Transition {
-                    from: StateId(f),
-                    label: LabelId(a),
-                    to: StateId(t),
-                })
-                .collect(),
-        })
+    reduce_common::arb_lts(Shape {
+        max_states: max_n,
+        max_transitions: max_m,
+        tau_weight: 3,
+        actions: ["a", "b"],
+        random_initial: true,
     })
 }
 
