@@ -97,3 +97,21 @@ fn malformed_fixtures_report_position_and_message() {
     assert!(checked >= 25, "only {checked} malformed fixtures");
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }
+
+/// A syntax error just after a multi-byte character is reported, not a panic (found by the
+/// `pbes_text` fuzz target: a comment ending in `ğ` at the end of the input).
+#[test]
+fn an_error_after_a_multibyte_character_is_reported() {
+    for text in [
+        "% expect: 3:1 unexpected `init`; expected\u{5df}\u{11f}",
+        "% ğ",
+        "init ğ",
+        "pbes ğinit",
+        "ğ",
+    ] {
+        let src = SourceFile::new("fuzz.txt".to_string(), text.to_string());
+        assert!(parse_pbes(&src).is_err(), "{text:?}");
+        assert!(parse_spec(&src).is_err(), "{text:?}");
+        assert!(parse_formula_spec(&src).is_err(), "{text:?}");
+    }
+}

@@ -234,11 +234,18 @@ pub(super) fn pest_error(src: &SourceFile, e: pest::error::Error<Rule>) -> Synta
 /// The reserved word that ends exactly at `pos`, with its start.
 pub(super) fn reserved_word_before(text: &str, pos: usize) -> Option<(usize, &str)> {
     let before = text.get(..pos)?;
+    // The start of the word: just after the last character that is not part of one, which
+    // may be a multi-byte character.
     let start = before
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '\''))
-        .map_or(0, |i| i + 1);
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '\''))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let word = &before[start..];
-    if text[pos..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '\'') {
+    if text
+        .get(pos..)?
+        .starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '\'')
+    {
         return None;
     }
     RESERVED.contains(&word).then_some((start, word))
