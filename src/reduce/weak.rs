@@ -26,9 +26,9 @@ fn tau_labels(lts: &Lts) -> Vec<bool> {
     lts.labels.iter().map(|l| l.is_tau()).collect()
 }
 
-/// The states each state reaches by one or more taus (sorted). Correct when the taus form
-/// no cycle other than self-loops (which add the state itself).
-fn tau_plus(lts: &Lts, is_tau: &[bool]) -> Vec<Vec<u32>> {
+/// The tau-graph of `lts` as adjacency lists (`start`, `succ`), the tau-SCC of every state
+/// (Tarjan's numbering: successors first) and the number of SCCs.
+fn tau_sccs(lts: &Lts, is_tau: &[bool]) -> (Vec<u32>, Vec<u32>, Vec<u32>, u32) {
     let n = lts.num_states as usize;
     let taus = lts
         .transitions
@@ -36,7 +36,15 @@ fn tau_plus(lts: &Lts, is_tau: &[bool]) -> Vec<Vec<u32>> {
         .filter(|t| is_tau[t.label.index()])
         .map(|t| (t.from.0, t.to.0));
     let (start, succ) = scc::adjacency(n, taus);
-    let (comp, _) = scc::tarjan(n, &start, &succ);
+    let (comp, k) = scc::tarjan(n, &start, &succ);
+    (start, succ, comp, k)
+}
+
+/// The states each state reaches by one or more taus (sorted). Correct when the taus form
+/// no cycle other than self-loops (which add the state itself).
+fn tau_plus(lts: &Lts, is_tau: &[bool]) -> Vec<Vec<u32>> {
+    let n = lts.num_states as usize;
+    let (start, succ, comp, _) = tau_sccs(lts, is_tau);
     // Tarjan numbers components in reverse topological order: successors first.
     let mut order: Vec<u32> = (0..n as u32).collect();
     order.sort_unstable_by_key(|&s| comp[s as usize]);
@@ -120,14 +128,7 @@ fn saturate(lts: &Lts) -> Lts {
 pub fn naive_weak_partition(lts: &Lts) -> Partition {
     // Saturating needs a tau-DAG: contract tau-SCCs (their states are weakly bisimilar).
     let is_tau = tau_labels(lts);
-    let n = lts.num_states as usize;
-    let taus = lts
-        .transitions
-        .iter()
-        .filter(|t| is_tau[t.label.index()])
-        .map(|t| (t.from.0, t.to.0));
-    let (start, succ) = scc::adjacency(n, taus);
-    let (comp, k) = scc::tarjan(n, &start, &succ);
+    let (_, _, comp, k) = tau_sccs(lts, &is_tau);
     let contracted = Lts {
         initial: StateId(comp[lts.initial.index()]),
         num_states: k,

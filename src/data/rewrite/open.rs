@@ -21,7 +21,7 @@ const INJECTIVE: [&str; 6] = [
 
 impl Rewriter {
     /// `name: sorts -> cod` applied to `args` and rewritten (the arguments are normal forms).
-    fn apply_named(
+    pub(super) fn apply_named(
         &mut self,
         name: &str,
         sorts: Vec<Sort>,

@@ -157,12 +157,7 @@ impl Rewriter {
 
     pub(crate) fn mk_eq(&mut self, a: TermId, b: TermId) -> Result<TermId, RewriteError> {
         let s = self.store.sort_of(a);
-        let f = self.store.intern_func(&Func {
-            name: "==".into(),
-            sort: Sort::Arrow(vec![s.clone(), s], Box::new(Sort::Bool)),
-        });
-        let h = self.store.func(f);
-        self.apply_func(f, h, &[a, b])
+        self.apply_named("==", vec![s.clone(), s], Sort::Bool, &[a, b])
     }
 
     /// The total order on values used for canonical sets/bags and for `<` on lists, structs,
