@@ -840,7 +840,10 @@ impl Eng<'_> {
         sigma: &[(VarId, TermId)],
     ) -> GuardCase {
         let (start, len) = self.free_vars_of(guard);
-        let mut key: Vec<u32> = Vec::with_capacity(2 + vs.len() + len as usize);
+        // The key is built in a scratch buffer: this runs once per quantifier and instance,
+        // and almost always hits.
+        let mut key = std::mem::take(&mut self.memo_key);
+        key.clear();
         key.push(guard.0);
         key.extend(vs.iter().map(|v| v.0));
         key.push(u32::MAX);
@@ -855,7 +858,9 @@ impl Eng<'_> {
             }
         }
         if let Some(case) = self.guard_memo.get(key.as_slice()) {
-            return case.clone();
+            let case = case.clone();
+            self.memo_key = key;
+            return case;
         }
         // A miss: bind the guard's free variables (their values are in the key).
         let mut sub = Substitution::default();
@@ -879,7 +884,8 @@ impl Eng<'_> {
             self.guard_memo_words = 0;
         }
         self.guard_memo_words += words;
-        self.guard_memo.insert(key.into_boxed_slice(), case.clone());
+        self.guard_memo.insert(key.as_slice().into(), case.clone());
+        self.memo_key = key;
         case
     }
 
