@@ -119,7 +119,7 @@ pub enum ArtifactError {
     #[error("{path} is not a muon artifact (expected a {expected} file written by muon)")]
     #[diagnostic(
         code(muon::artifact::magic),
-        help("produce it with the muon stage that writes {expected} files, or pass the textual format with its extension")
+        help("produce it with the muon stage that writes {expected} files (a specification `.mcrl2` becomes an LPS with `muon mcrl22lps`; `muon check` runs the whole pipeline), or pass a textual format (`.aut`, `.pg`, `.bes`, a PBES `.txt`) with its extension")
     )]
     NotAnArtifact {
         /// The file.

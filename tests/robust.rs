@@ -38,6 +38,57 @@ fn twenty_thousand_nested_brackets_parse_and_linearise() {
 }
 
 #[test]
+fn twenty_thousand_nested_process_brackets_parse_and_linearise() {
+    // Each `(` of a process may begin a condition `(c) -> p`; trying one at every level
+    // made this quadratic (minutes), which `syntax::parser::parens` prevents.
+    let dir = tempfile::tempdir().unwrap();
+    let spec = format!(
+        "act a;\ninit {}a . a{};\n",
+        "(".repeat(DEPTH),
+        ")".repeat(DEPTH)
+    );
+    let p = write(dir.path(), "deep.mcrl2", &spec);
+    let (lps, aut) = (dir.path().join("deep.lps"), dir.path().join("deep.aut"));
+    let (code, _, err) = muon(&["mcrl22lps", s(&p), s(&lps)]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = muon(&["lps2lts", s(&lps), s(&aut)]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&aut).unwrap();
+    assert!(text.starts_with("des (0,3,4)"), "{text}");
+}
+
+#[test]
+fn bracketed_conditions_keep_their_meaning() {
+    // Brackets that do begin a condition, nested brackets inside one, argument groups
+    // between the bracket and `->`, and a bracket inside a comment.
+    let dir = tempfile::tempdir().unwrap();
+    let spec = "map f: Nat -> Nat -> Bool;\nvar n, m: Nat;\neqn f(n)(m) = n < m;\n\
+                act a, b;\n\
+                proc P(n: Nat) = ((n > 0)) -> (a . P(Int2Nat(n - 1))) <> ((b . delta))\n\
+                + (f)(n)(2) -> (b . delta) % ( unbalanced in a comment\n\
+                + (((n == 1))) % comment between\n -> a . delta;\n\
+                init ((P(2)));\n";
+    let p = write(dir.path(), "cond.mcrl2", spec);
+    let (lps, aut) = (dir.path().join("cond.lps"), dir.path().join("cond.aut"));
+    let (code, _, err) = muon(&["mcrl22lps", s(&p), s(&lps)]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = muon(&["lps2lts", s(&lps), s(&aut)]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&aut).unwrap();
+    // mCRL2 202607.0 gives 4 states and 6 transitions, three of them `b` into the deadlock.
+    assert!(text.starts_with("des (0,6,4)"), "{text}");
+    assert_eq!(text.matches("\"b\"").count(), 3, "{text}");
+    // The marker byte of the pre-pass is refused where it stands, not taken for `(`.
+    let bad = write(dir.path(), "bad.mcrl2", "act a;\ninit \u{1}a);\n");
+    let (code, _, err) = muon(&["parse", s(&bad)]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("bad.mcrl2:2:6") && err.contains("U+0001"),
+        "{err}"
+    );
+}
+
+#[test]
 fn long_chains_and_lists_parse() {
     let dir = tempfile::tempdir().unwrap();
     let list: Vec<String> = (0..DEPTH).map(|i| i.to_string()).collect();

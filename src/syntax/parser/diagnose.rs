@@ -144,7 +144,12 @@ pub(super) fn pest_error(src: &SourceFile, e: pest::error::Error<Rule>) -> Synta
         let toks = att.expected_tokens();
         if att.max_position >= loc && !toks.is_empty() {
             pos = att.max_position;
-            tokens = toks.iter().map(|t| t.to_string()).collect();
+            // The marked bracket of `parens` is a `(` to the user.
+            tokens = toks
+                .iter()
+                .map(|t| t.to_string())
+                .filter(|t| !t.contains('\u{1}'))
+                .collect();
             for cs in att.call_stacks() {
                 if let Some(r) = cs.deepest.get_rule().copied() {
                     rules.push(r);

@@ -18,6 +18,7 @@ mod decls;
 mod depth;
 mod diagnose;
 mod formula;
+mod parens;
 mod pbes;
 mod process;
 use depth::*;
@@ -75,7 +76,8 @@ fn parse_inner(src: &SourceFile, entry: Entry) -> R<Parsed> {
         Entry::Pbes => Rule::pbes_spec,
         Entry::Data => Rule::lone_data_expr,
     };
-    let text: &str = &src.text;
+    let marked = parens::mark_parens(src)?;
+    let text: &str = &marked;
     let mut pairs = match Mcrl2Parser::parse(rule, text) {
         Ok(p) => p,
         Err(e) => {
