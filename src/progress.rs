@@ -219,7 +219,7 @@ impl Watch for Meter {
             .map(|m| format!(", {m} MiB"))
             .unwrap_or_default();
         self.progress
-            .update(|_| format!("{text} ({:.0}/s{mem})", done as f64 / secs));
+            .update(|_| format!("{text} ({}/s{mem})", grouped((done as f64 / secs) as u64)));
         Ok(())
     }
 }

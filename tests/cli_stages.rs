@@ -56,7 +56,7 @@ fn timeout_stops_a_trace_reduction_with_its_count_and_no_output() {
     ]);
     assert_eq!(code, 3, "{err}");
     assert!(err.contains("reduction stopped"), "{err}");
-    assert!(err.contains("subsets explored"), "{err}");
+    assert!(err.contains("subsets determinised"), "{err}");
     assert!(err.contains("time limit"), "{err}");
     assert!(stdout.is_empty(), "{stdout}");
     assert_eq!(names(dir.path()), ["blowup.aut"]);

@@ -96,7 +96,7 @@ where
     while i < sets.len() {
         watch.tick(i as u64, || {
             format!(
-                "{} of {} determinisation subsets explored",
+                "{} of {} subsets determinised",
                 grouped(i as u64),
                 grouped(sets.len() as u64)
             )
