@@ -147,17 +147,24 @@ fn timings_are_appended_in_mcrl2s_format() {
         .filter_map(|l| l.strip_prefix("- tool: "))
         .collect();
     assert_eq!(tools, ["mcrl22lps", "lps2lts"], "{text}");
+    // mCRL2's form: `    total: 0.123s (user: 0.120s)`.
     for total in text
         .lines()
         .filter_map(|l| l.trim().strip_prefix("total: "))
     {
-        assert!(total.parse::<f64>().unwrap() >= 0.0, "{text}");
+        let (wall, user) = total
+            .strip_suffix("s)")
+            .and_then(|t| t.split_once("s (user: "))
+            .unwrap_or_else(|| panic!("not mCRL2's form: {text}"));
+        assert!(wall.parse::<f64>().unwrap() >= 0.0, "{text}");
+        assert!(user.parse::<f64>().unwrap() >= 0.0, "{text}");
     }
-    // Without FILE the table goes to standard error.
+    // Without FILE the table goes to standard error: the stage, then the total.
     let (code, _, err) = muon(&["lps2lts", "-q", "--timings", s(&lps)]);
     assert_eq!(code, 0);
     assert!(
-        err.starts_with("- tool: lps2lts\n  timing:\n    total: "),
+        err.starts_with("- tool: lps2lts\n  timing:\n    exploration: ")
+            && err.contains("\n    total: "),
         "{err}"
     );
 }

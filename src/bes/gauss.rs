@@ -10,6 +10,7 @@
 use thiserror::Error;
 
 use super::besys::{Bes, Fixpoint, RhsKind};
+use crate::progress::{grouped, Halted, Unwatched, Watch};
 
 /// Why Gauss elimination gave up.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -23,6 +24,15 @@ pub enum GaussError {
     /// Simplification took more work than the budget allows.
     #[error("Gauss elimination is taking too long on this system; use the Zielonka solver")]
     TooSlow,
+    /// The run's budget (memory limit, timeout, Ctrl-C) stopped the elimination.
+    #[error(transparent)]
+    Stopped(#[from] Halted),
+}
+
+impl From<std::convert::Infallible> for GaussError {
+    fn from(never: std::convert::Infallible) -> Self {
+        match never {}
+    }
 }
 
 /// Clauses allowed in one right-hand side before giving up.
@@ -85,6 +95,14 @@ fn union(a: &[u32], b: &[u32]) -> Clause {
 
 /// Solves `bes` by Gauss elimination; returns the value of every variable by index.
 pub fn solve_gauss(bes: &Bes) -> Result<Vec<bool>, GaussError> {
+    solve_gauss_watched(bes, &mut Unwatched)
+}
+
+/// [`solve_gauss`] under `watch`: one tick per variable eliminated.
+pub fn solve_gauss_watched<W: Watch>(bes: &Bes, watch: &mut W) -> Result<Vec<bool>, GaussError>
+where
+    GaussError: From<W::Stop>,
+{
     let order = bes.equation_order();
     let n = order.len();
     // Work with positions in equation order.
@@ -114,6 +132,14 @@ pub fn solve_gauss(bes: &Bes) -> Result<Vec<bool>, GaussError> {
         phi.push(d);
     }
     for i in (0..n).rev() {
+        let done = (n - 1 - i) as u64;
+        watch.tick(done, || {
+            format!(
+                "{} of {} variables eliminated (Gauss)",
+                grouped(done),
+                grouped(n as u64)
+            )
+        })?;
         let xi = i as u32;
         let nu = bes.fixpoint(order[i]) == Fixpoint::Nu;
         let local: Vec<Clause> = std::mem::take(&mut phi[i])

@@ -72,13 +72,13 @@ pub use besys::{
 };
 pub use error::ParseError;
 pub use game::{Game, GameBuilder, GameError, Player, VertexId};
-pub use gauss::{solve_gauss, solve_gauss_init, GaussError};
+pub use gauss::{solve_gauss, solve_gauss_init, solve_gauss_watched, GaussError};
 pub use naive::solve_naive;
 pub use pg::{parse_paritysol, parse_pg, write_paritysol, write_pg};
 pub use solution::{strategy_reachable, Solution};
 pub use text::{parse_bes_text, write_bes_text};
 pub use verify::{verify, VerifyError};
-pub use zielonka::solve_zielonka;
+pub use zielonka::{solve_zielonka, solve_zielonka_watched};
 
 /// The values of all BES variables from a solution of [`bes_to_game`]'s game.
 pub fn bes_values(sol: &Solution) -> Vec<bool> {

@@ -19,6 +19,7 @@
 
 use super::game::{Game, Player, VertexId};
 use super::solution::Solution;
+use crate::progress::{grouped, Unwatched, Watch};
 
 const DIS: i32 = i32::MIN;
 const BOT: i32 = i32::MIN + 1;
@@ -248,9 +249,9 @@ impl Zlk<'_> {
     /// either finishes the frame or resets and descends again (phase 2, the textbook second
     /// recursive call); phase 2 finishes the frame. Results travel up in `w[0]`/`w[1]`,
     /// which are empty whenever a frame starts.
-    fn run(&mut self) {
+    fn run<W: Watch>(&mut self, watch: &mut W) -> Result<(), W::Stop> {
         if self.order.is_empty() {
-            return;
+            return Ok(());
         }
         let mut frames = vec![Frame {
             top: self.order.len() - 1,
@@ -260,7 +261,18 @@ impl Zlk<'_> {
         let mut levels: Vec<Vec<u32>> = vec![Vec::new()];
         let mut pool: Vec<Vec<u32>> = Vec::new();
         let mut w: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
-        while let Some(f) = frames.last_mut() {
+        let mut steps = 0u64;
+        while !frames.is_empty() {
+            steps += 1;
+            let depth = frames.len();
+            watch.tick(steps, || {
+                format!(
+                    "{} recursion steps of Zielonka (depth {depth}) on {} vertices",
+                    grouped(steps),
+                    grouped(self.order.len() as u64)
+                )
+            })?;
+            let Some(f) = frames.last_mut() else { break };
             let (top, r) = (f.top, f.r);
             let pl = par(self.g.priority[self.order[top] as usize]);
             let op = 1 - pl;
@@ -361,6 +373,7 @@ impl Zlk<'_> {
                 }
             }
         }
+        Ok(())
     }
 }
 
@@ -368,6 +381,12 @@ impl Zlk<'_> {
 /// fast). Returns the winner of every vertex and a winning strategy for every vertex won by
 /// its owner.
 pub fn solve_zielonka(game: &Game) -> Solution {
+    let Ok(s) = solve_zielonka_watched(game, &mut Unwatched);
+    s
+}
+
+/// [`solve_zielonka`] under `watch`: one tick per step of the recursion.
+pub fn solve_zielonka_watched<W: Watch>(game: &Game, watch: &mut W) -> Result<Solution, W::Stop> {
     let n = game.num_vertices();
     let mut owner_bits = vec![0u64; n.div_ceil(64)];
     for (v, &o) in game.owner.iter().enumerate() {
@@ -445,7 +464,7 @@ pub fn solve_zielonka(game: &Game) -> Solution {
     }
     z.order = order;
     z.pos = pos;
-    z.run();
+    z.run(watch)?;
     let Zlk {
         winner, strategy, ..
     } = z;
@@ -455,5 +474,5 @@ pub fn solve_zielonka(game: &Game) -> Solution {
         .collect();
     let mut sol = Solution::from_raw(winner, strategy);
     sol.normalise(game);
-    sol
+    Ok(sol)
 }

@@ -9,6 +9,7 @@ use miette::{miette, IntoDiagnostic};
 use super::Global;
 use crate::artifact::{self, Artifact};
 use crate::bes::{self, Bes, Game, Player, Solution};
+use crate::progress::{Meter, Shown};
 
 /// Which solver to run.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +34,9 @@ pub enum InFormat {
 /// Arguments of `muon bessolve`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// mCRL2's `--timings[=FILE]`.
+    #[command(flatten)]
+    pub timings: super::compat::Timings,
     /// Input: a PGSolver game (`.pg`), a textual BES (`.bes`, `.txt`) or a BES artifact
     /// (recognised by its header); standard input when omitted or `-`.
     pub infile: Option<PathBuf>,
@@ -216,9 +220,11 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     }
     let t1 = Instant::now();
     let c1 = cpu_seconds().unwrap_or(0.0);
+    let _timer = crate::progress::time_stage("solving");
+    let mut meter = Meter::new("solving", Shown::from_flags(g.quiet, g.verbose));
     let sol: Solution = match args.solver {
         SolverKind::Zielonka => {
-            let s = bes::solve_zielonka(&game);
+            let s = bes::solve_zielonka_watched(&game, &mut meter).map_err(|h| miette!("{h}"))?;
             if args.verify {
                 bes::verify(&game, &s).map_err(|e| {
                     miette!("internal error: Zielonka's solution failed verification: {e}")
@@ -235,7 +241,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
                     &owned
                 }
             };
-            let vals = bes::solve_gauss(b).map_err(|e| miette!("{e}"))?;
+            let vals = bes::solve_gauss_watched(b, &mut meter).map_err(|e| miette!("{e}"))?;
             let mut s = Solution::new(n);
             for (i, &v) in vals.iter().enumerate() {
                 s.set_winner(

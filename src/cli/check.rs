@@ -19,11 +19,15 @@ use crate::pbes::inst::InstOptions;
 use crate::pbes::lps2pbes::{lps2pbes_with, Lps2PbesOptions};
 use crate::pbes::solve::{solve_pbes, SolverKind};
 use crate::process::typecheck::check_specification;
+use crate::progress::time_stage;
 use crate::source::SourceFile;
 
 /// Arguments of `muon check`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// mCRL2's `--timings[=FILE]`.
+    #[command(flatten)]
+    pub timings: super::compat::Timings,
     /// The mCRL2 specification.
     pub spec: PathBuf,
     /// The formula files (`.mcf`) to check.
@@ -146,6 +150,7 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let opts = InstOptions {
         max_vars: args.max_vars,
         keep_origins: evidence,
+        progress: crate::progress::Shown::from_flags(g.quiet, g.verbose),
         ..InstOptions::default()
     };
     let several = args.formulas.len() > 1;
@@ -172,6 +177,7 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
             println!("{}: {}", f.display(), out.value);
         }
         if evidence {
+            let _timer = time_stage("evidence");
             let game = out.game.as_ref().map(|(g, s)| (g, s));
             let ev = crate::evidence::read(&lps, &pbes, &out.inst, game, out.value, true)?;
             if !args.no_verify {

@@ -18,8 +18,9 @@ use crate::pbes::inst::InstOptions;
 use crate::pbes::lts2pbes::{lts2pbes, type_labels};
 use crate::pbes::solve::solve_pbes;
 use crate::print::state_formula_to_string;
+use crate::progress::{Meter, Shown};
 use crate::reduce::preserve::check_preserved;
-use crate::reduce::{partition, quotient, Bisimulation};
+use crate::reduce::{partition_watched, quotient, Bisimulation, ReduceError};
 
 /// Stack of the exploring threads (as `lps2lts`: deep user equations need it).
 const STACK: usize = 256 << 20;
@@ -105,7 +106,12 @@ pub fn check_reduced(args: &Args, g: Global, lps: &Lps, eq: ReduceArg) -> miette
         })?;
     let explored = t.elapsed();
     let kind = eq.bisimulation();
-    let q = quotient(&lts, &partition(&lts, kind), kind);
+    let timer = crate::progress::time_stage("reduction");
+    let mut meter = Meter::new("reduction", Shown::from_flags(g.quiet, g.verbose));
+    let p = partition_watched(&lts, kind, &mut meter).map_err(ReduceError::from)?;
+    meter.finish();
+    let q = quotient(&lts, &p, kind);
+    drop(timer);
     if g.verbose {
         eprintln!(
             "check: explored {} states, {} transitions in {:.3} s; reduced modulo {} to {} states, {} transitions in {:.3} s",
@@ -126,6 +132,7 @@ pub fn check_reduced(args: &Args, g: Global, lps: &Lps, eq: ReduceArg) -> miette
     })?;
     let opts = InstOptions {
         max_vars: args.max_vars,
+        progress: Shown::from_flags(g.quiet, g.verbose),
         ..InstOptions::default()
     };
     let mut all_true = true;

@@ -24,10 +24,9 @@ pub struct Common {
     /// which gives the same normal forms, so all three are accepted.
     #[arg(short = 'r', long = "rewriter", value_name = "NAME")]
     pub rewriter: Option<String>,
-    /// Append the time the tool took to FILE in mCRL2's format (standard error without FILE).
-    #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true,
-          default_missing_value = "-")]
-    pub timings: Option<PathBuf>,
+    /// `--timings[=FILE]`.
+    #[command(flatten)]
+    pub timings: Timings,
     /// mCRL2's limit on enumerating quantifiers in data expressions; only 0 (no limit,
     /// which is what muon does) is accepted.
     #[arg(short = 'Q', long = "qlimit", value_name = "NUM")]
@@ -56,6 +55,36 @@ impl Verdict {
     }
 }
 
+/// mCRL2's `--timings[=FILE]`, which every tool takes (muon's own subcommands too).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct Timings {
+    /// Append the time each stage took and the total to FILE in mCRL2's format (standard
+    /// error without FILE).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true,
+          default_missing_value = "-")]
+    pub timings: Option<PathBuf>,
+}
+
+impl Timings {
+    /// Appends the stages timed in this run ([`crate::progress::timings`]) and `total` for
+    /// `tool` to the `--timings` file (or standard error) in mCRL2's format, if `--timings`
+    /// was given.
+    pub fn write(&self, tool: &str, total: crate::progress::StageTime) -> std::io::Result<()> {
+        let Some(path) = &self.timings else {
+            return Ok(());
+        };
+        let text = crate::progress::timings_report(tool, &crate::progress::timings(), total);
+        if path.as_os_str() == "-" {
+            return std::io::stderr().lock().write_all(text.as_bytes());
+        }
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)?
+            .write_all(text.as_bytes())
+    }
+}
+
 impl Common {
     /// Judges the shared options.
     pub fn judge(&self, v: &mut Verdict) {
@@ -81,23 +110,6 @@ impl Common {
             )),
             None => {}
         }
-    }
-
-    /// Appends `seconds` for `tool` to the `--timings` file (or standard error) in mCRL2's
-    /// format, if `--timings` was given.
-    pub fn write_timings(&self, tool: &str, seconds: f64) -> std::io::Result<()> {
-        let Some(path) = &self.timings else {
-            return Ok(());
-        };
-        let text = format!("- tool: {tool}\n  timing:\n    total: {seconds:.6}\n");
-        if path.as_os_str() == "-" {
-            return std::io::stderr().lock().write_all(text.as_bytes());
-        }
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)?
-            .write_all(text.as_bytes())
     }
 }
 

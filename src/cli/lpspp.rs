@@ -12,6 +12,9 @@ use super::Global;
 /// Arguments of `muon lpspp`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// mCRL2's `--timings[=FILE]`.
+    #[command(flatten)]
+    pub timings: super::compat::Timings,
     /// Input LPS (standard input when omitted or `-`).
     pub infile: Option<PathBuf>,
     /// Output file (standard output when omitted or `-`).

@@ -14,6 +14,7 @@ use super::ltsconvert::EqArg;
 use super::Global;
 use crate::artifact::{write_output, ArtifactError};
 use crate::lts::Lts;
+use crate::progress::{time_stage, Meter, Shown};
 use crate::reduce::counterexample::distinguishing_formula;
 use crate::reduce::preorder::{trace_inclusion, Preorder};
 use crate::reduce::{self, Equivalence, ReduceOptions};
@@ -21,6 +22,9 @@ use crate::reduce::{self, Equivalence, ReduceOptions};
 /// Arguments of `muon ltscompare`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// mCRL2's `--timings[=FILE]`.
+    #[command(flatten)]
+    pub timings: super::compat::Timings,
     /// The first LTS (`.aut` or `.lts`; `-` for standard input).
     pub infile1: PathBuf,
     /// The second LTS.
@@ -81,7 +85,7 @@ fn relation_name(args: &Args) -> String {
     }
 }
 
-fn decide(args: &Args) -> miette::Result<Option<bool>> {
+fn decide(args: &Args, g: Global) -> miette::Result<Option<bool>> {
     let a = Lts::read_file(Some(&args.infile1))?;
     let b = Lts::read_file(Some(&args.infile2))?;
     let a = reduce::hide_actions(&a, &args.tau);
@@ -106,7 +110,11 @@ fn decide(args: &Args) -> miette::Result<Option<bool>> {
     let Some(eq) = args.equivalence.and_then(EqArg::equivalence) else {
         return Ok(None);
     };
-    let same = reduce::compare(&a, &b, eq, &opts)?;
+    let timer = time_stage("comparison");
+    let mut meter = Meter::new("reduction", Shown::from_flags(g.quiet, g.verbose));
+    let same = reduce::compare_watched(&a, &b, eq, &opts, &mut meter)?;
+    meter.finish();
+    drop(timer);
     if args.counter_example && !same {
         if eq != Equivalence::Bisim {
             eprintln!(
@@ -129,7 +137,7 @@ fn decide(args: &Args) -> miette::Result<Option<bool>> {
 
 /// Runs `muon ltscompare`.
 pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
-    match decide(args) {
+    match decide(args, g) {
         Ok(Some(same)) => {
             if !g.quiet {
                 let verb = match (args.preorder.is_some(), same) {

@@ -8,7 +8,8 @@ use super::Global;
 use crate::artifact::{display_path, write_output, ArtifactError};
 use crate::lts::generate::write_lts;
 use crate::lts::{aut, Lts, OutputFormat};
-use crate::reduce::{self, Equivalence, ReduceOptions};
+use crate::progress::{time_stage, Meter, Shown};
+use crate::reduce::{self, Equivalence, ReduceError, ReduceOptions};
 
 /// The equivalences of `-e`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,19 +105,26 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let input = if args.no_reach {
         input
     } else {
+        let _timer = time_stage("reachability check");
         reduce::reachable_part(&input)
     };
     let read = started.elapsed();
+    let timer = time_stage("reduction");
+    let mut meter = Meter::new("reduction", Shown::from_flags(g.quiet, g.verbose));
     let output = match args.equivalence.equivalence() {
-        None if args.equivalence == EqArg::TauStar => reduce::weak::tau_star_reduce(&input),
+        None if args.equivalence == EqArg::TauStar => {
+            reduce::weak::tau_star_reduce_watched(&input, &mut meter).map_err(ReduceError::from)?
+        }
         None => input.clone(),
         Some(eq) => {
             let opts = ReduceOptions {
                 max_subsets: args.max_states,
             };
-            reduce::reduce(&input, eq, &opts)?
+            reduce::reduce_watched(&input, eq, &opts, &mut meter)?
         }
     };
+    meter.finish();
+    drop(timer);
     let reduced = started.elapsed();
     write_any(&output, args.outfile.as_deref())?;
     if g.verbose {

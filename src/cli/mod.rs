@@ -10,6 +10,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use crate::lts::svg::Layout;
+
 mod bessolve;
 mod check;
 mod check_reduced;
@@ -50,6 +52,10 @@ pub struct Global {
     /// Stop cleanly after SECONDS of wall time (exit status 3, as for --memory-limit).
     #[arg(long, global = true, value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<u64>,
+    /// Who lays out `.svg` pictures: `in-process` (no external program; up to 60 states) or
+    /// `graphviz` (Graphviz's `dot -Tsvg`, which must be installed; up to 5,000 states).
+    #[arg(long, global = true, value_enum, value_name = "HOW", default_value_t = Layout::InProcess)]
+    pub layout: Layout,
 }
 
 fn parse_seconds(text: &str) -> Result<u64, String> {
@@ -148,9 +154,37 @@ fn mcrl2_style_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Vec<s
 }
 
 impl Command {
-    /// mCRL2's options on this command line: the tool's name and its shared options, after
-    /// judging them (`Err`: refused, one line printed, exit code 2).
-    fn compat(&self, verbose: bool) -> Result<Option<(&'static str, &compat::Common)>, ExitCode> {
+    /// The tool's name (mCRL2's) and its `--timings` option.
+    fn timings(&self) -> (&'static str, &compat::Timings) {
+        match self {
+            Command::Parse(a) => ("parse", &a.timings),
+            Command::Mcrl22lps(a) => ("mcrl22lps", &a.common.timings),
+            Command::Lpssumelm(a) => ("lpssumelm", &a.common.timings),
+            Command::Lpsconstelm(a) => ("lpsconstelm", &a.common.timings),
+            Command::Lpsparelm(a) => ("lpsparelm", &a.common.timings),
+            Command::Lpspp(a) => ("lpspp", &a.timings),
+            Command::Lpsinfo(a) => ("lpsinfo", &a.common.timings),
+            Command::Lps2lts(a) => ("lps2lts", &a.common.timings),
+            Command::Ltsinfo(a) => ("ltsinfo", &a.common.timings),
+            Command::Ltsconvert(a) => ("ltsconvert", &a.common.timings),
+            Command::Ltscompare(a) => ("ltscompare", &a.timings),
+            Command::Lps2pbes(a) => ("lps2pbes", &a.common.timings),
+            Command::Lts2pbes(a) => ("lts2pbes", &a.common.timings),
+            Command::Txt2pbes(a) => ("txt2pbes", &a.common.timings),
+            Command::Pbespp(a) => ("pbespp", &a.timings),
+            Command::Pbesinfo(a) => ("pbesinfo", &a.common.timings),
+            Command::Pbesinst(a) => ("pbesinst", &a.common.timings),
+            Command::Pbes2bool(a) => ("pbes2bool", &a.common.timings),
+            Command::Pbessolve(a) => ("pbessolve", &a.common.timings),
+            Command::Bessolve(a) => ("bessolve", &a.timings),
+            Command::Rewrite(a) => ("rewrite", &a.timings),
+            Command::Check(a) => ("check", &a.timings),
+        }
+    }
+
+    /// Judges mCRL2's options on this command line (`Err`: refused, one line printed, exit
+    /// code 2).
+    fn compat(&self, verbose: bool) -> Result<(), ExitCode> {
         use compat::ToolCompat;
         let (tool, common, own): (&str, &compat::Common, compat::Judge) = match self {
             Command::Mcrl22lps(a) => ("mcrl22lps", &a.common, &|v| a.compat.judge(v)),
@@ -170,10 +204,9 @@ impl Command {
             Command::Pbesinst(a) => ("pbesinst", &a.common, &|v| a.compat.judge(v)),
             Command::Pbes2bool(a) => ("pbes2bool", &a.common, &|v| a.compat.judge(v)),
             Command::Pbessolve(a) => ("pbessolve", &a.common, &|v| a.compat.judge(v)),
-            _ => return Ok(None),
+            _ => return Ok(()),
         };
-        compat::apply(tool, common, own, verbose)?;
-        Ok(Some((tool, common)))
+        compat::apply(tool, common, own, verbose)
     }
 }
 
@@ -181,17 +214,22 @@ impl Command {
 /// large stack under the run's budget, and maps errors to diagnostics and exit 1 (3 when the
 /// budget stopped it).
 pub fn main() -> ExitCode {
-    let cli = Cli::parse_from(mcrl2_style_args(std::env::args_os()));
-    let g = cli.global;
-    let compat = match cli.command.compat(g.verbose) {
-        Ok(c) => c,
-        Err(code) => return code,
+    let args = mcrl2_style_args(std::env::args_os());
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(&e, &args),
     };
+    let g = cli.global;
+    if let Err(code) = cli.command.compat(g.verbose) {
+        return code;
+    }
+    crate::lts::svg::set_layout(g.layout);
     crate::budget::install(
         g.memory_limit.or_else(crate::budget::default_memory_limit),
         g.timeout.map(std::time::Duration::from_secs),
     );
     let start = std::time::Instant::now();
+    let user_start = crate::progress::user_seconds();
     // A scoped thread, so the judged options can still be read for `--timings` afterwards.
     let result = std::thread::scope(|scope| {
         std::thread::Builder::new()
@@ -215,8 +253,14 @@ pub fn main() -> ExitCode {
         );
         return ExitCode::from(crate::budget::EXIT_STOPPED);
     }
-    if let (Some((tool, common)), Ok(_)) = (compat, &result) {
-        if let Err(e) = common.write_timings(tool, start.elapsed().as_secs_f64()) {
+    // As mCRL2's tools, a run that ends in an error writes no timings.
+    if result.is_ok() {
+        let (tool, timings) = cli.command.timings();
+        let total = crate::progress::StageTime {
+            wall: start.elapsed().as_secs_f64(),
+            user: crate::progress::user_seconds() - user_start,
+        };
+        if let Err(e) = timings.write(tool, total) {
             eprintln!("muon {tool}: cannot write the timings: {e}");
             return ExitCode::from(1);
         }
@@ -227,6 +271,53 @@ pub fn main() -> ExitCode {
             eprintln!("{report:?}");
             ExitCode::from(1)
         }
+    }
+}
+
+/// The subcommands named after mCRL2 tools whose errors all exit with status 1, as mCRL2's
+/// do: a usage error (unknown option, missing argument) too. The others (`check`,
+/// `ltscompare`, whose status 1 means "false", and muon's own `parse`, `rewrite`) give 2.
+const MCRL2_EXIT_1: [&str; 18] = [
+    "mcrl22lps",
+    "lpssumelm",
+    "lpsconstelm",
+    "lpsparelm",
+    "lpspp",
+    "lpsinfo",
+    "lps2lts",
+    "ltsinfo",
+    "ltsconvert",
+    "lps2pbes",
+    "lts2pbes",
+    "txt2pbes",
+    "pbespp",
+    "pbesinfo",
+    "pbesinst",
+    "pbes2bool",
+    "pbessolve",
+    "bessolve",
+];
+
+/// Prints a command-line error (or the help or version asked for) and gives the exit status:
+/// 0 for help and version, 1 for a usage error of a subcommand in [`MCRL2_EXIT_1`], else 2.
+fn usage_error(e: &clap::Error, args: &[std::ffi::OsString]) -> ExitCode {
+    use clap::error::ErrorKind;
+    let _ = e.print();
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        return ExitCode::SUCCESS;
+    }
+    // The subcommand: the first argument that names one (global options and their values
+    // may come first).
+    let cmd = <Cli as clap::CommandFactory>::command();
+    let tool = args
+        .iter()
+        .skip(1)
+        .filter_map(|a| a.to_str())
+        .find(|a| cmd.get_subcommands().any(|c| c.get_name() == *a));
+    if tool.is_some_and(|t| MCRL2_EXIT_1.contains(&t)) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::from(2)
     }
 }
 

@@ -13,6 +13,9 @@ use crate::source::SourceFile;
 /// Arguments of `muon parse`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// mCRL2's `--timings[=FILE]`.
+    #[command(flatten)]
+    pub timings: super::compat::Timings,
     /// The mCRL2 specification.
     pub spec: PathBuf,
     /// Formula files (`.mcf`) to type-check against the specification.

@@ -36,6 +36,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let read = t.elapsed().as_secs_f64();
     let opts = InstOptions {
         max_vars: args.max_vars,
+        progress: crate::progress::Shown::from_flags(g.quiet, g.verbose),
         ..InstOptions::default()
     };
     let out = solve_pbes(&pbes, &opts, args.solver, !args.no_early_stop)?;

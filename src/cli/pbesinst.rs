@@ -52,6 +52,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let pbes = crate::pbes::io::read_pbes(args.infile.as_deref())?;
     let opts = InstOptions {
         max_vars: args.max_vars,
+        progress: crate::progress::Shown::from_flags(g.quiet, g.verbose),
         ..InstOptions::default()
     };
     let inst = instantiate(&pbes, &opts)?;

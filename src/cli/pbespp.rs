@@ -11,6 +11,9 @@ use crate::print::pbes_to_string;
 /// Arguments of `muon pbespp`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// mCRL2's `--timings[=FILE]`.
+    #[command(flatten)]
+    pub timings: super::compat::Timings,
     /// Input file (standard input when omitted or `-`).
     pub infile: Option<PathBuf>,
     /// Output file (standard output when omitted or `-`).

@@ -64,6 +64,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     }
     let opts = InstOptions {
         max_vars: args.max_vars,
+        progress: crate::progress::Shown::from_flags(g.quiet, g.verbose),
         keep_origins: lps.is_some(),
         ..InstOptions::default()
     };

@@ -18,6 +18,9 @@ use crate::source::SourceFile;
 /// Arguments of `muon rewrite`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// mCRL2's `--timings[=FILE]`.
+    #[command(flatten)]
+    pub timings: super::compat::Timings,
     /// A specification whose sorts, maps and equations are in scope.
     #[arg(long)]
     pub spec: Option<PathBuf>,

@@ -63,7 +63,7 @@ pub enum GenerateError {
     /// The LTS is too large to draw.
     #[error(transparent)]
     #[diagnostic(code(muon::lps2lts::svg))]
-    Svg(#[from] svg::TooLarge),
+    Svg(#[from] svg::SvgError),
     /// The output file name has no known LTS extension.
     #[error("{path}: cannot tell the output format from the file name")]
     #[diagnostic(
@@ -218,6 +218,7 @@ pub fn explore_lts<S: TransitionSystem>(
     sys: &S,
     explore: ExploreOptions,
 ) -> Result<(Lts, ExploreSummary), GenerateError> {
+    let _timer = crate::progress::time_stage("exploration");
     let mut explorer = Explorer::new(sys, explore);
     let mut transitions: Vec<Transition> = Vec::new();
     let summary = explorer
@@ -227,6 +228,16 @@ pub fn explore_lts<S: TransitionSystem>(
         return Err(GenerateError::Explore(
             "the state space was cut short at its state bound".into(),
         ));
+    }
+    // A partial state space would give wrong verdicts: the caller gets what was found as
+    // the error's message instead.
+    if let Some(reason) = summary.stopped_by {
+        return Err(GenerateError::Explore(format!(
+            "exploration stopped ({}) after {} states, {} transitions",
+            reason.describe(),
+            crate::progress::grouped(summary.states),
+            crate::progress::grouped(summary.transitions)
+        )));
     }
     let lts = Lts {
         initial: StateId(0),
@@ -260,7 +271,7 @@ pub fn generate<S: TransitionSystem>(
     };
     let mut explore = opts.explore.clone();
     // A picture has room for few states: explore no further than one past the bound.
-    let svg_cap = (svg::MAX_SVG_STATES + 1) as u64;
+    let svg_cap = (svg::max_drawn().0 + 1) as u64;
     let capped =
         format == Some(OutputFormat::Svg) && explore.max_states.is_none_or(|m| m > svg_cap);
     if capped {
@@ -270,6 +281,7 @@ pub fn generate<S: TransitionSystem>(
         explore.keep_parents = true;
     }
     let baseline = proc_status_kib("VmRSS");
+    let _timer = crate::progress::time_stage("exploration");
     let mut explorer = Explorer::new(sys, explore.clone());
     // A live line on a terminal, a few plain lines in a log, nothing under -q; the plain
     // lines keep the "N states (M explored)" form that scripts/bench-lps2lts reads.
@@ -392,11 +404,14 @@ pub fn generate<S: TransitionSystem>(
         })?;
     } else if let Some(transitions) = kept {
         if capped && summary.stopped_at_max {
-            return Err(GenerateError::Svg(svg::TooLarge {
-                states: summary.states as usize,
-                transitions: transitions.len(),
-                at_least: true,
-            }));
+            return Err(GenerateError::Svg(
+                svg::TooLarge {
+                    states: summary.states as usize,
+                    transitions: transitions.len(),
+                    at_least: true,
+                }
+                .into(),
+            ));
         }
         let lts = Lts {
             initial: StateId(0),

@@ -74,6 +74,7 @@ pub fn lps2pbes_with(
     formula: &FormulaSpec,
     opts: Lps2PbesOptions,
 ) -> Result<Pbes, Lps2PbesError> {
+    let _timer = crate::progress::time_stage("translation");
     let f = normalise_formula(&formula.formula, lps_names(lps))?;
     let mut used = HashSet::new();
     collect_fixpoint_names(&f, &mut used);

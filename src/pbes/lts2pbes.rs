@@ -153,6 +153,7 @@ pub fn lts2pbes(
     data_spec: &DataSpec,
     formula: &FormulaSpec,
 ) -> Result<Pbes, Lts2PbesError> {
+    let _timer = crate::progress::time_stage("translation");
     if labels.len() < lts.labels.len() {
         return Err(Lts2PbesError::LabelCount {
             given: labels.len(),

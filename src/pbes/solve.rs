@@ -7,9 +7,12 @@ use std::time::Instant;
 use miette::Diagnostic;
 use thiserror::Error;
 
-use crate::bes::{bes_to_game, solve_gauss, solve_zielonka, Game, Player, Solution};
+use crate::bes::{
+    bes_to_game, solve_gauss_watched, solve_zielonka_watched, Game, GaussError, Player, Solution,
+};
 use crate::pbes::inst::{instantiate, InstError, InstOptions, Instantiation};
 use crate::pbes::ir::Pbes;
+use crate::progress::{time_stage, Halted, Meter};
 
 /// The BES solver to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -32,6 +35,13 @@ pub enum SolveError {
     #[error("Gauss elimination gave up: {0}")]
     #[diagnostic(code(muon::pbes2bool::gauss), help("use --solver zielonka"))]
     Gauss(String),
+    /// The run's budget (memory limit, timeout, Ctrl-C) stopped solving.
+    #[error(transparent)]
+    #[diagnostic(
+        code(muon::pbes2bool::stopped),
+        help("raise --memory-limit or --timeout")
+    )]
+    Stopped(#[from] Halted),
 }
 
 /// The outcome of [`solve_pbes`].
@@ -78,18 +88,24 @@ pub fn solve_pbes(
         .bes
         .as_ref()
         .ok_or_else(|| InstError::Bes("instantiation incomplete".into()))?;
+    let _timer = time_stage("solving");
+    let mut meter = Meter::new("solving", opts.progress);
     let (value, game) = match solver {
         SolverKind::Zielonka => {
             let g = bes_to_game(bes);
-            let s = solve_zielonka(&g);
+            let s = solve_zielonka_watched(&g, &mut meter)?;
             let v = s.winner(bes.init().vertex()) == Player::Even;
             (v, Some((g, s)))
         }
         SolverKind::Gauss => {
-            let vals = solve_gauss(bes).map_err(|e| SolveError::Gauss(e.to_string()))?;
+            let vals = solve_gauss_watched(bes, &mut meter).map_err(|e| match e {
+                GaussError::Stopped(h) => SolveError::Stopped(h),
+                e => SolveError::Gauss(e.to_string()),
+            })?;
             (vals[bes.init().index()], None)
         }
     };
+    meter.finish();
     Ok(SolveOutcome {
         value,
         inst,

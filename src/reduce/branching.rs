@@ -22,6 +22,7 @@ use rustc_hash::FxHashMap;
 use super::scc::{adjacency, tarjan};
 use super::Partition;
 use crate::lts::Transition;
+use crate::progress::{grouped, Unwatched, Watch};
 
 /// One signature element: a label and the block of the target.
 type Pair = (u32, u32);
@@ -34,8 +35,21 @@ pub fn branching_partition(
     transitions: &[Transition],
     divergence: bool,
 ) -> Partition {
+    let Ok(p) = branching_partition_watched(n, is_tau, transitions, divergence, &mut Unwatched);
+    p
+}
+
+/// [`branching_partition`] under `watch`: one tick per signature computed, so a stop comes
+/// within a round of refinement.
+pub fn branching_partition_watched<W: Watch>(
+    n: usize,
+    is_tau: &[bool],
+    transitions: &[Transition],
+    divergence: bool,
+    watch: &mut W,
+) -> Result<Partition, W::Stop> {
     if n == 0 {
-        return Partition::from_blocks(Vec::new(), 0);
+        return Ok(Partition::from_blocks(Vec::new(), 0));
     }
     let tau = |t: &Transition| is_tau[t.label.index()];
     let (start, succ) = adjacency(
@@ -84,9 +98,9 @@ pub fn branching_partition(
         out_start[i + 1] += out_start[i];
     }
     let inert_label = |a: u32| a != div && is_tau[a as usize];
-    let (block, num_blocks) = refine(k, &edges, &out_start, inert_label);
+    let (block, num_blocks) = refine(k, &edges, &out_start, inert_label, watch)?;
     let blocks = comp.iter().map(|&c| block[c as usize]).collect();
-    Partition::from_blocks(blocks, num_blocks)
+    Ok(Partition::from_blocks(blocks, num_blocks))
 }
 
 /// Signature refinement of the contracted graph (`edges` sorted by source, `out_start` its
@@ -99,12 +113,13 @@ pub fn branching_partition(
 /// recomputes the dirty nodes' signatures in topological order and moves those whose
 /// signature differs from their block's into new blocks, one per signature. So a long
 /// chain that splits one state per round costs a few nodes per round, not the whole chain.
-fn refine(
+fn refine<W: Watch>(
     k: usize,
     edges: &[(u32, u32, u32)],
     out_start: &[u32],
     inert_label: impl Fn(u32) -> bool,
-) -> (Vec<u32>, u32) {
+    watch: &mut W,
+) -> Result<(Vec<u32>, u32), W::Stop> {
     // Predecessors: (source, label) per target.
     let (pred_start, pred) = {
         let mut start = vec![0u32; k + 1];
@@ -136,8 +151,11 @@ fn refine(
     let mut compact_at = 1usize << 20;
     // The first round must compare against no stale signature: block 0 has none yet.
     let mut block_sig_valid = vec![false];
+    // For progress and stop messages: loop iterations and signatures computed.
+    let (mut rounds, mut signatures) = (0u64, 0u64);
     while !dirty.is_empty() {
         round += 1;
+        rounds += 1;
         // Close backwards under inert taus.
         for &c in &dirty {
             dirty_at[c as usize] = round;
@@ -178,6 +196,14 @@ fn refine(
             }
         };
         for &c in &dirty {
+            signatures += 1;
+            watch.tick(signatures, || {
+                format!(
+                    "{} refinement rounds, {} blocks",
+                    grouped(rounds),
+                    grouped(block_size.len() as u64)
+                )
+            })?;
             let c = c as usize;
             let bc = block[c];
             let out = &edges[out_start[c] as usize..out_start[c + 1] as usize];
@@ -293,5 +319,5 @@ fn refine(
         }
     }
     let n = block_size.len() as u32;
-    (block, n)
+    Ok((block, n))
 }

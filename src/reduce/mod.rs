@@ -60,6 +60,7 @@ use rustc_hash::FxHashMap;
 use thiserror::Error;
 
 use crate::lts::{Label, LabelId, Lts, StateId, Transition};
+use crate::progress::{Halted, Unwatched, Watch};
 
 /// The bisimulations computed as partitions of the states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -157,6 +158,19 @@ pub enum ReduceError {
         help("compare without --counter-example, or reduce both LTSs first")
     )]
     CounterexampleTooLarge,
+    /// The run's budget (memory limit, timeout, Ctrl-C) stopped the reduction.
+    #[error(transparent)]
+    #[diagnostic(
+        code(muon::reduce::stopped),
+        help("raise --memory-limit or --timeout, or reduce a smaller LTS")
+    )]
+    Stopped(#[from] Halted),
+}
+
+impl From<std::convert::Infallible> for ReduceError {
+    fn from(never: std::convert::Infallible) -> Self {
+        match never {}
+    }
 }
 
 /// Options of [`reduce`] and [`compare`].
@@ -233,15 +247,28 @@ fn tau_labels(lts: &Lts) -> Vec<bool> {
 
 /// The coarsest bisimulation of kind `kind` on `lts`.
 pub fn partition(lts: &Lts, kind: Bisimulation) -> Partition {
+    let Ok(p) = partition_watched(lts, kind, &mut Unwatched);
+    p
+}
+
+/// [`partition`] under `watch` (progress, and a stop when the budget runs out).
+pub fn partition_watched<W: Watch>(
+    lts: &Lts,
+    kind: Bisimulation,
+    watch: &mut W,
+) -> Result<Partition, W::Stop> {
     let n = lts.num_states as usize;
     match kind {
-        Bisimulation::Strong => strong::strong_partition(n, lts.labels.len(), &lts.transitions),
+        Bisimulation::Strong => {
+            strong::strong_partition_watched(n, lts.labels.len(), &lts.transitions, watch)
+        }
         Bisimulation::Branching | Bisimulation::DivergenceBranching => {
-            branching::branching_partition(
+            branching::branching_partition_watched(
                 n,
                 &tau_labels(lts),
                 &lts.transitions,
                 kind == Bisimulation::DivergenceBranching,
+                watch,
             )
         }
     }
@@ -457,13 +484,13 @@ pub fn disjoint_union(a: &Lts, b: &Lts) -> (Lts, StateId) {
 /// The bisimulation quotient that [`determinise_minimal`] starts from: strong bisimulation
 /// preserves traces, branching bisimulation weak traces, and a smaller input gives a much
 /// smaller subset construction.
-fn trace_prereduce(lts: &Lts, weak: bool) -> Lts {
+fn trace_prereduce<W: Watch>(lts: &Lts, weak: bool, watch: &mut W) -> Result<Lts, W::Stop> {
     let kind = if weak {
         Bisimulation::Branching
     } else {
         Bisimulation::Strong
     };
-    quotient(lts, &partition(lts, kind), kind)
+    Ok(quotient(lts, &partition_watched(lts, kind, watch)?, kind))
 }
 
 /// The minimal deterministic LTS with the traces (weak traces when `weak`) of `lts`: the
@@ -473,9 +500,22 @@ pub fn determinise_minimal(
     weak: bool,
     opts: &ReduceOptions,
 ) -> Result<Lts, ReduceError> {
-    let pre = trace_prereduce(lts, weak);
-    let det = trace::determinise(&pre, weak, opts.max_subsets)?;
-    let p = partition(&det, Bisimulation::Strong);
+    determinise_minimal_watched(lts, weak, opts, &mut Unwatched)
+}
+
+/// [`determinise_minimal`] under `watch`.
+pub fn determinise_minimal_watched<W: Watch>(
+    lts: &Lts,
+    weak: bool,
+    opts: &ReduceOptions,
+    watch: &mut W,
+) -> Result<Lts, ReduceError>
+where
+    ReduceError: From<W::Stop>,
+{
+    let pre = trace_prereduce(lts, weak, watch)?;
+    let det = trace::determinise_watched(&pre, weak, opts.max_subsets, watch)?;
+    let p = partition_watched(&det, Bisimulation::Strong, watch)?;
     Ok(quotient(&det, &p, Bisimulation::Strong))
 }
 
@@ -483,10 +523,24 @@ pub fn determinise_minimal(
 /// [`weak::weak_bisim_reduce`] builds it), or for the trace equivalences the minimal
 /// deterministic LTS with the same (weak) traces.
 pub fn reduce(lts: &Lts, eq: Equivalence, opts: &ReduceOptions) -> Result<Lts, ReduceError> {
+    reduce_watched(lts, eq, opts, &mut Unwatched)
+}
+
+/// [`reduce`] under `watch` (progress, and [`ReduceError::Stopped`] when the budget runs
+/// out).
+pub fn reduce_watched<W: Watch>(
+    lts: &Lts,
+    eq: Equivalence,
+    opts: &ReduceOptions,
+    watch: &mut W,
+) -> Result<Lts, ReduceError>
+where
+    ReduceError: From<W::Stop>,
+{
     match eq.bisimulation() {
-        Some(kind) => Ok(quotient(lts, &partition(lts, kind), kind)),
-        None if eq == Equivalence::WeakBisim => Ok(weak::weak_bisim_reduce(lts)),
-        None => determinise_minimal(lts, eq == Equivalence::WeakTrace, opts),
+        Some(kind) => Ok(quotient(lts, &partition_watched(lts, kind, watch)?, kind)),
+        None if eq == Equivalence::WeakBisim => Ok(weak::weak_bisim_reduce_watched(lts, watch)?),
+        None => determinise_minimal_watched(lts, eq == Equivalence::WeakTrace, opts, watch),
     }
 }
 
@@ -497,22 +551,37 @@ pub fn compare(
     eq: Equivalence,
     opts: &ReduceOptions,
 ) -> Result<bool, ReduceError> {
+    compare_watched(a, b, eq, opts, &mut Unwatched)
+}
+
+/// [`compare`] under `watch`.
+pub fn compare_watched<W: Watch>(
+    a: &Lts,
+    b: &Lts,
+    eq: Equivalence,
+    opts: &ReduceOptions,
+    watch: &mut W,
+) -> Result<bool, ReduceError>
+where
+    ReduceError: From<W::Stop>,
+{
     let (a, b) = match eq.bisimulation() {
         Some(_) => (a.clone(), b.clone()),
         // Weakly bisimilar exactly when the reductions are strongly bisimilar.
-        None if eq == Equivalence::WeakBisim => {
-            (weak::weak_bisim_reduce(a), weak::weak_bisim_reduce(b))
-        }
+        None if eq == Equivalence::WeakBisim => (
+            weak::weak_bisim_reduce_watched(a, watch)?,
+            weak::weak_bisim_reduce_watched(b, watch)?,
+        ),
         None => {
             let weak = eq == Equivalence::WeakTrace;
             (
-                determinise_minimal(a, weak, opts)?,
-                determinise_minimal(b, weak, opts)?,
+                determinise_minimal_watched(a, weak, opts, watch)?,
+                determinise_minimal_watched(b, weak, opts, watch)?,
             )
         }
     };
     let (u, init_b) = disjoint_union(&a, &b);
     let kind = eq.bisimulation().unwrap_or(Bisimulation::Strong);
-    let p = partition(&u, kind);
+    let p = partition_watched(&u, kind, watch)?;
     Ok(p.block_of(u.initial) == p.block_of(init_b))
 }

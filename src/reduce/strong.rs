@@ -18,6 +18,7 @@
 
 use super::Partition;
 use crate::lts::Transition;
+use crate::progress::{grouped, Unwatched, Watch};
 
 /// A refinable partition of `0..n`: each block is a contiguous range of `elems`, and marking
 /// moves an element to the front of its block.
@@ -107,10 +108,22 @@ impl Refinable {
 /// The coarsest strong bisimulation of the LTS with `n` states, `num_labels` labels and the
 /// `transitions`.
 pub fn strong_partition(n: usize, num_labels: usize, transitions: &[Transition]) -> Partition {
+    let Ok(p) = strong_partition_watched(n, num_labels, transitions, &mut Unwatched);
+    p
+}
+
+/// [`strong_partition`] under `watch`: one tick per splitter constellation, so a stop comes
+/// between two splits.
+pub fn strong_partition_watched<W: Watch>(
+    n: usize,
+    num_labels: usize,
+    transitions: &[Transition],
+    watch: &mut W,
+) -> Result<Partition, W::Stop> {
     let m = transitions.len();
     let mut part = Refinable::new(n);
     if n == 0 {
-        return Partition::from_blocks(Vec::new(), 0);
+        return Ok(Partition::from_blocks(Vec::new(), 0));
     }
     // Incoming adjacency, sorted by (target, label).
     let mut order: Vec<u32> = (0..m as u32).collect();
@@ -183,7 +196,16 @@ pub fn strong_partition(n: usize, num_labels: usize, transitions: &[Transition])
     let mut epoch: u32 = 0;
     let mut srcs: Vec<u32> = Vec::new();
 
+    let mut splitters = 0u64;
     while let Some(c) = todo.pop() {
+        splitters += 1;
+        watch.tick(splitters, || {
+            format!(
+                "{} splitters, {} blocks",
+                grouped(splitters),
+                grouped(part.num_blocks() as u64)
+            )
+        })?;
         let ci = c as usize;
         in_todo[ci] = false;
         let bf = part.block_of[part.elems[c_start[ci] as usize] as usize];
@@ -277,5 +299,5 @@ pub fn strong_partition(n: usize, num_labels: usize, transitions: &[Transition])
         }
     }
     let nb = part.num_blocks() as u32;
-    Partition::from_blocks(part.block_of, nb)
+    Ok(Partition::from_blocks(part.block_of, nb))
 }

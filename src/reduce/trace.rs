@@ -11,6 +11,7 @@ use rustc_hash::{FxHashMap, FxHasher};
 
 use super::ReduceError;
 use crate::lts::{LabelId, Lts, StateId, Transition};
+use crate::progress::{grouped, Unwatched, Watch};
 
 /// The most states all subsets may hold together (each is stored once, so this bounds
 /// their memory at 512 MB).
@@ -22,6 +23,19 @@ const NONE: u32 = u32::MAX;
 /// (tau-closed and without tau-steps when `weak`); at most `max_states` subsets, holding at
 /// most [`MAX_ELEMENTS`] states together.
 pub fn determinise(lts: &Lts, weak: bool, max_states: u64) -> Result<Lts, ReduceError> {
+    determinise_watched(lts, weak, max_states, &mut Unwatched)
+}
+
+/// [`determinise`] under `watch`: one tick per subset whose successors are built.
+pub fn determinise_watched<W: Watch>(
+    lts: &Lts,
+    weak: bool,
+    max_states: u64,
+    watch: &mut W,
+) -> Result<Lts, ReduceError>
+where
+    ReduceError: From<W::Stop>,
+{
     let n = lts.num_states as usize;
     let is_tau: Vec<bool> = lts.labels.iter().map(|l| weak && l.is_tau()).collect();
     let mut out_start = vec![0u32; n + 1];
@@ -80,6 +94,13 @@ pub fn determinise(lts: &Lts, weak: bool, max_states: u64) -> Result<Lts, Reduce
     let mut steps: Vec<(u32, u32)> = Vec::new();
     let mut i = 0;
     while i < sets.len() {
+        watch.tick(i as u64, || {
+            format!(
+                "{} of {} subsets determinised",
+                grouped(i as u64),
+                grouped(sets.len() as u64)
+            )
+        })?;
         steps.clear();
         for &s in &sets[i] {
             let s = s as usize;

@@ -19,8 +19,9 @@
 
 use rustc_hash::FxHashSet;
 
-use super::{partition, quotient, reachable_part, scc, Bisimulation, Partition};
+use super::{partition, partition_watched, quotient, reachable_part, scc, Bisimulation, Partition};
 use crate::lts::{LabelId, Lts, StateId, Transition};
+use crate::progress::{Unwatched, Watch};
 
 fn tau_labels(lts: &Lts) -> Vec<bool> {
     lts.labels.iter().map(|l| l.is_tau()).collect()
@@ -150,15 +151,21 @@ pub fn naive_weak_partition(lts: &Lts) -> Partition {
 
 /// `lts` reduced modulo weak bisimulation (see the module documentation).
 pub fn weak_bisim_reduce(lts: &Lts) -> Lts {
+    let Ok(r) = weak_bisim_reduce_watched(lts, &mut Unwatched);
+    r
+}
+
+/// [`weak_bisim_reduce`] under `watch` (its two partitions are watched).
+pub fn weak_bisim_reduce_watched<W: Watch>(lts: &Lts, watch: &mut W) -> Result<Lts, W::Stop> {
     let b = quotient(
         lts,
-        &partition(lts, Bisimulation::Branching),
+        &partition_watched(lts, Bisimulation::Branching, watch)?,
         Bisimulation::Branching,
     );
     let sat = saturate(&b);
     let q = quotient(
         &sat,
-        &partition(&sat, Bisimulation::Strong),
+        &partition_watched(&sat, Bisimulation::Strong, watch)?,
         Bisimulation::Strong,
     );
     let is_tau = tau_labels(&q);
@@ -199,14 +206,20 @@ pub fn weak_bisim_reduce(lts: &Lts) -> Lts {
     let reduced = with_edges(&q, edges);
     // Drop the labels no transition carries any more, as the quotients do.
     let p = Partition::from_blocks((0..reduced.num_states).collect(), reduced.num_states);
-    quotient(&reduced, &p, Bisimulation::Strong)
+    Ok(quotient(&reduced, &p, Bisimulation::Strong))
 }
 
 /// `lts` reduced modulo tau-star (see the module documentation).
 pub fn tau_star_reduce(lts: &Lts) -> Lts {
+    let Ok(r) = tau_star_reduce_watched(lts, &mut Unwatched);
+    r
+}
+
+/// [`tau_star_reduce`] under `watch` (its two partitions are watched).
+pub fn tau_star_reduce_watched<W: Watch>(lts: &Lts, watch: &mut W) -> Result<Lts, W::Stop> {
     let b = quotient(
         lts,
-        &partition(lts, Bisimulation::Branching),
+        &partition_watched(lts, Bisimulation::Branching, watch)?,
         Bisimulation::Branching,
     );
     let is_tau = tau_labels(&b);
@@ -238,9 +251,9 @@ pub fn tau_star_reduce(lts: &Lts) -> Lts {
         }
     }
     let star = reachable_part(&with_edges(&b, edges));
-    quotient(
+    Ok(quotient(
         &star,
-        &partition(&star, Bisimulation::Strong),
+        &partition_watched(&star, Bisimulation::Strong, watch)?,
         Bisimulation::Strong,
-    )
+    ))
 }

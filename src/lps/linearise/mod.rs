@@ -120,6 +120,7 @@ const MAX_SUMMANDS: usize = 2_000_000;
 
 /// Linearises `spec` into a linear process.
 pub fn linearise(spec: &ProcSpec, opts: LineariseOptions) -> Result<Lps, LinError> {
+    let _timer = crate::progress::time_stage("linearisation");
     let expanded = expand_trivial_calls(spec);
     let spec = &expanded;
     let mut l = Lin::new(spec);

@@ -49,6 +49,9 @@ pub struct InstOptions {
     /// Keep the data instance of every BES variable as IR ([`Instantiation::origin`]), for
     /// evidence (the IR engine always keeps them).
     pub keep_origins: bool,
+    /// How the progress of instantiation (and of solving, in [`crate::pbes::solve`]) is
+    /// shown on standard error.
+    pub progress: crate::progress::Shown,
 }
 
 impl Default for InstOptions {
@@ -58,6 +61,7 @@ impl Default for InstOptions {
             max_enumeration: 100_000,
             stop_when_decided: false,
             keep_origins: false,
+            progress: crate::progress::Shown::Off,
         }
     }
 }

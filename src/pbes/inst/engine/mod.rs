@@ -32,6 +32,7 @@ use crate::pbes::inst::{
     Origins,
 };
 use crate::pbes::ir::{Pbes, PbesExpr};
+use crate::progress::{grouped, Meter, Watch};
 
 mod quant;
 mod terms;
@@ -207,19 +208,31 @@ pub fn instantiate(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiation, Ins
         args.push(r);
     }
     let init = eng.var_of(init_eq, &args)?;
+    let _timer = crate::progress::time_stage("instantiation");
+    let mut meter = Meter::new("instantiation", opts.progress);
+    let mut expanded = 0u64;
     while let Some(x) = eng.queue.pop_front() {
         if opts.stop_when_decided && eng.g.value[init as usize].is_some() {
             break;
         }
-        if let Some(reason) = crate::budget::poll_stop() {
+        let (vars, pending) = (eng.g.value.len(), eng.queue.len() + 1);
+        if let Err(h) = meter.tick(expanded, || {
+            format!(
+                "{} BES variables, {} to expand",
+                grouped(vars as u64),
+                grouped(pending as u64)
+            )
+        }) {
             return Err(InstError::Stopped {
-                vars: eng.g.value.len(),
-                pending: eng.queue.len() + 1,
-                reason,
+                vars,
+                pending,
+                reason: h.reason,
             });
         }
         eng.expand(x)?;
+        expanded += 1;
     }
+    meter.finish();
     let decided = eng.g.value[init as usize];
     let complete = eng.queue.is_empty() && eng.g.is_complete();
     let bes = if complete {
