@@ -237,3 +237,65 @@ fn sets_and_bags_print_like_mcrl2() {
     let want: Vec<&str> = cases.iter().map(|c| c.1).collect();
     assert_eq!(lines(Some(spec), &exprs), want);
 }
+
+/// The `% expect: EXPR = VALUE` lines of a fixture.
+fn expectations(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("% expect: "))
+        .map(|l| {
+            let (e, v) = l.rsplit_once(" = ").expect("EXPR = VALUE");
+            (e.to_string(), v.to_string())
+        })
+        .collect()
+}
+
+/// Overlapping equations are tried in mCRL2's JITty order (not declaration order): the
+/// normal forms mCRL2's `lps2lts` gives, through `muon rewrite` and through `muon lps2lts`.
+#[test]
+fn overlapping_equations_follow_mcrl2_order() {
+    let path = "fixtures/data/jitty_order.mcrl2";
+    let text = std::fs::read_to_string(path).unwrap();
+    let want = expectations(&text);
+    assert!(want.len() >= 15, "the fixture's expectations");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_muon"));
+    cmd.args(["rewrite", "--spec", path, "--"]);
+    cmd.args(want.iter().map(|(e, _)| e));
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let values: Vec<String> = want.iter().map(|(_, v)| v.clone()).collect();
+    assert_eq!(got, values, "normal forms of {want:?}");
+    // The same through linearisation and exploration: the labels in the order of the trace.
+    let dir = tempfile::tempdir().unwrap();
+    let lps = dir.path().join("order.lps");
+    let aut = dir.path().join("order.aut");
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_muon"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    run(&["mcrl22lps", path, lps.to_str().unwrap()]);
+    run(&["lps2lts", lps.to_str().unwrap(), aut.to_str().unwrap()]);
+    let labels: Vec<String> = std::fs::read_to_string(&aut)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split('"').nth(1).unwrap().to_string())
+        .filter(|l| l != "Terminate")
+        .collect();
+    let want_labels: Vec<String> = values.iter().map(|v| format!("o({v})")).collect();
+    assert_eq!(labels, want_labels);
+}

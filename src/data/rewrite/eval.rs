@@ -545,17 +545,18 @@ impl Rewriter {
             }
             _ => {}
         }
-        if let Some(r) = self.try_rules(f, args, false)? {
-            return Ok(r);
-        }
         // `f(1)` where an equation defines the constant `f` itself (`f = lambda x: Pos. …`):
-        // rewrite the head, then apply what it became.
+        // rewrite the head, then apply what it became. mCRL2 tries equations with fewer
+        // arguments first, so these come before the equations of `f(x)`.
         if !args.is_empty() && self.has_constant_rule(f) {
             if let Some(hv) = self.try_rules(f, &[], false)? {
                 if hv != h {
                     return self.apply(hv, args);
                 }
             }
+        }
+        if let Some(r) = self.try_rules(f, args, false)? {
+            return Ok(r);
         }
         Ok(if args.is_empty() {
             h
@@ -564,11 +565,14 @@ impl Rewriter {
         })
     }
 
+    /// Whether `f` has an equation without arguments (`f = …`); in mCRL2's order (see
+    /// `strategy.rs`) such equations come first.
     fn has_constant_rule(&self, f: FuncId) -> bool {
         self.sys
             .rules
             .get(f.0 as usize)
-            .is_some_and(|rs| rs.iter().any(|r| !r.curried && r.pats.is_empty()))
+            .and_then(|rs| rs.first())
+            .is_some_and(|r| !r.curried && r.pats.is_empty())
     }
 
     /// The interpreter's [`Rewriter::try_rules`] (the reference for the compiled

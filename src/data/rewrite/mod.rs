@@ -5,7 +5,7 @@
 //! arguments first (innermost), then the head is applied to the normal-form arguments:
 //! a built-in evaluator, the projection/recogniser of a struct, or the user equations of the
 //! head symbol (indexed by function symbol, compiled to matching programs and code trees, see
-//! `compiled.rs`). The right-hand
+//! `compiled.rs`), tried in mCRL2's JITty order (`strategy.rs`). The right-hand
 //! side of a matching equation is evaluated directly under the match substitution, so no
 //! intermediate (non-normal) term is ever interned. `if`, `&&`, `||` and `=>` evaluate their
 //! condition / left operand first and only the branch that is needed, which makes recursive
@@ -37,6 +37,7 @@ mod lists;
 mod native;
 mod open;
 mod order;
+mod strategy;
 use lists::elem;
 use native::*;
 
@@ -479,7 +480,13 @@ impl Rewriter {
             if i >= by_id.len() {
                 by_id.resize_with(i + 1, Vec::new);
             }
-            by_id[i] = rs;
+            // mCRL2's JITty order, not declaration order (see `strategy.rs`).
+            let order = strategy::jitty_order(rw.store, &rs);
+            let mut slots: Vec<Option<Rule>> = rs.into_iter().map(Some).collect();
+            by_id[i] = order
+                .into_iter()
+                .map(|k| slots[k].take().expect("a permutation"))
+                .collect();
         }
         Arc::get_mut(&mut rw.sys).expect("fresh system").rules = by_id;
         // The compiled equations live as long as the store their terms belong to (the
