@@ -245,31 +245,31 @@ fn small_spec() -> ProcSpec {
         sort: Sort::Nat,
     };
     let body = ProcExpr::Choice(
-        Box::new(ProcExpr::Sum {
+        Arc::new(ProcExpr::Sum {
             vars: vec![Var {
                 name: n("m"),
                 sort: Sort::Nat,
             }],
-            body: Box::new(ProcExpr::If {
+            body: Arc::new(ProcExpr::If {
                 cond: bin("<", var("m", Sort::Nat), var("n", Sort::Nat)),
-                then: Box::new(ProcExpr::Seq(
-                    Box::new(ProcExpr::Action(act("a", vec![var("m", Sort::Nat)]))),
-                    Box::new(ProcExpr::Call {
+                then: Arc::new(ProcExpr::Seq(
+                    Arc::new(ProcExpr::Action(act("a", vec![var("m", Sort::Nat)]))),
+                    Arc::new(ProcExpr::Call {
                         proc: ProcId(0),
                         args: vec![var("m", Sort::Nat)],
                     }),
                 )),
-                else_: Some(Box::new(ProcExpr::Delta)),
+                else_: Some(Arc::new(ProcExpr::Delta)),
             }),
         }),
-        Box::new(ProcExpr::Seq(
-            Box::new(ProcExpr::Sync(
-                Box::new(ProcExpr::Action(act("b", vec![]))),
-                Box::new(ProcExpr::Action(act("c", vec![]))),
+        Arc::new(ProcExpr::Seq(
+            Arc::new(ProcExpr::Sync(
+                Arc::new(ProcExpr::Action(act("b", vec![]))),
+                Arc::new(ProcExpr::Action(act("c", vec![]))),
             )),
-            Box::new(ProcExpr::If {
+            Arc::new(ProcExpr::If {
                 cond: var("flag", Sort::Bool),
-                then: Box::new(ProcExpr::Tau),
+                then: Arc::new(ProcExpr::Tau),
                 else_: None,
             }),
         )),
@@ -325,17 +325,17 @@ fn small_spec() -> ProcSpec {
         }],
         init: ProcExpr::Allow {
             set: vec![MultiActionName(vec![n("a")]), MultiActionName(vec![n("d")])],
-            body: Box::new(ProcExpr::Comm {
+            body: Arc::new(ProcExpr::Comm {
                 rules: vec![CommRule {
                     lhs: MultiActionName(vec![n("b"), n("c")]),
                     rhs: Some(n("d")),
                 }],
-                body: Box::new(ProcExpr::Par(
-                    Box::new(ProcExpr::Call {
+                body: Arc::new(ProcExpr::Par(
+                    Arc::new(ProcExpr::Call {
                         proc: ProcId(0),
                         args: vec![func("lim", Sort::Nat)],
                     }),
-                    Box::new(ProcExpr::Call {
+                    Arc::new(ProcExpr::Call {
                         proc: ProcId(0),
                         args: vec![num(0, Sort::Nat)],
                     }),

@@ -6,6 +6,8 @@
 //! in scope); actions are resolved against their overloaded declarations and carry the
 //! declared sorts; action-name sets of `allow`/`comm` are sorted multisets.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::data::ir::{DataExpr, DataSpec, Name, Sort, Var};
@@ -71,61 +73,61 @@ pub enum ProcExpr {
         /// The summation variables.
         vars: Vec<Var>,
         /// The body.
-        body: Box<ProcExpr>,
+        body: Arc<ProcExpr>,
     },
     /// `p + q`.
-    Choice(Box<ProcExpr>, Box<ProcExpr>),
+    Choice(Arc<ProcExpr>, Arc<ProcExpr>),
     /// `p . q`.
-    Seq(Box<ProcExpr>, Box<ProcExpr>),
+    Seq(Arc<ProcExpr>, Arc<ProcExpr>),
     /// `c -> p` (`else_ = None`) or `c -> p <> q`.
     If {
         /// The condition (sort `Bool`).
         cond: DataExpr,
         /// The then-branch.
-        then: Box<ProcExpr>,
+        then: Arc<ProcExpr>,
         /// The else-branch, if any.
-        else_: Option<Box<ProcExpr>>,
+        else_: Option<Arc<ProcExpr>>,
     },
     /// `p | q`: synchronous product (multi-actions).
-    Sync(Box<ProcExpr>, Box<ProcExpr>),
+    Sync(Arc<ProcExpr>, Arc<ProcExpr>),
     /// `p || q`: parallel composition.
-    Par(Box<ProcExpr>, Box<ProcExpr>),
+    Par(Arc<ProcExpr>, Arc<ProcExpr>),
     /// `p ||_ q`: left merge.
-    LeftMerge(Box<ProcExpr>, Box<ProcExpr>),
+    LeftMerge(Arc<ProcExpr>, Arc<ProcExpr>),
     /// `allow({…}, p)`.
     Allow {
         /// The allowed multi-action names.
         set: Vec<MultiActionName>,
         /// The body.
-        body: Box<ProcExpr>,
+        body: Arc<ProcExpr>,
     },
     /// `block({…}, p)`.
     Block {
         /// The blocked action names.
         set: Vec<Name>,
         /// The body.
-        body: Box<ProcExpr>,
+        body: Arc<ProcExpr>,
     },
     /// `hide({…}, p)`.
     Hide {
         /// The hidden action names.
         set: Vec<Name>,
         /// The body.
-        body: Box<ProcExpr>,
+        body: Arc<ProcExpr>,
     },
     /// `rename({a -> b, …}, p)`.
     Rename {
         /// Pairs (from, to).
         map: Vec<(Name, Name)>,
         /// The body.
-        body: Box<ProcExpr>,
+        body: Arc<ProcExpr>,
     },
     /// `comm({…}, p)`.
     Comm {
         /// The rules.
         rules: Vec<CommRule>,
         /// The body.
-        body: Box<ProcExpr>,
+        body: Arc<ProcExpr>,
     },
 }
 
@@ -134,7 +136,7 @@ impl ProcExpr {
     /// action sets are kept. The one place that knows every operator's children, so that
     /// structural rewrites only spell out the cases they change.
     pub fn map_children(&self, mut f: impl FnMut(&ProcExpr) -> ProcExpr) -> ProcExpr {
-        let mut b = |p: &ProcExpr| Box::new(f(p));
+        let mut b = |p: &ProcExpr| Arc::new(f(p));
         match self {
             ProcExpr::Action(_) | ProcExpr::Tau | ProcExpr::Delta | ProcExpr::Call { .. } => {
                 self.clone()

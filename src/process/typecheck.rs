@@ -2,6 +2,7 @@
 //! and `init`, from the untyped AST to the typed [`ProcSpec`].
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use crate::data::ir::{DataExpr, Name, Sort, Var};
 use crate::data::typecheck::{did_you_mean, sorts_str, Checker, Diagnostics, Reported, Res};
@@ -292,7 +293,7 @@ impl ProcChecker<'_, '_> {
                 self.c.pop_vars(d);
                 ProcExpr::Sum {
                     vars,
-                    body: Box::new(b?),
+                    body: Arc::new(b?),
                 }
             }
             K::Choice(p, q) => {
@@ -318,10 +319,10 @@ impl ProcChecker<'_, '_> {
             K::Cond { cond, then, else_ } => {
                 let c = self.c.check(cond, Some(&Sort::Bool));
                 let t = self.check(then);
-                let el = else_.as_ref().map(|x| self.check(x).map(Box::new));
+                let el = else_.as_ref().map(|x| self.check(x).map(Arc::new));
                 ProcExpr::If {
                     cond: c?,
-                    then: Box::new(t?),
+                    then: Arc::new(t?),
                     else_: el.transpose()?,
                 }
             }
@@ -348,7 +349,7 @@ impl ProcChecker<'_, '_> {
                 }
                 ProcExpr::Allow {
                     set: out,
-                    body: Box::new(b?),
+                    body: Arc::new(b?),
                 }
             }
             K::Block { set, body } | K::Hide { set, body } => {
@@ -366,7 +367,7 @@ impl ProcChecker<'_, '_> {
                 if bad {
                     return Err(Reported);
                 }
-                let body = Box::new(b?);
+                let body = Arc::new(b?);
                 if matches!(e.kind, K::Block { .. }) {
                     ProcExpr::Block { set: names, body }
                 } else {
@@ -424,7 +425,7 @@ impl ProcChecker<'_, '_> {
                 }
                 ProcExpr::Rename {
                     map,
-                    body: Box::new(b?),
+                    body: Arc::new(b?),
                 }
             }
             K::Comm { rules, body } => {
@@ -480,16 +481,16 @@ impl ProcChecker<'_, '_> {
                 }
                 ProcExpr::Comm {
                     rules: out,
-                    body: Box::new(b?),
+                    body: Arc::new(b?),
                 }
             }
         })
     }
 
-    fn two(&mut self, p: &ast::ProcExpr, q: &ast::ProcExpr) -> Res<(Box<ProcExpr>, Box<ProcExpr>)> {
+    fn two(&mut self, p: &ast::ProcExpr, q: &ast::ProcExpr) -> Res<(Arc<ProcExpr>, Arc<ProcExpr>)> {
         let p = self.check(p);
         let q = self.check(q);
-        Ok((Box::new(p?), Box::new(q?)))
+        Ok((Arc::new(p?), Arc::new(q?)))
     }
 
     fn comm_rule(&mut self, r: &ast::CommRule) -> Res<CommRule> {

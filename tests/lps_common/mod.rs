@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::sync::Arc;
 
 use muon::data::ir::{DataExpr, DataSpec, Func, Sort, Var};
 use muon::data::ir_ops;
@@ -33,13 +34,13 @@ pub fn act(n: &str, args: Vec<DataExpr>) -> ProcExpr {
     })
 }
 pub fn seq(a: ProcExpr, b: ProcExpr) -> ProcExpr {
-    ProcExpr::Seq(Box::new(a), Box::new(b))
+    ProcExpr::Seq(Arc::new(a), Arc::new(b))
 }
 pub fn alt(a: ProcExpr, b: ProcExpr) -> ProcExpr {
-    ProcExpr::Choice(Box::new(a), Box::new(b))
+    ProcExpr::Choice(Arc::new(a), Arc::new(b))
 }
 pub fn par(a: ProcExpr, b: ProcExpr) -> ProcExpr {
-    ProcExpr::Par(Box::new(a), Box::new(b))
+    ProcExpr::Par(Arc::new(a), Arc::new(b))
 }
 pub fn par_all(mut v: Vec<ProcExpr>) -> ProcExpr {
     let last = v.pop().unwrap();
@@ -54,21 +55,21 @@ pub fn call(p: u32, args: Vec<DataExpr>) -> ProcExpr {
 pub fn cond(c: DataExpr, p: ProcExpr) -> ProcExpr {
     ProcExpr::If {
         cond: c,
-        then: Box::new(p),
+        then: Arc::new(p),
         else_: None,
     }
 }
 pub fn ite(c: DataExpr, p: ProcExpr, q: ProcExpr) -> ProcExpr {
     ProcExpr::If {
         cond: c,
-        then: Box::new(p),
-        else_: Some(Box::new(q)),
+        then: Arc::new(p),
+        else_: Some(Arc::new(q)),
     }
 }
 pub fn sum(vars: Vec<Var>, p: ProcExpr) -> ProcExpr {
     ProcExpr::Sum {
         vars,
-        body: Box::new(p),
+        body: Arc::new(p),
     }
 }
 pub fn mset(names: &[&str]) -> MultiActionName {
@@ -79,7 +80,7 @@ pub fn mset(names: &[&str]) -> MultiActionName {
 pub fn allow(sets: &[&[&str]], p: ProcExpr) -> ProcExpr {
     ProcExpr::Allow {
         set: sets.iter().map(|s| mset(s)).collect(),
-        body: Box::new(p),
+        body: Arc::new(p),
     }
 }
 pub fn comm(rules: &[(&[&str], Option<&str>)], p: ProcExpr) -> ProcExpr {
@@ -91,19 +92,19 @@ pub fn comm(rules: &[(&[&str], Option<&str>)], p: ProcExpr) -> ProcExpr {
                 rhs: r.map(|x| x.into()),
             })
             .collect(),
-        body: Box::new(p),
+        body: Arc::new(p),
     }
 }
 pub fn hide(names: &[&str], p: ProcExpr) -> ProcExpr {
     ProcExpr::Hide {
         set: names.iter().map(|n| (*n).into()).collect(),
-        body: Box::new(p),
+        body: Arc::new(p),
     }
 }
 pub fn block(names: &[&str], p: ProcExpr) -> ProcExpr {
     ProcExpr::Block {
         set: names.iter().map(|n| (*n).into()).collect(),
-        body: Box::new(p),
+        body: Arc::new(p),
     }
 }
 pub fn rename(map: &[(&str, &str)], p: ProcExpr) -> ProcExpr {
@@ -112,7 +113,7 @@ pub fn rename(map: &[(&str, &str)], p: ProcExpr) -> ProcExpr {
             .iter()
             .map(|(a, b)| ((*a).into(), (*b).into()))
             .collect(),
-        body: Box::new(p),
+        body: Arc::new(p),
     }
 }
 pub fn app(n: &str, args: Vec<DataExpr>, res: Sort) -> DataExpr {

@@ -34,7 +34,7 @@ impl Lin<'_> {
         e: &ProcExpr,
         span: Span,
     ) -> Result<(Vec<CSum>, Vec<Vec<u32>>), LinError> {
-        let start = self.tail_call(e, "init", span)?;
+        let start = self.tail_call(&Arc::new(e.clone()), "init", span)?;
         // Explore reachable control states.
         let mut order: Vec<CtrlId> = vec![start.ctrl];
         let mut index: HashMap<CtrlId, usize> = HashMap::new();
@@ -125,10 +125,8 @@ impl Lin<'_> {
         let delta_state = order
             .iter()
             .position(|c| {
-                matches!(
-                    self.ctrls[c.0 as usize].kind,
-                    CtrlKind::Expr(ProcExpr::Delta)
-                )
+                matches!(&self.ctrls[c.0 as usize].kind,
+                    CtrlKind::Expr(e) if matches!(**e, ProcExpr::Delta))
             })
             .map_or(term_state + 1, |i| i as u32 + 1);
         self.terminations.push(crate::lps::terminate::Termination {

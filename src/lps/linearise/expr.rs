@@ -2,6 +2,7 @@
 //! trivial calls, prefixes distributed over conditions, and renaming of sum variables.
 
 use super::*;
+use std::sync::Arc;
 
 pub(super) fn proc_has_parallel(e: &ProcExpr) -> bool {
     match e {
@@ -114,7 +115,7 @@ pub(crate) fn subst_proc(e: &ProcExpr, sigma: &Subst) -> ProcExpr {
         return e.clone();
     }
     let sd = |d: &DataExpr| substitute(d, sigma);
-    let sp = |p: &ProcExpr| Box::new(subst_proc(p, sigma));
+    let sp = |p: &ProcExpr| Arc::new(subst_proc(p, sigma));
     match e {
         ProcExpr::Action(a) => ProcExpr::Action(Action {
             name: a.name.clone(),
@@ -157,7 +158,7 @@ pub(crate) fn subst_proc(e: &ProcExpr, sigma: &Subst) -> ProcExpr {
             }
             ProcExpr::Sum {
                 vars: nvars,
-                body: Box::new(subst_proc(body, &inner)),
+                body: Arc::new(subst_proc(body, &inner)),
             }
         }
         ProcExpr::Choice(a, b) => ProcExpr::Choice(sp(a), sp(b)),
@@ -305,7 +306,7 @@ pub(super) fn can_terminate(spec: &ProcSpec, e: &ProcExpr, visiting: &mut Vec<Pr
 /// only into proper subterms of their input (the produced `p . leaf` is not revisited), so it
 /// terminates; `can_terminate` stops at the first repeated process.
 pub(super) fn distribute_prefix_over_conditions(spec: &ProcSpec, e: &ProcExpr) -> ProcExpr {
-    let r = |x: &ProcExpr| Box::new(distribute_prefix_over_conditions(spec, x));
+    let r = |x: &ProcExpr| Arc::new(distribute_prefix_over_conditions(spec, x));
     match e {
         ProcExpr::Choice(a, b) => ProcExpr::Choice(r(a), r(b)),
         ProcExpr::Sum { vars, body } => ProcExpr::Sum {
@@ -315,7 +316,7 @@ pub(super) fn distribute_prefix_over_conditions(spec: &ProcSpec, e: &ProcExpr) -
         ProcExpr::If { cond, then, else_ } => {
             let branch = |x: &ProcExpr| match x {
                 ProcExpr::Choice(..) | ProcExpr::Sum { .. } => r(x),
-                _ => Box::new(x.clone()),
+                _ => Arc::new(x.clone()),
             };
             ProcExpr::If {
                 cond: cond.clone(),
@@ -337,7 +338,7 @@ pub(super) fn distribute_prefix_over_conditions(spec: &ProcSpec, e: &ProcExpr) -
                     }
                     _ => out.push(ProcExpr::If {
                         cond: c,
-                        then: Box::new(ProcExpr::Seq(Box::new(p.clone()), Box::new(rest.clone()))),
+                        then: Arc::new(ProcExpr::Seq(Arc::new(p.clone()), Arc::new(rest.clone()))),
                         else_: None,
                     }),
                 }
@@ -346,7 +347,7 @@ pub(super) fn distribute_prefix_over_conditions(spec: &ProcSpec, e: &ProcExpr) -
             leaves(p, true_(), q, &mut out);
             let mut it = out.into_iter();
             let first = it.next().expect("a condition has at least two leaves");
-            it.fold(first, |a, b| ProcExpr::Choice(Box::new(a), Box::new(b)))
+            it.fold(first, |a, b| ProcExpr::Choice(Arc::new(a), Arc::new(b)))
         }
         _ => e.clone(),
     }

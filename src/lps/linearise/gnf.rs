@@ -2,6 +2,7 @@
 //! remaining stacks of calls, and tail calls.
 
 use super::*;
+use std::sync::Arc;
 
 impl Lin<'_> {
     // ----- GNF -------------------------------------------------------------------------
@@ -55,11 +56,11 @@ impl Lin<'_> {
     /// is a call of a sequential process).
     pub(super) fn tail_call(
         &mut self,
-        q: &ProcExpr,
+        q: &Arc<ProcExpr>,
         owner: &str,
         span: Span,
     ) -> Result<Call, LinError> {
-        if let ProcExpr::Call { proc, args } = q {
+        if let ProcExpr::Call { proc, args } = &**q {
             if !self.mcrl[proc.0 as usize] {
                 let ctrl = self.ctrl_of_proc(*proc)?;
                 return Ok(Call {
@@ -213,7 +214,7 @@ impl Lin<'_> {
                 let ProcExpr::Seq(p1, p2) = &**p else {
                     unreachable!()
                 };
-                let e = ProcExpr::Seq(p1.clone(), Box::new(ProcExpr::Seq(p2.clone(), q.clone())));
+                let e = ProcExpr::Seq(p1.clone(), Arc::new(ProcExpr::Seq(p2.clone(), q.clone())));
                 self.gnf(&e, scope, owner, span)?
             }
             ProcExpr::Seq(p, q) => {
@@ -316,8 +317,8 @@ impl Lin<'_> {
                 scope.extend(self.reserved.iter().cloned());
                 // A tail `b . (c -> ..)` stays a sequence (mCRL2's `seq_state`); any other
                 // tail is a new process body and gets the distribution, as in mCRL2.
-                let body = if matches!(e, ProcExpr::Seq(..)) {
-                    e.clone()
+                let body = if matches!(**e, ProcExpr::Seq(..)) {
+                    (**e).clone()
                 } else {
                     distribute_prefix_over_conditions(self.spec, e)
                 };

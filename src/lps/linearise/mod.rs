@@ -2,6 +2,7 @@
 //! See the module documentation of [`crate::lps`] for the algorithm.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
 use miette::Diagnostic;
 use thiserror::Error;
@@ -166,7 +167,7 @@ struct CtrlId(u32);
 #[derive(Clone, Debug)]
 enum CtrlKind {
     Proc(ProcId),
-    Expr(ProcExpr),
+    Expr(Arc<ProcExpr>),
     Stack(Vec<CtrlId>),
 }
 
@@ -218,7 +219,7 @@ struct Lin<'a> {
     mcrl: Vec<bool>,
     ctrls: Vec<Ctrl>,
     proc_ctrl: HashMap<ProcId, CtrlId>,
-    expr_ctrl: HashMap<(ProcExpr, Vec<Var>), CtrlId>,
+    expr_ctrl: HashMap<(Arc<ProcExpr>, Vec<Var>), CtrlId>,
     stack_ctrl: HashMap<Vec<CtrlId>, CtrlId>,
     /// GNF of process bodies in terms of their parameters (memo), and those in progress.
     proc_alts: HashMap<ProcId, Vec<Alt>>,
