@@ -4,8 +4,9 @@
 //! included in the second), 1 when they are not and 2 on an error (unreadable input, a
 //! determinisation over its bound). With `-c` and `-e bisim`, a distinguishing
 //! Hennessy–Milner formula (true in the first LTS, false in the second) is written to a
-//! `.mcf` file when they differ; with `-c` and `-p trace` or `-p weak-trace`, a shortest
-//! trace of the first LTS that the second lacks is printed.
+//! `.mcf` file when they differ; with `-c` and a trace or failures preorder, a shortest
+//! counterexample is printed: a trace of the first LTS that the second lacks, or a trace
+//! with a refusal (failures) or a divergence (failures-divergence) that the second lacks.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -16,6 +17,8 @@ use crate::artifact::{write_output, ArtifactError};
 use crate::lts::Lts;
 use crate::reduce::counterexample::distinguishing_formula;
 use crate::reduce::preorder::{trace_inclusion, Preorder};
+use crate::reduce::refinement::{refines, Refinement, Violation};
+use crate::reduce::simulation::simulation_preorder;
 use crate::reduce::{self, Equivalence, ReduceOptions};
 
 /// Arguments of `muon ltscompare`.
@@ -42,8 +45,9 @@ pub struct Args {
     pub tau: Vec<String>,
     /// When they are not equivalent, write a modal formula that holds in the first LTS and
     /// not in the second (with `-e bisim`); when the first is not included in the second
-    /// (`-p trace`, `-p weak-trace`), print a shortest trace of the first that the second
-    /// lacks.
+    /// (the preorders other than `sim`), print a shortest counterexample: a trace of the
+    /// first that the second lacks, for the failures preorders possibly with a refusal or a
+    /// divergence.
     #[arg(short = 'c', long)]
     pub counter_example: bool,
     /// The file the counterexample formula goes to.
@@ -61,13 +65,114 @@ pub enum PreorderArg {
     Trace,
     /// Weak trace inclusion (traces of visible actions).
     WeakTrace,
+    /// Strong simulation preorder (tau is an ordinary action).
+    Sim,
+    /// Trace inclusion by an antichain algorithm (the verdict of `trace`).
+    TraceAc,
+    /// Weak trace inclusion by an antichain algorithm (the verdict of `weak-trace`).
+    WeakTraceAc,
+    /// Failures refinement (tau is an ordinary action; every state is stable).
+    Failures,
+    /// Stable failures refinement (weak).
+    WeakFailures,
+    /// Failures-divergence refinement (always weak).
+    FailuresDivergence,
+}
+
+/// How a preorder is decided.
+enum Check {
+    Trace(Preorder),
+    Sim,
+    Refinement(Refinement),
 }
 
 impl PreorderArg {
-    fn preorder(self) -> Preorder {
+    fn check(self) -> Check {
         match self {
-            PreorderArg::Trace => Preorder::Trace,
-            PreorderArg::WeakTrace => Preorder::WeakTrace,
+            PreorderArg::Trace => Check::Trace(Preorder::Trace),
+            PreorderArg::WeakTrace => Check::Trace(Preorder::WeakTrace),
+            PreorderArg::Sim => Check::Sim,
+            PreorderArg::TraceAc => Check::Refinement(Refinement::Trace),
+            PreorderArg::WeakTraceAc => Check::Refinement(Refinement::WeakTrace),
+            PreorderArg::Failures => Check::Refinement(Refinement::Failures),
+            PreorderArg::WeakFailures => Check::Refinement(Refinement::WeakFailures),
+            PreorderArg::FailuresDivergence => Check::Refinement(Refinement::FailuresDivergence),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self.check() {
+            Check::Trace(p) => p.name(),
+            Check::Sim => "sim",
+            Check::Refinement(r) => r.name(),
+        }
+    }
+}
+
+/// A trace as `a . b . c`, or `(empty)`.
+fn show_trace(trace: &[String]) -> String {
+    if trace.is_empty() {
+        "(empty)".to_string()
+    } else {
+        trace.join(" . ")
+    }
+}
+
+/// Decides a preorder, printing a counterexample when asked.
+fn decide_preorder(
+    args: &Args,
+    p: PreorderArg,
+    a: &Lts,
+    b: &Lts,
+    opts: &ReduceOptions,
+) -> miette::Result<bool> {
+    match p.check() {
+        Check::Trace(pre) => {
+            let missing = trace_inclusion(a, b, pre, opts)?;
+            if let (true, Some(trace)) = (args.counter_example, &missing) {
+                eprintln!(
+                    "ltscompare: a trace of the first LTS that the second does not have: {}",
+                    show_trace(trace)
+                );
+            }
+            Ok(missing.is_none())
+        }
+        Check::Sim => {
+            let (u, init_b) = reduce::disjoint_union(a, b);
+            let included = simulation_preorder(&u)?.le(u.initial, init_b);
+            if args.counter_example && !included {
+                eprintln!(
+                    "ltscompare: counterexamples are not generated for the simulation preorder"
+                );
+            }
+            Ok(included)
+        }
+        Check::Refinement(r) => {
+            let violation = refines(a, b, r);
+            if args.counter_example {
+                match &violation {
+                    None => {}
+                    Some(Violation::Trace(t)) => eprintln!(
+                        "ltscompare: a trace of the first LTS that the second does not have: {}",
+                        show_trace(t)
+                    ),
+                    Some(Violation::Refusal {
+                        trace,
+                        accepts,
+                        refuses,
+                    }) => eprintln!(
+                        "ltscompare: a failure of the first LTS that the second does not have: after {} it refuses {{{}}} (a stable state enabling only {{{}}}); no stable state of the second after this trace refuses them all",
+                        show_trace(trace),
+                        refuses.join(", "),
+                        accepts.join(", ")
+                    ),
+                    Some(Violation::Divergence(t)) => eprintln!(
+                        "ltscompare: after {} the first LTS can diverge (a tau-cycle) and the second cannot",
+                        show_trace(t)
+                    ),
+                }
+            }
+            Ok(violation.is_none())
         }
     }
 }
@@ -75,7 +180,7 @@ impl PreorderArg {
 /// What was compared, for the message.
 fn relation_name(args: &Args) -> String {
     match (args.preorder, args.equivalence.and_then(EqArg::equivalence)) {
-        (Some(p), _) => format!("{} preorder", p.preorder().name()),
+        (Some(p), _) => format!("{} preorder", p.name()),
         (None, Some(eq)) => eq.name().to_string(),
         (None, None) => "none".into(),
     }
@@ -90,18 +195,7 @@ fn decide(args: &Args) -> miette::Result<Option<bool>> {
         max_subsets: args.max_states,
     };
     if let Some(p) = args.preorder {
-        let missing = trace_inclusion(&a, &b, p.preorder(), &opts)?;
-        if let (true, Some(trace)) = (args.counter_example, &missing) {
-            eprintln!(
-                "ltscompare: a trace of the first LTS that the second does not have: {}",
-                if trace.is_empty() {
-                    "(empty)".to_string()
-                } else {
-                    trace.join(" . ")
-                }
-            );
-        }
-        return Ok(Some(missing.is_none()));
+        return decide_preorder(args, p, &a, &b, &opts).map(Some);
     }
     let Some(eq) = args.equivalence.and_then(EqArg::equivalence) else {
         return Ok(None);

@@ -23,6 +23,11 @@
 //! - [`weak::tau_star_reduce`]: `ltsconvert -e tau-star`.
 //! - [`preorder::trace_inclusion`]: `ltscompare -p trace|weak-trace`, with a shortest
 //!   counterexample trace.
+//! - [`simulation`]: the simulation preorder (`ltscompare -p sim`), simulation equivalence
+//!   and its quotient (`-e sim`).
+//! - [`refinement::refines`]: failures, stable failures and failures-divergence refinement
+//!   and trace inclusion by antichains (`ltscompare -p failures|weak-failures|
+//!   failures-divergence|trace-ac|weak-trace-ac`), with a shortest counterexample.
 //! - [`hide_actions`]: `--tau=a,b`, turning actions into tau.
 //! - [`disjoint_union`]: the two LTSs side by side, for comparison.
 //! - [`reachable_part`]: the states reachable from the initial state.
@@ -50,7 +55,9 @@ pub mod counterexample;
 pub mod naive;
 pub mod preorder;
 pub mod preserve;
+pub mod refinement;
 pub mod scc;
+pub mod simulation;
 pub mod strong;
 pub mod trace;
 pub mod weak;
@@ -87,17 +94,20 @@ pub enum Equivalence {
     WeakTrace,
     /// Weak bisimulation (`weak-bisim`), by [`weak::weak_bisim_reduce`].
     WeakBisim,
+    /// Strong simulation equivalence (`sim`), by [`simulation`].
+    Sim,
 }
 
 impl Equivalence {
     /// Every equivalence, in the order of the command-line help.
-    pub const ALL: [Equivalence; 6] = [
+    pub const ALL: [Equivalence; 7] = [
         Equivalence::Bisim,
         Equivalence::BranchingBisim,
         Equivalence::DpBranchingBisim,
         Equivalence::Trace,
         Equivalence::WeakTrace,
         Equivalence::WeakBisim,
+        Equivalence::Sim,
     ];
 
     /// The name mCRL2's tools use for it (`bisim`, `branching-bisim`, ...).
@@ -109,6 +119,7 @@ impl Equivalence {
             Equivalence::Trace => "trace",
             Equivalence::WeakTrace => "weak-trace",
             Equivalence::WeakBisim => "weak-bisim",
+            Equivalence::Sim => "sim",
         }
     }
 
@@ -118,7 +129,10 @@ impl Equivalence {
             Equivalence::Bisim => Some(Bisimulation::Strong),
             Equivalence::BranchingBisim => Some(Bisimulation::Branching),
             Equivalence::DpBranchingBisim => Some(Bisimulation::DivergenceBranching),
-            Equivalence::Trace | Equivalence::WeakTrace | Equivalence::WeakBisim => None,
+            Equivalence::Trace
+            | Equivalence::WeakTrace
+            | Equivalence::WeakBisim
+            | Equivalence::Sim => None,
         }
     }
 }
@@ -157,6 +171,18 @@ pub enum ReduceError {
         help("compare without --counter-example, or reduce both LTSs first")
     )]
     CounterexampleTooLarge,
+    /// The simulation preorder's bit matrix would be too large.
+    #[error("the simulation preorder of {states} states (after strong bisimulation reduction) is too large; at most {limit} are supported")]
+    #[diagnostic(
+        code(muon::reduce::simulation),
+        help("the preorder takes states² bits; compare modulo a bisimulation or a trace preorder instead")
+    )]
+    SimulationTooLarge {
+        /// States of the strong bisimulation quotient.
+        states: u64,
+        /// The most states supported.
+        limit: u64,
+    },
 }
 
 /// Options of [`reduce`] and [`compare`].
@@ -486,6 +512,7 @@ pub fn reduce(lts: &Lts, eq: Equivalence, opts: &ReduceOptions) -> Result<Lts, R
     match eq.bisimulation() {
         Some(kind) => Ok(quotient(lts, &partition(lts, kind), kind)),
         None if eq == Equivalence::WeakBisim => Ok(weak::weak_bisim_reduce(lts)),
+        None if eq == Equivalence::Sim => simulation::sim_reduce(lts),
         None => determinise_minimal(lts, eq == Equivalence::WeakTrace, opts),
     }
 }
@@ -497,6 +524,11 @@ pub fn compare(
     eq: Equivalence,
     opts: &ReduceOptions,
 ) -> Result<bool, ReduceError> {
+    if eq == Equivalence::Sim {
+        let (u, init_b) = disjoint_union(a, b);
+        let pre = simulation::simulation_preorder(&u)?;
+        return Ok(pre.le(u.initial, init_b) && pre.le(init_b, u.initial));
+    }
     let (a, b) = match eq.bisimulation() {
         Some(_) => (a.clone(), b.clone()),
         // Weakly bisimilar exactly when the reductions are strongly bisimilar.
