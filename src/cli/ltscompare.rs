@@ -4,7 +4,8 @@
 //! included in the second), 1 when they are not and 2 on an error (unreadable input, a
 //! determinisation over its bound). With `-c` and `-e bisim`, a distinguishing
 //! Hennessy–Milner formula (true in the first LTS, false in the second) is written to a
-//! `.mcf` file when they differ; with `-c` and a trace or failures preorder, a shortest
+//! `.mcf` file when they differ, after muon's own `lts2pbes` and solver confirm that it
+//! holds in the first and not in the second; with `-c` and a trace or failures preorder, a shortest
 //! counterexample is printed: a trace of the first LTS that the second lacks, or a trace
 //! with a refusal (failures) or a divergence (failures-divergence) that the second lacks.
 
@@ -15,11 +16,17 @@ use super::ltsconvert::EqArg;
 use super::Global;
 use crate::artifact::{write_output, ArtifactError};
 use crate::lts::Lts;
+use crate::modal::typecheck::check_formula;
+use crate::pbes::front::LabelArgParser;
+use crate::pbes::inst::InstOptions;
+use crate::pbes::lts2pbes::{lts2pbes, type_labels};
+use crate::pbes::solve::{solve_pbes, SolverKind};
 use crate::reduce::counterexample::distinguishing_formula;
 use crate::reduce::preorder::{trace_inclusion, Preorder};
 use crate::reduce::refinement::{refines, Refinement, Violation};
 use crate::reduce::simulation::simulation_preorder;
 use crate::reduce::{self, Equivalence, ReduceOptions};
+use crate::source::SourceFile;
 
 /// Arguments of `muon ltscompare`.
 #[derive(clap::Args, Debug)]
@@ -208,6 +215,19 @@ fn decide(args: &Args) -> miette::Result<Option<bool>> {
                 eq.name()
             );
         } else if let Some(f) = distinguishing_formula(&a, &b)? {
+            let text = f.to_string();
+            match confirm(&a, &b, &text) {
+                Ok((true, false)) => {}
+                Ok((in_a, in_b)) => {
+                    return Err(miette::miette!(
+                        "internal error: the distinguishing formula {text} does not tell the LTSs apart by model checking (first: {in_a}, second: {in_b}); please report it"
+                    ))
+                }
+                // Labels with data have no declarations here: the formula stands unconfirmed.
+                Err(e) => eprintln!(
+                    "ltscompare: warning: the counterexample formula was not confirmed by model checking: {e}"
+                ),
+            }
             let path = &args.counter_example_file;
             write_output(Some(path), |w| {
                 writeln!(w, "{f}").map_err(|source| ArtifactError::Write {
@@ -219,6 +239,22 @@ fn decide(args: &Args) -> miette::Result<Option<bool>> {
         }
     }
     Ok(Some(same))
+}
+
+/// The truth of the formula `text` in the initial states of `a` and `b`, by muon's own
+/// `lts2pbes` and solver: a distinguishing formula is confirmed before it is written. The
+/// actions are declared from the labels of both LTSs.
+fn confirm(a: &Lts, b: &Lts, text: &str) -> miette::Result<(bool, bool)> {
+    let spec = super::lts2pbes::label_declarations(&reduce::disjoint_union(a, b).0)?;
+    let formula = check_formula(&SourceFile::new("<counterexample>", text), &spec)
+        .map_err(miette::Report::new)?;
+    let parser = LabelArgParser::new(&spec.data);
+    let holds = |lts: &Lts| -> miette::Result<bool> {
+        let labels = type_labels(lts, &spec.actions, &mut |t, sort| parser.parse(t, sort))?;
+        let pbes = lts2pbes(lts, &labels, &spec.data, &formula)?;
+        Ok(solve_pbes(&pbes, &InstOptions::default(), SolverKind::Zielonka, true)?.value)
+    };
+    Ok((holds(a)?, holds(b)?))
 }
 
 /// Runs `muon ltscompare`.
