@@ -267,6 +267,84 @@ fn preorders_and_their_counterexample_traces() {
     assert_eq!(code, 2);
 }
 
+/// The failures preorders, the antichain trace preorders and simulation: mCRL2's verdicts
+/// (recorded from mCRL2 202607.0 `ltscompare -pNAME`) on four small LTSs, and the
+/// counterexamples of `-c`.
+#[test]
+fn failures_and_simulation_preorders() {
+    let dir = tempfile::tempdir().unwrap();
+    let lts = [
+        (
+            "small",
+            "des (0,3,4)\n(0,\"tau\",1)\n(1,\"a\",2)\n(2,\"b\",3)\n",
+        ),
+        (
+            "big",
+            "des (0,4,5)\n(0,\"a\",1)\n(1,\"tau\",2)\n(2,\"b\",3)\n(1,\"c\",4)\n",
+        ),
+        (
+            "div",
+            "des (0,3,3)\n(0,\"a\",1)\n(1,\"tau\",1)\n(1,\"b\",2)\n",
+        ),
+        ("ab", "des (0,2,3)\n(0,\"a\",1)\n(1,\"b\",2)\n"),
+    ];
+    let path = |name: &str| dir.path().join(format!("{name}.aut"));
+    for (name, text) in lts {
+        std::fs::write(path(name), text).unwrap();
+    }
+    // Per preorder, the verdicts for (first, second) over small, big, div, ab row by row.
+    let expected = [
+        ("sim", "1000 0100 0010 0011"),
+        ("trace-ac", "1000 0100 0010 0011"),
+        ("weak-trace-ac", "1111 0100 1111 1111"),
+        ("failures", "1000 0100 0010 0001"),
+        ("weak-failures", "1101 0100 1111 1101"),
+        ("failures-divergence", "1111 0110 0010 1111"),
+    ];
+    for (p, table) in expected {
+        for (i, row) in table.split(' ').enumerate() {
+            for (j, v) in row.chars().enumerate() {
+                let (x, y) = (path(lts[i].0), path(lts[j].0));
+                let (code, out, err) = muon(&["ltscompare", "-q", "-p", p, s(&x), s(&y)]);
+                let holds = v == '1';
+                assert_eq!(
+                    (code, out.trim()),
+                    (
+                        if holds { 0 } else { 1 },
+                        if holds { "true" } else { "false" }
+                    ),
+                    "{p} {} {}: {err}",
+                    lts[i].0,
+                    lts[j].0
+                );
+            }
+        }
+    }
+    for (p, x, y, says) in [
+        (
+            "failures",
+            "ab",
+            "small",
+            "after (empty) it refuses {b, tau}",
+        ),
+        ("weak-failures", "ab", "div", "after a it refuses {a}"),
+        (
+            "failures-divergence",
+            "div",
+            "ab",
+            "after a the first LTS can diverge",
+        ),
+        ("weak-trace-ac", "big", "ab", "does not have: a . c\n"),
+    ] {
+        let (code, _, err) = muon(&["ltscompare", "-c", "-p", p, s(&path(x)), s(&path(y))]);
+        assert_eq!(code, 1, "{p}: {err}");
+        assert!(err.contains(says), "{p} {x} {y}: {err}");
+    }
+    // Simulation equivalence: mutual simulation, which `ab` and `div` are not.
+    let (code, out, _) = muon(&["ltscompare", "-e", "sim", s(&path("ab")), s(&path("div"))]);
+    assert_eq!((code, out.trim()), (1, "false"));
+}
+
 /// `check --reduce`: the same verdicts as the LPS route for the formulas each bisimulation
 /// preserves, a clear refusal (exit 2, naming the modality and the equivalence that would
 /// do) for the others. Labels carry lists (`d([])`, `d([1, 2])`), whose sort only the

@@ -1,11 +1,17 @@
 //! `reduce::preorder`: trace and weak trace inclusion on random small LTSs with tau-cycles,
 //! held against a reference built from the equivalences (`a ⊑ b` exactly when `b` and the
 //! choice between `a` and `b` have the same traces), and counterexamples that are traces of
-//! the first LTS, not of the second, and shortest.
+//! the first LTS, not of the second, and shortest. `reduce::simulation` against the
+//! pair-by-pair reference, its quotient; `reduce::refinement` (failures, stable failures,
+//! failures-divergence, antichain trace inclusion) against the reference over pairs of
+//! subsets, with counterexamples checked by the definitions and as short as the reference's.
 
 use muon::lts::{Lts, StateId, Transition};
+use muon::reduce::naive;
 use muon::reduce::preorder::{trace_inclusion, Preorder};
-use muon::reduce::{compare, disjoint_union, Equivalence, ReduceOptions};
+use muon::reduce::refinement::{refines, Refinement, Violation};
+use muon::reduce::simulation::simulation_preorder;
+use muon::reduce::{compare, disjoint_union, reachable_part, reduce, Equivalence, ReduceOptions};
 use proptest::prelude::*;
 
 mod reduce_common;
@@ -122,5 +128,139 @@ proptest! {
             // Every LTS includes itself.
             prop_assert!(trace_inclusion(&a, &a, pre, &opts).unwrap().is_none());
         }
+    }
+}
+
+/// Whether state `s` of `lts` lies on a tau-cycle.
+fn divergent(lts: &Lts, s: usize) -> bool {
+    let mut set = vec![false; lts.num_states as usize];
+    for t in &lts.transitions {
+        if t.from.index() == s && lts.labels[t.label.index()].is_tau() {
+            set[t.to.index()] = true;
+        }
+    }
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for t in &lts.transitions {
+            if lts.labels[t.label.index()].is_tau() && set[t.from.index()] && !set[t.to.index()] {
+                set[t.to.index()] = true;
+                changed = true;
+            }
+        }
+    }
+    set[s]
+}
+
+/// The labels (texts) state `s` of `lts` enables, and whether it is stable (`weak`).
+fn enabled(lts: &Lts, s: usize, weak: bool) -> (Vec<String>, bool) {
+    let mut e: Vec<String> = lts
+        .transitions
+        .iter()
+        .filter(|t| t.from.index() == s)
+        .map(|t| lts.labels[t.label.index()].text().to_string())
+        .collect();
+    e.sort();
+    e.dedup();
+    let stable = !weak || !e.iter().any(|l| l == "tau");
+    (e, stable)
+}
+
+/// Checks that `v` is a counterexample to `a` refining `b` in `r`, by the definitions.
+fn check_violation(a: &Lts, b: &Lts, r: Refinement, v: &Violation) -> Result<(), String> {
+    let weak = r.weak();
+    let holds =
+        |set: &[bool], f: &dyn Fn(usize) -> bool| set.iter().enumerate().any(|(s, &x)| x && f(s));
+    match v {
+        Violation::Trace(t) => {
+            if !holds(&run(a, t, weak), &|_| true) || holds(&run(b, t, weak), &|_| true) {
+                return Err(format!("{t:?} is not a missing trace"));
+            }
+        }
+        Violation::Refusal {
+            trace,
+            accepts,
+            refuses,
+        } => {
+            let sa = run(a, trace, weak);
+            let mut acc = accepts.clone();
+            acc.sort();
+            let in_a = holds(&sa, &|s| enabled(a, s, weak) == (acc.clone(), true));
+            let sb = run(b, trace, weak);
+            let in_b = holds(&sb, &|s| {
+                let (e, stable) = enabled(b, s, weak);
+                stable && !e.iter().any(|l| refuses.contains(l))
+            });
+            if !in_a || in_b || accepts.iter().any(|l| refuses.contains(l)) {
+                return Err(format!("{v:?} is not a failure of a only"));
+            }
+        }
+        Violation::Divergence(t) => {
+            if !holds(&run(a, t, true), &|s| divergent(a, s))
+                || holds(&run(b, t, true), &|s| divergent(b, s))
+            {
+                return Err(format!("{v:?} is not a divergence of a only"));
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+    #[test]
+    fn simulation_agrees_with_the_reference(a in arb_lts()) {
+        let fast = simulation_preorder(&a).unwrap();
+        let slow = naive::simulation(&a);
+        for s in 0..a.num_states {
+            for t in 0..a.num_states {
+                prop_assert_eq!(fast.le(StateId(s), StateId(t)), slow[s as usize][t as usize], "{} <= {}", s, t);
+            }
+        }
+    }
+
+    #[test]
+    fn simulation_quotient_is_equivalent_and_a_fixpoint(a in arb_lts()) {
+        let opts = ReduceOptions::default();
+        let q = reduce(&a, Equivalence::Sim, &opts).unwrap();
+        prop_assert!(compare(&a, &q, Equivalence::Sim, &opts).unwrap());
+        let qq = reduce(&q, Equivalence::Sim, &opts).unwrap();
+        // A fixpoint up to the numbering of states.
+        prop_assert_eq!((q.num_states, q.transitions.len()), (qq.num_states, qq.transitions.len()));
+        // At most one state per class of the reachable part (a step into a class below
+        // another successor is dropped, which may leave the lower class unreachable), and
+        // no two states of the quotient simulation equivalent.
+        let r = reachable_part(&a);
+        prop_assert!(q.num_states <= simulation_preorder(&r).unwrap().equivalence().num_blocks());
+        prop_assert_eq!(q.num_states, simulation_preorder(&q).unwrap().equivalence().num_blocks());
+    }
+
+    #[test]
+    fn refinement_agrees_with_the_reference(a in arb_lts(), b in arb_lts()) {
+        let opts = ReduceOptions::default();
+        for r in Refinement::ALL {
+            let v = refines(&a, &b, r);
+            let naive_len = naive::refinement_violation(&a, &b, r.weak(), r.failures(), r == Refinement::FailuresDivergence);
+            prop_assert_eq!(v.as_ref().map(|v| v.len()), naive_len, "{:?}: {:?}", r, v);
+            if let Some(v) = &v {
+                if let Err(e) = check_violation(&a, &b, r, v) {
+                    prop_assert!(false, "{:?}: {}", r, e);
+                }
+            }
+            prop_assert!(refines(&a, &a, r).is_none(), "{:?}: not reflexive", r);
+        }
+        // The antichain trace preorders decide what determinisation decides.
+        for (r, p) in [(Refinement::Trace, Preorder::Trace), (Refinement::WeakTrace, Preorder::WeakTrace)] {
+            let by_subsets = trace_inclusion(&a, &b, p, &opts).unwrap();
+            prop_assert_eq!(refines(&a, &b, r).map(|v| v.len()), by_subsets.map(|t| t.len()), "{:?}", r);
+        }
+        // Failures refinement implies trace inclusion; simulation implies trace inclusion.
+        let traces = trace_inclusion(&a, &b, Preorder::Trace, &opts).unwrap().is_none();
+        let weak_traces = trace_inclusion(&a, &b, Preorder::WeakTrace, &opts).unwrap().is_none();
+        prop_assert!(refines(&a, &b, Refinement::Failures).is_some() || traces);
+        prop_assert!(refines(&a, &b, Refinement::WeakFailures).is_some() || weak_traces);
+        let (u, init_b) = disjoint_union(&a, &b);
+        prop_assert!(!simulation_preorder(&u).unwrap().le(u.initial, init_b) || traces);
     }
 }

@@ -89,7 +89,7 @@ proptest! {
             .iter()
             .map(|&e| compare(&a, &b, e, &opts).unwrap())
             .collect();
-        let [bisim, branching, dp, trace, weak, weak_bisim] = [r[0], r[1], r[2], r[3], r[4], r[5]];
+        let [bisim, branching, dp, trace, weak, weak_bisim, sim] = [r[0], r[1], r[2], r[3], r[4], r[5], r[6]];
         prop_assert!(!bisim || dp);
         prop_assert!(!dp || branching);
         prop_assert!(!branching || weak_bisim);
@@ -97,6 +97,8 @@ proptest! {
         prop_assert!(!branching || weak);
         prop_assert!(!bisim || trace);
         prop_assert!(!trace || weak);
+        prop_assert!(!bisim || sim);
+        prop_assert!(!sim || trace);
     }
 
     #[test]

@@ -56,6 +56,11 @@ fn declarations(args: &Args, lts: &Lts) -> miette::Result<ProcSpec> {
     if let Some(p) = &args.lps {
         return Ok(proc_spec_of_lps(&Lps::read_artifact(Some(p))?));
     }
+    label_declarations(lts)
+}
+
+/// Declarations of the action names in the labels of `lts`, which must carry no data.
+pub(crate) fn label_declarations(lts: &Lts) -> miette::Result<ProcSpec> {
     let mut actions: Vec<ActionDecl> = Vec::new();
     for l in &lts.labels {
         let parts = l

@@ -4,8 +4,10 @@
 //! included in the second), 1 when they are not and 2 on an error (unreadable input, a
 //! determinisation over its bound). With `-c` and `-e bisim`, a distinguishing
 //! Hennessy–Milner formula (true in the first LTS, false in the second) is written to a
-//! `.mcf` file when they differ; with `-c` and `-p trace` or `-p weak-trace`, a shortest
-//! trace of the first LTS that the second lacks is printed.
+//! `.mcf` file when they differ, after muon's own `lts2pbes` and solver confirm that it
+//! holds in the first and not in the second; with `-c` and a trace or failures preorder, a shortest
+//! counterexample is printed: a trace of the first LTS that the second lacks, or a trace
+//! with a refusal (failures) or a divergence (failures-divergence) that the second lacks.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,9 +17,17 @@ use super::Global;
 use crate::artifact::{write_output, ArtifactError};
 use crate::lts::Lts;
 use crate::progress::{time_stage, Meter, Shown};
+use crate::modal::typecheck::check_formula;
+use crate::pbes::front::LabelArgParser;
+use crate::pbes::inst::InstOptions;
+use crate::pbes::lts2pbes::{lts2pbes, type_labels};
+use crate::pbes::solve::{solve_pbes, SolverKind};
 use crate::reduce::counterexample::distinguishing_formula;
 use crate::reduce::preorder::{trace_inclusion, Preorder};
+use crate::reduce::refinement::{refines, Refinement, Violation};
+use crate::reduce::simulation::simulation_preorder;
 use crate::reduce::{self, Equivalence, ReduceOptions};
+use crate::source::SourceFile;
 
 /// Arguments of `muon ltscompare`.
 #[derive(clap::Args, Debug)]
@@ -46,8 +56,9 @@ pub struct Args {
     pub tau: Vec<String>,
     /// When they are not equivalent, write a modal formula that holds in the first LTS and
     /// not in the second (with `-e bisim`); when the first is not included in the second
-    /// (`-p trace`, `-p weak-trace`), print a shortest trace of the first that the second
-    /// lacks.
+    /// (the preorders other than `sim`), print a shortest counterexample: a trace of the
+    /// first that the second lacks, for the failures preorders possibly with a refusal or a
+    /// divergence.
     #[arg(short = 'c', long)]
     pub counter_example: bool,
     /// The file the counterexample formula goes to.
@@ -65,13 +76,114 @@ pub enum PreorderArg {
     Trace,
     /// Weak trace inclusion (traces of visible actions).
     WeakTrace,
+    /// Strong simulation preorder (tau is an ordinary action).
+    Sim,
+    /// Trace inclusion by an antichain algorithm (the verdict of `trace`).
+    TraceAc,
+    /// Weak trace inclusion by an antichain algorithm (the verdict of `weak-trace`).
+    WeakTraceAc,
+    /// Failures refinement (tau is an ordinary action; every state is stable).
+    Failures,
+    /// Stable failures refinement (weak).
+    WeakFailures,
+    /// Failures-divergence refinement (always weak).
+    FailuresDivergence,
+}
+
+/// How a preorder is decided.
+enum Check {
+    Trace(Preorder),
+    Sim,
+    Refinement(Refinement),
 }
 
 impl PreorderArg {
-    fn preorder(self) -> Preorder {
+    fn check(self) -> Check {
         match self {
-            PreorderArg::Trace => Preorder::Trace,
-            PreorderArg::WeakTrace => Preorder::WeakTrace,
+            PreorderArg::Trace => Check::Trace(Preorder::Trace),
+            PreorderArg::WeakTrace => Check::Trace(Preorder::WeakTrace),
+            PreorderArg::Sim => Check::Sim,
+            PreorderArg::TraceAc => Check::Refinement(Refinement::Trace),
+            PreorderArg::WeakTraceAc => Check::Refinement(Refinement::WeakTrace),
+            PreorderArg::Failures => Check::Refinement(Refinement::Failures),
+            PreorderArg::WeakFailures => Check::Refinement(Refinement::WeakFailures),
+            PreorderArg::FailuresDivergence => Check::Refinement(Refinement::FailuresDivergence),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self.check() {
+            Check::Trace(p) => p.name(),
+            Check::Sim => "sim",
+            Check::Refinement(r) => r.name(),
+        }
+    }
+}
+
+/// A trace as `a . b . c`, or `(empty)`.
+fn show_trace(trace: &[String]) -> String {
+    if trace.is_empty() {
+        "(empty)".to_string()
+    } else {
+        trace.join(" . ")
+    }
+}
+
+/// Decides a preorder, printing a counterexample when asked.
+fn decide_preorder(
+    args: &Args,
+    p: PreorderArg,
+    a: &Lts,
+    b: &Lts,
+    opts: &ReduceOptions,
+) -> miette::Result<bool> {
+    match p.check() {
+        Check::Trace(pre) => {
+            let missing = trace_inclusion(a, b, pre, opts)?;
+            if let (true, Some(trace)) = (args.counter_example, &missing) {
+                eprintln!(
+                    "ltscompare: a trace of the first LTS that the second does not have: {}",
+                    show_trace(trace)
+                );
+            }
+            Ok(missing.is_none())
+        }
+        Check::Sim => {
+            let (u, init_b) = reduce::disjoint_union(a, b);
+            let included = simulation_preorder(&u)?.le(u.initial, init_b);
+            if args.counter_example && !included {
+                eprintln!(
+                    "ltscompare: counterexamples are not generated for the simulation preorder"
+                );
+            }
+            Ok(included)
+        }
+        Check::Refinement(r) => {
+            let violation = refines(a, b, r);
+            if args.counter_example {
+                match &violation {
+                    None => {}
+                    Some(Violation::Trace(t)) => eprintln!(
+                        "ltscompare: a trace of the first LTS that the second does not have: {}",
+                        show_trace(t)
+                    ),
+                    Some(Violation::Refusal {
+                        trace,
+                        accepts,
+                        refuses,
+                    }) => eprintln!(
+                        "ltscompare: a failure of the first LTS that the second does not have: after {} it refuses {{{}}} (a stable state enabling only {{{}}}); no stable state of the second after this trace refuses them all",
+                        show_trace(trace),
+                        refuses.join(", "),
+                        accepts.join(", ")
+                    ),
+                    Some(Violation::Divergence(t)) => eprintln!(
+                        "ltscompare: after {} the first LTS can diverge (a tau-cycle) and the second cannot",
+                        show_trace(t)
+                    ),
+                }
+            }
+            Ok(violation.is_none())
         }
     }
 }
@@ -79,7 +191,7 @@ impl PreorderArg {
 /// What was compared, for the message.
 fn relation_name(args: &Args) -> String {
     match (args.preorder, args.equivalence.and_then(EqArg::equivalence)) {
-        (Some(p), _) => format!("{} preorder", p.preorder().name()),
+        (Some(p), _) => format!("{} preorder", p.name()),
         (None, Some(eq)) => eq.name().to_string(),
         (None, None) => "none".into(),
     }
@@ -94,18 +206,7 @@ fn decide(args: &Args, g: Global) -> miette::Result<Option<bool>> {
         max_subsets: args.max_states,
     };
     if let Some(p) = args.preorder {
-        let missing = trace_inclusion(&a, &b, p.preorder(), &opts)?;
-        if let (true, Some(trace)) = (args.counter_example, &missing) {
-            eprintln!(
-                "ltscompare: a trace of the first LTS that the second does not have: {}",
-                if trace.is_empty() {
-                    "(empty)".to_string()
-                } else {
-                    trace.join(" . ")
-                }
-            );
-        }
-        return Ok(Some(missing.is_none()));
+        return decide_preorder(args, p, &a, &b, &opts).map(Some);
     }
     let Some(eq) = args.equivalence.and_then(EqArg::equivalence) else {
         return Ok(None);
@@ -122,6 +223,19 @@ fn decide(args: &Args, g: Global) -> miette::Result<Option<bool>> {
                 eq.name()
             );
         } else if let Some(f) = distinguishing_formula(&a, &b)? {
+            let text = f.to_string();
+            match confirm(&a, &b, &text) {
+                Ok((true, false)) => {}
+                Ok((in_a, in_b)) => {
+                    return Err(miette::miette!(
+                        "internal error: the distinguishing formula {text} does not tell the LTSs apart by model checking (first: {in_a}, second: {in_b}); please report it"
+                    ))
+                }
+                // Labels with data have no declarations here: the formula stands unconfirmed.
+                Err(e) => eprintln!(
+                    "ltscompare: warning: the counterexample formula was not confirmed by model checking: {e}"
+                ),
+            }
             let path = &args.counter_example_file;
             write_output(Some(path), |w| {
                 writeln!(w, "{f}").map_err(|source| ArtifactError::Write {
@@ -133,6 +247,22 @@ fn decide(args: &Args, g: Global) -> miette::Result<Option<bool>> {
         }
     }
     Ok(Some(same))
+}
+
+/// The truth of the formula `text` in the initial states of `a` and `b`, by muon's own
+/// `lts2pbes` and solver: a distinguishing formula is confirmed before it is written. The
+/// actions are declared from the labels of both LTSs.
+fn confirm(a: &Lts, b: &Lts, text: &str) -> miette::Result<(bool, bool)> {
+    let spec = super::lts2pbes::label_declarations(&reduce::disjoint_union(a, b).0)?;
+    let formula = check_formula(&SourceFile::new("<counterexample>", text), &spec)
+        .map_err(miette::Report::new)?;
+    let parser = LabelArgParser::new(&spec.data);
+    let holds = |lts: &Lts| -> miette::Result<bool> {
+        let labels = type_labels(lts, &spec.actions, &mut |t, sort| parser.parse(t, sort))?;
+        let pbes = lts2pbes(lts, &labels, &spec.data, &formula)?;
+        Ok(solve_pbes(&pbes, &InstOptions::default(), SolverKind::Zielonka, true)?.value)
+    };
+    Ok((holds(a)?, holds(b)?))
 }
 
 /// Runs `muon ltscompare`.

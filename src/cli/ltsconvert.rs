@@ -28,6 +28,8 @@ pub enum EqArg {
     WeakTrace,
     /// Weak bisimulation.
     WeakBisim,
+    /// Strong simulation equivalence (tau is an ordinary action).
+    Sim,
     /// Tau-star reduction (`ltsconvert` only): tau-steps removed, `s -a-> t` added for every
     /// `s -tau+-> -a-> t`, then strong bisimulation; preserves weak traces.
     TauStar,
@@ -40,6 +42,7 @@ impl EqArg {
         match self {
             EqArg::None | EqArg::TauStar => None,
             EqArg::WeakBisim => Some(Equivalence::WeakBisim),
+            EqArg::Sim => Some(Equivalence::Sim),
             EqArg::Bisim => Some(Equivalence::Bisim),
             EqArg::BranchingBisim => Some(Equivalence::BranchingBisim),
             EqArg::DpbranchingBisim => Some(Equivalence::DpBranchingBisim),

@@ -23,6 +23,11 @@
 //! - [`weak::tau_star_reduce`]: `ltsconvert -e tau-star`.
 //! - [`preorder::trace_inclusion`]: `ltscompare -p trace|weak-trace`, with a shortest
 //!   counterexample trace.
+//! - [`simulation`]: the simulation preorder (`ltscompare -p sim`), simulation equivalence
+//!   and its quotient (`-e sim`).
+//! - [`refinement::refines`]: failures, stable failures and failures-divergence refinement
+//!   and trace inclusion by antichains (`ltscompare -p failures|weak-failures|
+//!   failures-divergence|trace-ac|weak-trace-ac`), with a shortest counterexample.
 //! - [`hide_actions`]: `--tau=a,b`, turning actions into tau.
 //! - [`disjoint_union`]: the two LTSs side by side, for comparison.
 //! - [`reachable_part`]: the states reachable from the initial state.
@@ -50,7 +55,9 @@ pub mod counterexample;
 pub mod naive;
 pub mod preorder;
 pub mod preserve;
+pub mod refinement;
 pub mod scc;
+pub mod simulation;
 pub mod strong;
 pub mod trace;
 pub mod weak;
@@ -88,17 +95,20 @@ pub enum Equivalence {
     WeakTrace,
     /// Weak bisimulation (`weak-bisim`), by [`weak::weak_bisim_reduce`].
     WeakBisim,
+    /// Strong simulation equivalence (`sim`), by [`simulation`].
+    Sim,
 }
 
 impl Equivalence {
     /// Every equivalence, in the order of the command-line help.
-    pub const ALL: [Equivalence; 6] = [
+    pub const ALL: [Equivalence; 7] = [
         Equivalence::Bisim,
         Equivalence::BranchingBisim,
         Equivalence::DpBranchingBisim,
         Equivalence::Trace,
         Equivalence::WeakTrace,
         Equivalence::WeakBisim,
+        Equivalence::Sim,
     ];
 
     /// The name mCRL2's tools use for it (`bisim`, `branching-bisim`, ...).
@@ -110,6 +120,7 @@ impl Equivalence {
             Equivalence::Trace => "trace",
             Equivalence::WeakTrace => "weak-trace",
             Equivalence::WeakBisim => "weak-bisim",
+            Equivalence::Sim => "sim",
         }
     }
 
@@ -119,7 +130,10 @@ impl Equivalence {
             Equivalence::Bisim => Some(Bisimulation::Strong),
             Equivalence::BranchingBisim => Some(Bisimulation::Branching),
             Equivalence::DpBranchingBisim => Some(Bisimulation::DivergenceBranching),
-            Equivalence::Trace | Equivalence::WeakTrace | Equivalence::WeakBisim => None,
+            Equivalence::Trace
+            | Equivalence::WeakTrace
+            | Equivalence::WeakBisim
+            | Equivalence::Sim => None,
         }
     }
 }
@@ -165,6 +179,18 @@ pub enum ReduceError {
         help("raise --memory-limit or --timeout, or reduce a smaller LTS")
     )]
     Stopped(#[from] Halted),
+    /// The simulation preorder's bit matrix would be too large.
+    #[error("the simulation preorder of {states} states (after strong bisimulation reduction) is too large; at most {limit} are supported")]
+    #[diagnostic(
+        code(muon::reduce::simulation),
+        help("the preorder takes states² bits; compare modulo a bisimulation or a trace preorder instead")
+    )]
+    SimulationTooLarge {
+        /// States of the strong bisimulation quotient.
+        states: u64,
+        /// The most states supported.
+        limit: u64,
+    },
 }
 
 impl From<std::convert::Infallible> for ReduceError {
@@ -540,6 +566,7 @@ where
     match eq.bisimulation() {
         Some(kind) => Ok(quotient(lts, &partition_watched(lts, kind, watch)?, kind)),
         None if eq == Equivalence::WeakBisim => Ok(weak::weak_bisim_reduce_watched(lts, watch)?),
+        None if eq == Equivalence::Sim => simulation::sim_reduce(lts),
         None => determinise_minimal_watched(lts, eq == Equivalence::WeakTrace, opts, watch),
     }
 }
@@ -565,6 +592,11 @@ pub fn compare_watched<W: Watch>(
 where
     ReduceError: From<W::Stop>,
 {
+    if eq == Equivalence::Sim {
+        let (u, init_b) = disjoint_union(a, b);
+        let pre = simulation::simulation_preorder(&u)?;
+        return Ok(pre.le(u.initial, init_b) && pre.le(init_b, u.initial));
+    }
     let (a, b) = match eq.bisimulation() {
         Some(_) => (a.clone(), b.clone()),
         // Weakly bisimilar exactly when the reductions are strongly bisimilar.
