@@ -12,6 +12,7 @@ use clap::{Parser, Subcommand};
 
 mod bessolve;
 mod check;
+mod check_lts;
 mod check_reduced;
 mod compat;
 mod lps2lts;
