@@ -1,7 +1,7 @@
 //! Evidence on the LTS route: from a solved PBES of `lts2pbes -c`
 //! ([`crate::pbes::lts2pbes::lts2pbes_with`]), whose step variables `EvTrans<k>_<j>` each stand
 //! for transition `k` of the LTS. The proof is walked as on the LPS route
-//! ([`super::read::assemble`]); a state of the trace is the LTS state number (one value,
+//! (as [`super::read()`] walks it); a state of the trace is the LTS state number (one value,
 //! shown as `state`), a step's action is the LTS's own label, and the evidence LTS is a part
 //! of the model with its labels. The independent check replays the trace on the LTS (every
 //! step a transition of it from the state the trace is in) and re-checks the formula on the
