@@ -400,3 +400,38 @@ fn cluster_selectors_stay_out_of_traces() {
         "{json:?}"
     );
 }
+
+#[test]
+fn merged_sum_variables_show_the_member_that_fired() {
+    // A's three alternatives of `a` are clustered: `k` and `j` merge into one variable,
+    // fixed to a default value where a member does not use it. A step shows the variables of
+    // the member that fired, under the model's names, and none for a member without any.
+    let mut spec = String::from("act a, b, c, d: Nat;\n");
+    spec.push_str(
+        "proc A(n: Nat) = sum k: Nat . (k < 2 && n == 0) -> a(k) . A(k + 1) \
+         + sum j: Nat . (j < 3 && n == 0) -> a(j + 10) . A(j) + (n == 0) -> a(7) . A(0) \
+         + (n > 0) -> a(0) . A(0);\n",
+    );
+    for (p, x) in [("B", "b"), ("C", "c"), ("D", "d")] {
+        spec.push_str(&format!(
+            "proc {p}(n: Nat) = (n == 0) -> {x}(1) . {p}(1) + (n == 0) -> {x}(2) . {p}(2) \
+             + (n == 0) -> {x}(3) . {p}(0) + (n > 0) -> {x}(0) . {p}(0);\n"
+        ));
+    }
+    spec.push_str("init allow({a|b|c|d}, A(0) || B(0) || C(0) || D(0));\n");
+    for (act, shown) in [
+        ("a(7)", None),
+        ("a(12)", Some("[j = 2]")),
+        ("a(1)", Some("[k = 1]")),
+    ] {
+        let f = format!("[true*.{act}|b(1)|c(1)|d(1)]false");
+        let (code, lines) = check(&spec, &f, &[]);
+        assert_eq!(code, 1, "{lines:?}");
+        let step = &lines[3];
+        assert!(step.contains(act), "{lines:?}");
+        match shown {
+            Some(s) => assert!(step.ends_with(s), "{act}: {step}"),
+            None => assert!(!step.contains('['), "{act}: {step}"),
+        }
+    }
+}

@@ -399,7 +399,7 @@ fn pbessolve_refuses_evidence_from_another_lps() {
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("b.lps is not the LPS this PBES was generated from"),
+        err.contains("b.lps is not the LPS or LTS this PBES was generated from"),
         "{err}"
     );
     // Version 1 (before the PBES recorded its LPS): a clear error, no misreading.

@@ -2,7 +2,8 @@
 //! lps2pbes, instantiate and solve — printing the verdict per formula and its evidence (a
 //! counterexample or witness trace, checked). Exit status: 0 when every formula holds, 1
 //! when one does not, 2 on an error. With `--reduce`, the formulas are checked on a
-//! bisimulation quotient of the state space instead (`check_reduced`).
+//! bisimulation quotient of the state space instead (`check_reduced`); given an LTS
+//! (`.aut`, `.lts`) instead of a specification, on that LTS (`check_lts`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,7 +12,7 @@ use std::time::Instant;
 use super::check_reduced::{check_reduced, ReduceArg};
 use super::Global;
 use crate::artifact::{display_path, read_text};
-use crate::evidence::text;
+use crate::evidence::{text, Evidence, Model};
 use crate::lps::{linearise, LineariseOptions};
 use crate::modal::read_formula;
 use crate::pbes::front::proc_spec_of_lps;
@@ -28,8 +29,20 @@ pub struct Args {
     /// mCRL2's `--timings[=FILE]`.
     #[command(flatten)]
     pub timings: super::compat::Timings,
-    /// The mCRL2 specification.
+    /// The mCRL2 specification, or an LTS (`.aut`, `.lts`) to check the formulas on.
     pub spec: PathBuf,
+    /// With an LTS: the mCRL2 specification declaring its actions and data (else the
+    /// actions are read off the labels, which then carry no data).
+    #[arg(
+        short = 'm',
+        long = "mcrl2",
+        value_name = "SPEC",
+        conflicts_with = "lps"
+    )]
+    pub mcrl2: Option<PathBuf>,
+    /// With an LTS: the LPS declaring its actions and data.
+    #[arg(short = 'l', long = "lps", value_name = "LPS")]
+    pub lps: Option<PathBuf>,
     /// The formula files (`.mcf`) to check.
     #[arg(short = 'f', long = "formula", required = true)]
     pub formulas: Vec<PathBuf>,
@@ -118,7 +131,121 @@ fn evidence_path(out: &std::path::Path, formula: &std::path::Path, several: bool
     out.with_file_name(name)
 }
 
+/// Whether `path` names an LTS file (by its extension) rather than a specification.
+fn is_lts_file(path: &std::path::Path) -> bool {
+    matches!(
+        path.extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .as_deref(),
+        Some("aut" | "lts")
+    )
+}
+
+/// What `check` does about evidence, from its flags and `-q`.
+pub(super) struct EvidencePlan {
+    /// Read (and write or print) evidence at all.
+    pub evidence: bool,
+    /// Print the trace on standard output.
+    pub print_trace: bool,
+}
+
+impl EvidencePlan {
+    pub(super) fn new(args: &Args, g: Global) -> miette::Result<EvidencePlan> {
+        // Under `-q` no trace is printed, but evidence files asked for are still written.
+        let wants_files = args.evidence_file.is_some() || args.evidence_dir.is_some();
+        let evidence = !args.no_evidence && (!g.quiet || wants_files);
+        if evidence && args.solver != SolverKind::Zielonka {
+            // Gauss elimination gives values, not the strategies a proof is read from.
+            miette::bail!(
+                help = "use the default `--solver zielonka`, or add `--no-evidence` (or `-q`) for the verdict alone",
+                "evidence needs the strategies of `--solver zielonka`"
+            );
+        }
+        Ok(EvidencePlan {
+            evidence,
+            print_trace: evidence && !g.quiet,
+        })
+    }
+}
+
+/// Prints the verdict of formula `f` as `check` does.
+pub(super) fn print_verdict(
+    args: &Args,
+    g: Global,
+    plan: &EvidencePlan,
+    f: &std::path::Path,
+    value: bool,
+) {
+    if plan.print_trace && args.format == TraceFormat::Json {
+        // JSON Lines: one object per formula, its verdict included.
+    } else if args.formulas.len() == 1 && g.quiet {
+        println!("{value}");
+    } else {
+        println!("{}: {value}", f.display());
+    }
+}
+
+/// Prints the (checked) evidence `ev` of formula `f` and writes the files asked for.
+pub(super) fn emit_evidence(
+    args: &Args,
+    g: Global,
+    plan: &EvidencePlan,
+    model: Model<'_>,
+    f: &std::path::Path,
+    ev: &Evidence,
+) -> miette::Result<()> {
+    match args.format {
+        _ if !plan.print_trace => {}
+        TraceFormat::Text => print!("{}", text::trace_text(model, ev)),
+        TraceFormat::Json => {
+            let mut v = text::trace_json(model, ev);
+            v["formula"] = serde_json::Value::from(f.display().to_string());
+            println!("{v}");
+        }
+    }
+    if let Some(path) = &args.evidence_file {
+        let several = args.formulas.len() > 1;
+        text::write_evidence(model, ev, &evidence_path(path, f, several))?;
+    }
+    if let Some(dir) = &args.evidence_dir {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            miette::miette!(
+                "cannot create the evidence directory {}: {e}",
+                dir.display()
+            )
+        })?;
+        let stem = f.file_stem().and_then(|s| s.to_str()).unwrap_or("formula");
+        for ext in ["aut", "dot", "json", "txt"] {
+            text::write_evidence(model, ev, &dir.join(format!("{stem}.{ext}")))?;
+        }
+        match crate::lts::svg::drawable(&ev.lts) {
+            Ok(_) => text::write_evidence(model, ev, &dir.join(format!("{stem}.svg")))?,
+            Err(e) if !g.quiet => eprintln!("check: no {stem}.svg: {e}"),
+            Err(_) => {}
+        }
+    }
+    if g.verbose {
+        eprintln!(
+            "check: evidence LTS of {} states and {} transitions",
+            ev.lts.num_states,
+            ev.lts.transitions.len()
+        );
+    }
+    Ok(())
+}
+
 fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
+    if is_lts_file(&args.spec) {
+        return super::check_lts::check_lts(args, g);
+    }
+    if args.mcrl2.is_some() || args.lps.is_some() {
+        miette::bail!(
+            help = "give --mcrl2 or --lps only with an LTS (`.aut`, `.lts`) to check",
+            "--mcrl2 and --lps declare the actions of an LTS; {} is a specification",
+            args.spec.display()
+        );
+    }
     let t = Instant::now();
     let name = display_path(Some(&args.spec), "<stdin>");
     let src = SourceFile::new(name.clone(), read_text(Some(&args.spec))?);
@@ -136,24 +263,14 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
     if let Some(eq) = args.reduce {
         return check_reduced(args, g, &lps, eq);
     }
-    // Under `-q` no trace is printed, but evidence files asked for are still written.
-    let wants_files = args.evidence_file.is_some() || args.evidence_dir.is_some();
-    let evidence = !args.no_evidence && (!g.quiet || wants_files);
-    let print_trace = evidence && !g.quiet;
-    if evidence && args.solver != SolverKind::Zielonka {
-        // Gauss elimination gives values, not the strategies a proof is read from.
-        miette::bail!(
-            help = "use the default `--solver zielonka`, or add `--no-evidence` (or `-q`) for the verdict alone",
-            "evidence needs the strategies of `--solver zielonka`"
-        );
-    }
+    let plan = EvidencePlan::new(args, g)?;
+    let evidence = plan.evidence;
     let opts = InstOptions {
         max_vars: args.max_vars,
         keep_origins: evidence,
         progress: crate::progress::Shown::from_flags(g.quiet, g.verbose),
         ..InstOptions::default()
     };
-    let several = args.formulas.len() > 1;
     let mut all_true = true;
     // Formulas see the LPS's actions, as with mCRL2's lps2pbes: `Terminate` included when
     // linearisation added it.
@@ -169,13 +286,7 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
         // game, so solving may always stop as soon as the verdict is decided.
         let out = solve_pbes(&pbes, &opts, args.solver, true)?;
         all_true &= out.value;
-        if print_trace && args.format == TraceFormat::Json {
-            // JSON Lines: one object per formula, its verdict included.
-        } else if args.formulas.len() == 1 && g.quiet {
-            println!("{}", out.value);
-        } else {
-            println!("{}: {}", f.display(), out.value);
-        }
+        print_verdict(args, g, &plan, f, out.value);
         if evidence {
             let _timer = time_stage("evidence");
             let game = out.game.as_ref().map(|(g, s)| (g, s));
@@ -190,42 +301,7 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
                     );
                 }
             }
-            match args.format {
-                _ if !print_trace => {}
-                TraceFormat::Text => print!("{}", text::trace_text(&lps, &ev)),
-                TraceFormat::Json => {
-                    let mut v = text::trace_json(&lps, &ev);
-                    v["formula"] = serde_json::Value::from(f.display().to_string());
-                    println!("{v}");
-                }
-            }
-            if let Some(path) = &args.evidence_file {
-                text::write_evidence(&lps, &ev, &evidence_path(path, f, several))?;
-            }
-            if let Some(dir) = &args.evidence_dir {
-                std::fs::create_dir_all(dir).map_err(|e| {
-                    miette::miette!(
-                        "cannot create the evidence directory {}: {e}",
-                        dir.display()
-                    )
-                })?;
-                let stem = f.file_stem().and_then(|s| s.to_str()).unwrap_or("formula");
-                for ext in ["aut", "dot", "json", "txt"] {
-                    text::write_evidence(&lps, &ev, &dir.join(format!("{stem}.{ext}")))?;
-                }
-                match crate::lts::svg::drawable(&ev.lts) {
-                    Ok(_) => text::write_evidence(&lps, &ev, &dir.join(format!("{stem}.svg")))?,
-                    Err(e) if !g.quiet => eprintln!("check: no {stem}.svg: {e}"),
-                    Err(_) => {}
-                }
-            }
-            if g.verbose {
-                eprintln!(
-                    "check: evidence LTS of {} states and {} transitions",
-                    ev.lts.num_states,
-                    ev.lts.transitions.len()
-                );
-            }
+            emit_evidence(args, g, &plan, (&lps).into(), f, &ev)?;
         }
         if g.verbose {
             let s = &out.inst.stats;

@@ -321,7 +321,7 @@ pub struct Lts2pbes {
     /// mCRL2: insert fixpoints into modal operators (a smaller PBES, the same solution).
     #[arg(short = 'p', long = "preprocess-modal-operators")]
     pub preprocess: bool,
-    /// mCRL2: add counterexample equations (refused for an LTS).
+    /// Add the equations that `pbessolve --file=LTS` reads evidence from (as mCRL2's `-c`).
     #[arg(short = 'c', long = "counter-example")]
     pub counter_example: bool,
     /// mCRL2: the output format (`pbes`, `text`, `bes`, `pgsolver`).
@@ -336,12 +336,6 @@ impl ToolCompat for Lts2pbes {
             "-p: muon translates modal operators one way; the PBES has the same solution",
         );
         out_pbes(self.out.as_deref(), v);
-        if self.counter_example {
-            v.refuse(
-                "-c: muon gives evidence from the LPS, not from an LTS; use `muon lps2pbes -c` \
-                 and `muon pbessolve --file=LPS`, or `muon check`",
-            );
-        }
     }
 }
 

@@ -12,7 +12,7 @@ use crate::artifact::{display_path, read_text};
 use crate::lts::Lts;
 use crate::modal::read_formula;
 use crate::pbes::front::{proc_spec_of_lps, LabelArgParser};
-use crate::pbes::lts2pbes::{lts2pbes, type_labels};
+use crate::pbes::lts2pbes::{lts2pbes_with, type_labels};
 use crate::process::ir::{ActionDecl, ProcSpec};
 use crate::process::typecheck::check_specification;
 use crate::source::{SourceFile, Span};
@@ -48,12 +48,16 @@ pub struct Args {
 
 /// The declarations labels and formula are typed against: from `--spec`, `--lps`, or (for
 /// labels without data) the action names found in the LTS itself.
-fn declarations(args: &Args, lts: &Lts) -> miette::Result<ProcSpec> {
-    if let Some(p) = &args.spec {
+pub(super) fn declarations(
+    spec: Option<&std::path::Path>,
+    lps: Option<&std::path::Path>,
+    lts: &Lts,
+) -> miette::Result<ProcSpec> {
+    if let Some(p) = spec {
         let src = SourceFile::new(display_path(Some(p), "<stdin>"), read_text(Some(p))?);
         return check_specification(&src).map_err(miette::Report::new);
     }
-    if let Some(p) = &args.lps {
+    if let Some(p) = lps {
         return Ok(proc_spec_of_lps(&Lps::read_artifact(Some(p))?));
     }
     label_declarations(lts)
@@ -69,7 +73,7 @@ pub(crate) fn label_declarations(lts: &Lts) -> miette::Result<ProcSpec> {
         for p in parts {
             if !p.args.is_empty() {
                 return Err(miette!(
-                    help = "give the specification with --spec or the LPS with --lps",
+                    help = "give the specification with --spec (-m) or the LPS with --lps",
                     "label `{}` carries data; its sorts are unknown",
                     l.text()
                 ));
@@ -93,17 +97,31 @@ pub(crate) fn label_declarations(lts: &Lts) -> miette::Result<ProcSpec> {
     })
 }
 
+/// The labels of `lts` typed against the actions and data of `spec`.
+pub(super) fn typed_labels(
+    lts: &Lts,
+    spec: &ProcSpec,
+) -> miette::Result<Vec<Vec<crate::process::ir::Action>>> {
+    let arg_parser = LabelArgParser::new(&spec.data);
+    Ok(type_labels(lts, &spec.actions, &mut |text, sort| {
+        arg_parser.parse(text, sort)
+    })?)
+}
+
 /// Runs `muon lts2pbes`.
 pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let lts = Lts::read_file(args.infile.as_deref())?;
-    let spec = declarations(args, &lts)?;
+    let spec = declarations(args.spec.as_deref(), args.lps.as_deref(), &lts)?;
     let formula = read_formula(&args.formula, &spec)?;
     let t = std::time::Instant::now();
-    let arg_parser = LabelArgParser::new(&spec.data);
-    let labels = type_labels(&lts, &spec.actions, &mut |text, sort| {
-        arg_parser.parse(text, sort)
-    })?;
-    let pbes = lts2pbes(&lts, &labels, &spec.data, &formula)?;
+    let labels = typed_labels(&lts, &spec)?;
+    let pbes = lts2pbes_with(
+        &lts,
+        &labels,
+        &spec.data,
+        &formula,
+        args.compat.counter_example,
+    )?;
     // The PBES records which LTS file it came from (not known for standard input).
     let source = match args.infile.as_deref() {
         Some(p) if p != std::path::Path::new("-") => {

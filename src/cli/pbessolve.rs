@@ -1,8 +1,11 @@
-//! `muon pbessolve`: solve a PBES with a parity-game solver and, given the LPS it came
-//! from, print evidence: a counterexample (false) or witness (true) trace of actions.
+//! `muon pbessolve`: solve a PBES with a parity-game solver and, given the LPS or LTS it came
+//! from (`lps2pbes -c`, `lts2pbes -c`), print evidence: a counterexample (false) or witness
+//! (true) trace of actions.
 
-use crate::artifact::Artifact;
+use crate::artifact::{Artifact, ArtifactKind, MAGIC};
+use crate::evidence::Evidence;
 use crate::lps::Lps;
+use crate::lts::Lts;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -22,8 +25,14 @@ pub struct Args {
     pub compat: super::compat::Solve,
     /// Input PBES: artifact or mCRL2 text (standard input when omitted or `-`).
     pub infile: Option<PathBuf>,
-    /// The LPS the PBES was generated from (`lps2pbes -c`): print the evidence trace.
-    #[arg(short = 'f', long = "file", visible_alias = "lps", value_name = "LPS")]
+    /// The LPS (`lps2pbes -c`) or LTS (`lts2pbes -c`: `.aut` or `.lts`) the PBES was
+    /// generated from: print the evidence trace.
+    #[arg(
+        short = 'f',
+        long = "file",
+        visible_alias = "lps",
+        value_name = "LPS|LTS"
+    )]
     pub lps: Option<PathBuf>,
     /// Write the evidence (needs `--file`) in the format of the extension: `.aut`, `.dot`,
     /// `.svg`, `.lts` (the evidence LTS), `.json` or `.txt` (the trace).
@@ -37,28 +46,41 @@ pub struct Args {
     pub max_vars: usize,
 }
 
+/// The model evidence is read on: the LPS or LTS of `--file`.
+enum Model {
+    Lps(Box<Lps>),
+    Lts(Lts),
+}
+
 /// Runs `muon pbessolve`.
 pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let file = crate::pbes::io::read_pbes_file(args.infile.as_deref())?;
     let pbes = file.pbes;
-    let lps = match &args.lps {
+    let model = match &args.lps {
         Some(p) => {
             let bytes = crate::artifact::read_bytes(Some(p))?;
             let found = crate::artifact::identity(&bytes);
             if let Some(source) = file.source.filter(|s| *s != found) {
                 miette::bail!(
                     code = "muon::pbessolve::other_lps",
-                    help = "give the LPS that `lps2pbes -c` read to make this PBES, or \
-                            regenerate the PBES from this LPS",
-                    "{} is not the LPS this PBES was generated from (identity {found:016x}; \
-                     the PBES records {source:016x})",
+                    help = "give the LPS or LTS that `lps2pbes -c` or `lts2pbes -c` read to \
+                            make this PBES, or regenerate the PBES from this file",
+                    "{} is not the LPS or LTS this PBES was generated from (identity \
+                     {found:016x}; the PBES records {source:016x})",
                     p.display()
                 );
             }
-            Some(Lps::decode_artifact(&bytes, &p.display().to_string())?)
+            let lps_header = [&MAGIC[..], &ArtifactKind::Lps.tag()[..]].concat();
+            if bytes.starts_with(&lps_header) {
+                let lps = Lps::decode_artifact(&bytes, &p.display().to_string())?;
+                Some(Model::Lps(Box::new(lps)))
+            } else {
+                Some(Model::Lts(Lts::read_file(Some(p))?))
+            }
         }
         None => None,
     };
+    let lps = model.as_ref();
     if lps.is_some() && args.solver != SolverKind::Zielonka {
         miette::bail!("evidence needs the strategies of `--solver zielonka`");
     }
@@ -71,14 +93,23 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     // Evidence comes from the finite proof of an early stop, or else from the solved game.
     let out = solve_pbes(&pbes, &opts, args.solver, true)?;
     let mut text = format!("{}\n", out.value);
-    if let Some(lps) = &lps {
+    if let Some(model) = &model {
         let game = out.game.as_ref().map(|(g, s)| (g, s));
-        // Every step and the trace are checked on the LPS as they are read; re-checking
+        // Every step and the trace are checked on the model as they are read; re-checking
         // the formula needs the formula, which only `muon check` has.
-        let ev = crate::evidence::read(lps, &pbes, &out.inst, game, out.value, false)?;
-        text.push_str(&crate::evidence::text::trace_text(lps, &ev));
+        let (ev, shown): (Evidence, crate::evidence::Model<'_>) = match model {
+            Model::Lps(lps) => (
+                crate::evidence::read(lps, &pbes, &out.inst, game, out.value, false)?,
+                lps.as_ref().into(),
+            ),
+            Model::Lts(lts) => (
+                crate::evidence::read_lts(lts, None, &pbes, &out.inst, game, out.value, false)?,
+                lts.into(),
+            ),
+        };
+        text.push_str(&crate::evidence::text::trace_text(shown, &ev));
         if let Some(path) = &args.evidence_file {
-            crate::evidence::text::write_evidence(lps, &ev, path)?;
+            crate::evidence::text::write_evidence(shown, &ev, path)?;
             if g.verbose {
                 eprintln!(
                     "pbessolve: evidence LTS with {} states and {} transitions written to {}",

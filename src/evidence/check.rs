@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
-use crate::data::ir::{DataExpr, Var};
+use crate::data::ir::{DataExpr, DataSpec, Var};
 use crate::data::print::data_expr_to_string;
 use crate::data::{Rewriter, TermId, VarId};
 use crate::lps::{Lps, SummandAction};
@@ -287,7 +287,18 @@ pub fn recheck(
     ev: &Evidence,
     solver: SolverKind,
 ) -> Result<(), EvidenceError> {
-    let pbes = lts2pbes(&ev.lts, &ev.labels, &lps.data, formula)
+    recheck_on(&lps.data, formula, ev, solver)
+}
+
+/// [`recheck`] with the data specification the labels' data come from (the LTS route has
+/// no LPS).
+pub fn recheck_on(
+    data: &DataSpec,
+    formula: &FormulaSpec,
+    ev: &Evidence,
+    solver: SolverKind,
+) -> Result<(), EvidenceError> {
+    let pbes = lts2pbes(&ev.lts, &ev.labels, data, formula)
         .map_err(|e| EvidenceError::Recheck(e.to_string()))?;
     let out = solve_pbes(&pbes, &InstOptions::default(), solver, true)
         .map_err(|e| EvidenceError::Recheck(e.to_string()))?;

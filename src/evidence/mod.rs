@@ -1,5 +1,6 @@
 //! Evidence: the transitions that prove a verdict, read from the solved BES of a PBES made by
-//! `lps2pbes -c` ([`crate::pbes::lps2pbes::Lps2PbesOptions::counter_example`]).
+//! `lps2pbes -c` ([`crate::pbes::lps2pbes::Lps2PbesOptions::counter_example`]), or by
+//! `lts2pbes -c` on the LTS route ([`lts`]).
 //!
 //! Every BES variable of a step equation `EvStep<i>_<k>(c, e, d)` stands for one transition:
 //! summand `i` taken from state `d` with sum values `e`. The proof is the part of the game
@@ -21,6 +22,7 @@
 //! step per line, changed parameters by name) and for tools (JSON).
 
 pub mod check;
+pub mod lts;
 mod read;
 pub mod text;
 
@@ -31,6 +33,7 @@ use crate::data::ir::{DataExpr, Var};
 use crate::lts::Lts;
 use crate::process::ir::Action;
 
+pub use lts::read_lts;
 pub use read::read;
 
 /// Why no evidence can be given.
@@ -40,7 +43,7 @@ pub enum EvidenceError {
     #[error("the PBES has no counter-example information, so no evidence can be read from it")]
     #[diagnostic(
         code(muon::evidence::no_steps),
-        help("generate the PBES with `muon lps2pbes -c` (`--counter-example`); with `-c`, a PBES has no step equations only when the formula's modalities match no summand, and then the proof takes no step")
+        help("generate the PBES with `muon lps2pbes -c` or `muon lts2pbes -c` (`--counter-example`); with `-c`, a PBES has no step equations only when the formula's modalities match no summand or transition, and then the proof takes no step")
     )]
     NoSteps,
     /// The solver stopped before building the whole game (the verdict was decided early).
@@ -68,13 +71,15 @@ pub enum EvidenceError {
 /// One transition of the evidence: summand `summand` from `from` with `sum_values`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
-    /// The index of the LPS summand.
+    /// The index of the LPS summand; on the LTS route, of the transition in
+    /// [`Lts::transitions`].
     pub summand: usize,
     /// The multi-action as mCRL2 prints it (`tau` for the empty one).
     pub action: String,
     /// The multi-action, typed, its arguments in normal form (empty for `tau`).
     pub actions: Vec<Action>,
-    /// The process parameter values before the step.
+    /// The process parameter values before the step (on the LTS route, the state number:
+    /// [`lts::state`]).
     pub from: Vec<DataExpr>,
     /// The values of the summand's sum variables.
     pub sum_values: Vec<(Var, DataExpr)>,
@@ -118,7 +123,8 @@ pub struct Evidence {
     pub trace: Trace,
     /// The evidence LTS: state 0 is the initial state.
     pub lts: Lts,
-    /// The typed multi-action of each label of [`Evidence::lts`] (for re-checking).
+    /// The typed multi-action of each label of [`Evidence::lts`] (for re-checking; empty on
+    /// the LTS route when the labels were not typed).
     pub labels: Vec<Vec<Action>>,
     /// The process state of each state of [`Evidence::lts`].
     pub states: Vec<Vec<DataExpr>>,
@@ -131,6 +137,59 @@ impl Evidence {
             "witness"
         } else {
             "counterexample"
+        }
+    }
+}
+
+/// The model evidence is about, for showing states and steps: an LPS (states are its
+/// parameters) or an LTS (a state is its number, shown as the one parameter `state`).
+#[derive(Clone, Copy, Debug)]
+pub enum Model<'a> {
+    /// The LPS route.
+    Lps(&'a crate::lps::Lps),
+    /// The LTS route.
+    Lts,
+}
+
+impl<'a> From<&'a crate::lps::Lps> for Model<'a> {
+    fn from(lps: &'a crate::lps::Lps) -> Self {
+        Model::Lps(lps)
+    }
+}
+
+impl<'a> From<&'a Lts> for Model<'a> {
+    fn from(_: &'a Lts) -> Self {
+        Model::Lts
+    }
+}
+
+impl<'a> Model<'a> {
+    /// The names of the state's values.
+    pub fn param_names(&self) -> Vec<String> {
+        match self {
+            Model::Lps(lps) => lps.params.iter().map(|p| p.name.to_string()).collect(),
+            Model::Lts => vec!["state".to_string()],
+        }
+    }
+
+    /// What a step's index counts: LPS summands or LTS transitions.
+    pub fn step_kind(&self) -> &'static str {
+        match self {
+            Model::Lps(_) => "summand",
+            Model::Lts => "transition",
+        }
+    }
+
+    /// The sum values of `step` that mean something in the model, under the model's names:
+    /// on the LPS route [`crate::lps::Origin::model_sums`] (the lineariser's selectors and
+    /// the merged variables the clustered member that fired does not use are left out).
+    pub fn model_sums(self, step: &'a Step) -> Vec<(crate::data::ir::Name, &'a DataExpr)> {
+        match self {
+            Model::Lps(lps) => match lps.summands.get(step.summand) {
+                Some(s) => s.origin.model_sums(&step.sum_values),
+                None => Vec::new(),
+            },
+            Model::Lts => Vec::new(),
         }
     }
 }

@@ -1,5 +1,7 @@
 //! Reading evidence off a solved game: one walk over the part of the game the winner's
-//! strategy keeps, then the shortest trace and the evidence LTS from it.
+//! strategy keeps, then the shortest trace and the evidence LTS from it. The walk is the
+//! same for both routes; what a step vertex stands for is the route's [`StepSource`]: a
+//! summand instance of the LPS here, a transition of the LTS in [`super::lts`].
 
 use std::collections::VecDeque;
 
@@ -16,6 +18,15 @@ use crate::pbes::inst::Instantiation;
 use crate::pbes::ir::Pbes;
 use crate::pbes::lps2pbes::step_summand;
 use crate::process::ir::Action;
+
+/// What the walk over a proof needs to know of the model: which BES vertices are steps, and
+/// the (checked) step each of them stands for.
+pub(super) trait StepSource {
+    /// Whether a BES vertex is an instance of a step equation.
+    fn is_step(&self, v: VertexId) -> bool;
+    /// The step a BES vertex stands for, if it is an instance of a step equation.
+    fn step_at(&mut self, v: VertexId) -> Result<Option<Step>, EvidenceError>;
+}
 
 /// Reads the steps of a solved PBES of `lps2pbes -c` over `lps`.
 struct Reader<'a> {
@@ -59,14 +70,14 @@ impl<'a> Reader<'a> {
         let init = self.lps.init.clone();
         init.iter().map(|e| self.normal_form(e)).collect()
     }
+}
 
-    /// Whether a BES vertex is an instance of a step equation.
+impl StepSource for Reader<'_> {
     fn is_step(&self, v: VertexId) -> bool {
         matches!(self.inst.origin.equation(v.0 as usize),
             Some(e) if self.step_of.get(e as usize).copied().flatten().is_some())
     }
 
-    /// The step a BES vertex stands for, if it is an instance of a step equation.
     fn step_at(&mut self, v: VertexId) -> Result<Option<Step>, EvidenceError> {
         let Some(e) = self.inst.origin.equation(v.0 as usize) else {
             return Ok(None);
@@ -178,7 +189,7 @@ struct Proof {
 
 impl Proof {
     fn walk(
-        r: &mut Reader<'_>,
+        r: &mut dyn StepSource,
         kept: &dyn Fn(VertexId) -> Vec<VertexId>,
         root: VertexId,
     ) -> Result<Proof, EvidenceError> {
@@ -295,23 +306,37 @@ pub fn read(
 ) -> Result<Evidence, EvidenceError> {
     let mut r = Reader::new(lps, pbes, inst, known_counter_example)?;
     let initial = r.initial()?;
+    let ev = assemble(&mut r, inst, game, value, initial)?;
+    check_trace(&mut r.rp, &ev.trace)?;
+    Ok(ev)
+}
+
+/// The evidence of `value` read by walking the proof with `src` (see [`read`]), from the
+/// model's `initial` state; its trace is not checked here (the route's checker does that).
+pub(super) fn assemble(
+    src: &mut dyn StepSource,
+    inst: &Instantiation,
+    game: Option<(&Game, &Solution)>,
+    value: bool,
+    initial: Vec<DataExpr>,
+) -> Result<Evidence, EvidenceError> {
     let proof = if let Some(j) = &inst.justification {
         // Decided by constant propagation: the finite proof of that, no game needed; its
         // choices are made for the fewest steps.
-        let succ = j.shortest(&|v| u32::from(r.is_step(VertexId(v))));
+        let succ = j.shortest(&|v| u32::from(src.is_step(VertexId(v))));
         let kept = |v: VertexId| -> Vec<VertexId> {
             succ.get(v.0 as usize)
                 .map(|s| s.iter().map(|&w| VertexId(w)).collect())
                 .unwrap_or_default()
         };
-        Proof::walk(&mut r, &kept, VertexId(j.init))?
+        Proof::walk(src, &kept, VertexId(j.init))?
     } else {
         let bes = inst.bes.as_ref().ok_or(EvidenceError::NoGame)?;
         let (game, sol) = game.ok_or(EvidenceError::NoGame)?;
         let winner = if value { Player::Even } else { Player::Odd };
-        let choice = shortest_choices(game, sol, winner, &|v| u32::from(r.is_step(v)));
+        let choice = shortest_choices(game, sol, winner, &|v| u32::from(src.is_step(v)));
         let kept = |v: VertexId| kept(game, &choice, winner, v);
-        Proof::walk(&mut r, &kept, bes.init().vertex())?
+        Proof::walk(src, &kept, bes.init().vertex())?
     };
 
     let (path, cycle) = proof.trace_nodes();
@@ -335,7 +360,6 @@ pub fn read(
         steps,
         loop_start,
     };
-    check_trace(&mut r.rp, &trace)?;
 
     let mut ids: HashMap<Vec<DataExpr>, StateId> = HashMap::default();
     ids.insert(initial.clone(), StateId(0));

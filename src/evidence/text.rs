@@ -5,46 +5,38 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::check::state_text;
-use super::Evidence;
+use super::{Evidence, Model};
+use crate::data::ir::DataExpr;
 use crate::data::print::data_expr_to_string;
-use crate::lps::Lps;
 
 /// The mark of the step a lasso's cycle starts at.
 const CYCLE: &str = "↻";
 
+/// A state as `name = value` pairs: `n = 1, q = [2]`.
+fn state_text(names: &[String], values: &[DataExpr]) -> String {
+    names
+        .iter()
+        .zip(values)
+        .map(|(p, v)| format!("{p} = {}", data_expr_to_string(v)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The parameters step `i` of the trace changes, as `name: old → new`.
-fn changes(lps: &Lps, ev: &Evidence, i: usize) -> Vec<String> {
+fn changes(names: &[String], ev: &Evidence, i: usize) -> Vec<String> {
     let step = &ev.trace.steps[i];
-    lps.params
+    names
         .iter()
         .zip(step.from.iter().zip(&step.to))
         .filter(|(_, (a, b))| a != b)
         .map(|(p, (a, b))| {
             format!(
-                "{}: {} → {}",
-                p.name,
+                "{p}: {} → {}",
                 data_expr_to_string(a),
                 data_expr_to_string(b)
             )
         })
         .collect()
-}
-
-/// The sum values of a step that mean something in the model: those of the lineariser's
-/// selectors ([`crate::lps::Origin::synthetic`]) only say which clustered alternative fired,
-/// which the action and the changes already show.
-fn shown_sums<'a>(
-    lps: &'a Lps,
-    step: &'a super::Step,
-) -> impl Iterator<Item = &'a (crate::data::ir::Var, crate::data::ir::DataExpr)> + 'a {
-    let synthetic = lps
-        .summands
-        .get(step.summand)
-        .map_or(&[][..], |s| s.origin.synthetic.as_slice());
-    step.sum_values
-        .iter()
-        .filter(move |(v, _)| !synthetic.contains(&v.name))
 }
 
 /// Whether the evidence LTS is one path or lasso (at most one transition per state).
@@ -60,7 +52,9 @@ pub fn is_linear(ev: &Evidence) -> bool {
 /// The trace as text for people: a heading (kind, length, lasso, whether the full evidence
 /// branches), the initial state, then one line per step with its multi-action, the
 /// parameters it changes and its sum variables' values.
-pub fn trace_text(lps: &Lps, ev: &Evidence) -> String {
+pub fn trace_text<'a>(model: impl Into<Model<'a>>, ev: &Evidence) -> String {
+    let model = model.into();
+    let names = model.param_names();
     let t = &ev.trace;
     let n = t.steps.len();
     let mut head = format!("{} ({n} step{}", ev.kind(), if n == 1 { "" } else { "s" });
@@ -84,20 +78,22 @@ pub fn trace_text(lps: &Lps, ev: &Evidence) -> String {
         .unwrap_or(0);
     let num = n.to_string().len();
     let mut out = format!("{head}):\n");
-    let init = if lps.params.is_empty() {
+    let init = if names.is_empty() {
         "(no parameters)".to_string()
     } else {
-        state_text(lps, &t.initial)
+        state_text(&names, &t.initial)
     };
     let _ = writeln!(out, "  initial state: {init}");
     for (i, s) in t.steps.iter().enumerate() {
         let mark = if t.loop_start == Some(i) { CYCLE } else { " " };
-        let mut rest = changes(lps, ev, i).join(", ");
+        let mut rest = changes(&names, ev, i).join(", ");
         if rest.is_empty() {
             rest = "(no parameter changes)".to_string();
         }
-        let sums: Vec<String> = shown_sums(lps, s)
-            .map(|(v, e)| format!("{} = {}", v.name, data_expr_to_string(e)))
+        let sums: Vec<String> = model
+            .model_sums(s)
+            .into_iter()
+            .map(|(v, e)| format!("{v} = {}", data_expr_to_string(e)))
             .collect();
         if !sums.is_empty() {
             let _ = write!(rest, "   [{}]", sums.join(", "));
@@ -183,8 +179,10 @@ fn branches(ev: &Evidence, out: &mut String) {
 /// The trace as JSON for tools: the verdict, the parameter names, the initial state, per
 /// step its action, summand, sum values, state reached and changes, the lasso's start, and
 /// the size of the evidence LTS.
-pub fn trace_json(lps: &Lps, ev: &Evidence) -> serde_json::Value {
+pub fn trace_json<'a>(model: impl Into<Model<'a>>, ev: &Evidence) -> serde_json::Value {
     use serde_json::{json, Map, Value};
+    let model = model.into();
+    let names = model.param_names();
     let show = |vals: &[crate::data::ir::DataExpr]| -> Vec<String> {
         vals.iter().map(data_expr_to_string).collect()
     };
@@ -194,30 +192,33 @@ pub fn trace_json(lps: &Lps, ev: &Evidence) -> serde_json::Value {
         .iter()
         .map(|s| {
             let mut changed = Map::new();
-            for (p, (a, b)) in lps.params.iter().zip(s.from.iter().zip(&s.to)) {
+            for (p, (a, b)) in names.iter().zip(s.from.iter().zip(&s.to)) {
                 if a != b {
                     changed.insert(
-                        p.name.to_string(),
+                        p.clone(),
                         json!([data_expr_to_string(a), data_expr_to_string(b)]),
                     );
                 }
             }
-            let sums: Map<String, Value> = shown_sums(lps, s)
-                .map(|(v, e)| (v.name.to_string(), Value::from(data_expr_to_string(e))))
+            let sums: Map<String, Value> = model
+                .model_sums(s)
+                .into_iter()
+                .map(|(v, e)| (v.to_string(), Value::from(data_expr_to_string(e))))
                 .collect();
-            json!({
+            let mut step = json!({
                 "action": s.action,
-                "summand": s.summand,
                 "sum": sums,
                 "state": show(&s.to),
                 "changed": changed,
-            })
+            });
+            step[model.step_kind()] = Value::from(s.summand);
+            step
         })
         .collect();
     json!({
         "verdict": ev.value,
         "kind": ev.kind(),
-        "parameters": lps.params.iter().map(|p| p.name.to_string()).collect::<Vec<_>>(),
+        "parameters": names,
         "initial": show(&ev.trace.initial),
         "steps": steps,
         "loop_start": ev.trace.loop_start,
@@ -229,10 +230,15 @@ pub fn trace_json(lps: &Lps, ev: &Evidence) -> serde_json::Value {
 /// Writes the evidence to `path` in the format its extension names: `.json` (the trace,
 /// [`trace_json`]), `.txt` (the trace, [`trace_text`]), or an LTS format (`.aut`, `.dot`,
 /// `.svg`, `.lts`) for the evidence LTS.
-pub fn write_evidence(lps: &Lps, ev: &Evidence, path: &Path) -> miette::Result<()> {
+pub fn write_evidence<'a>(
+    model: impl Into<Model<'a>>,
+    ev: &Evidence,
+    path: &Path,
+) -> miette::Result<()> {
+    let model = model.into();
     let text = match path.extension().and_then(|e| e.to_str()) {
-        Some("json") => format!("{:#}\n", trace_json(lps, ev)),
-        Some("txt") => trace_text(lps, ev),
+        Some("json") => format!("{:#}\n", trace_json(model, ev)),
+        Some("txt") => trace_text(model, ev),
         _ => return Ok(crate::lts::generate::write_lts(&ev.lts, path)?),
     };
     crate::artifact::write_output(Some(path), |w| {

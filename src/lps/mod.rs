@@ -63,7 +63,9 @@
 //!    per list of action labels before it is composed (summands in different control states
 //!    merge into `c1 || c2` with values `if(c1, x1, x2)`; the rest over fresh Boolean
 //!    selectors, sum variables merged by sort and fixed to a default value where a member
-//!    does not have them), so an n-party synchronisation composes one summand per component
+//!    does not have them; `Origin::clusters` records which member each selector value
+//!    stands for and its own names, so traces show a step's sum variables as the model has
+//!    them), so an n-party synchronisation composes one summand per component
 //!    instead of the product of their alternatives (flexray: 0.3 s instead of running out of
 //!    memory). For rules with 3 or more parties, composed components are clustered again.
 //!    Final summands with at most 6 selectors are expanded back (`decluster`): flat summands
@@ -159,6 +161,66 @@ pub struct Origin {
     /// they choose among the summands merged here and mean nothing in the model, so traces
     /// leave them out.
     pub synthetic: Vec<Name>,
+    /// The clusters merged into this summand: which member fired, and so which sum variables
+    /// mean something and under which of the model's names ([`Origin::model_sums`]).
+    pub clusters: Vec<Cluster>,
+}
+
+/// Summands of one component merged by the lineariser's clustering: their sum variables
+/// merged by sort (a merged variable a member does not use is fixed to a default value in
+/// that member's branch), chosen among by Boolean selectors.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cluster {
+    /// The selector sum variables, most significant first: member `i` fires when their values
+    /// spell `i` in binary (none once the summand was expanded back to one member).
+    pub selectors: Vec<Name>,
+    /// The merged sum variables.
+    pub merged: Vec<Name>,
+    /// Per member: the merged sum variables it uses, each with the member's own name for it.
+    pub members: Vec<Vec<(Name, Name)>>,
+}
+
+impl Origin {
+    /// The sum values of a transition of this summand as the model has them: the
+    /// lineariser's selectors left out, and of each cluster's merged variables only those
+    /// the member that fired uses, under its own names (the others are fixed to a default
+    /// that means nothing in the model).
+    pub fn model_sums<'a>(&self, values: &'a [(Var, DataExpr)]) -> Vec<(Name, &'a DataExpr)> {
+        let mut hidden: Vec<&Name> = Vec::new();
+        let mut renamed: Vec<(&Name, &Name)> = Vec::new();
+        for c in &self.clusters {
+            let mut index = 0usize;
+            let mut known = true;
+            for sel in &c.selectors {
+                match values.iter().find(|(v, _)| v.name == *sel) {
+                    Some((_, e)) => {
+                        index = 2 * index + usize::from(crate::data::ir_ops::is_true(e))
+                    }
+                    None => known = false,
+                }
+            }
+            let Some(member) = c.members.get(index).filter(|_| known) else {
+                continue;
+            };
+            for m in &c.merged {
+                match member.iter().find(|(merged, _)| merged == m) {
+                    Some((_, own)) => renamed.push((m, own)),
+                    None => hidden.push(m),
+                }
+            }
+        }
+        values
+            .iter()
+            .filter(|(v, _)| !self.synthetic.contains(&v.name) && !hidden.contains(&&v.name))
+            .map(|(v, e)| {
+                let name = renamed
+                    .iter()
+                    .find(|(m, _)| **m == v.name)
+                    .map_or_else(|| v.name.clone(), |(_, own)| (*own).clone());
+                (name, e)
+            })
+            .collect()
+    }
 }
 
 impl Summand {

@@ -65,6 +65,7 @@ pub fn add_terminate(lps: &mut Lps, components: &[Termination]) {
             spans: Vec::new(),
             description: "successful termination".into(),
             synthetic: Vec::new(),
+            clusters: Vec::new(),
         },
     });
 }

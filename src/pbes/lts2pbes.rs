@@ -9,6 +9,16 @@
 //! `[α]φ` at `s` is `∧_{s -a-> t} sat(a, α) => RHS_t(φ)`, `<α>φ` the dual disjunction.
 //! Labels must be typed first ([`type_labels`]) so that data in action formulas can be
 //! compared with the data in labels.
+//!
+//! # Counter-example information (`lts2pbes -c`)
+//! As with [`super::lps2pbes`]'s `-c`, [`lts2pbes_with`] can wrap the right-hand side
+//! `RHS_t(φ)` of each modality over transition `k` (`s -a-> t`) in a fresh variable
+//! `EvTrans<k>_<j>(c)` (`c` the data variables free in it) with its own equation
+//! `σ EvTrans<k>_<j>(c) = RHS_t(φ)` in the block of state `s`'s equation, with its sign (a
+//! definition inside one block of equal sign, so every solution is unchanged). A BES variable
+//! of such an equation stands for exactly transition `k`, so the winner's strategy yields the
+//! transitions that prove the verdict ([`crate::evidence::read_lts`]). [`step_transition`]
+//! recognises these names.
 
 use std::collections::HashSet;
 
@@ -145,6 +155,20 @@ pub fn type_labels(
     Ok(out)
 }
 
+/// The prefix of the step equations' names.
+const STEP_PREFIX: &str = "EvTrans";
+
+/// The transition (an index into [`Lts::transitions`]) a step equation of `lts2pbes -c`
+/// stands for, from its name (`EvTrans<k>_<j>`), or `None` for every other equation.
+pub fn step_transition(name: &str) -> Option<usize> {
+    let rest = name.strip_prefix(STEP_PREFIX)?;
+    let (k, j) = rest.split_once('_')?;
+    if k.is_empty() || j.is_empty() || !j.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    k.parse().ok()
+}
+
 /// Translates `lts` (with `labels` from [`type_labels`]) and the formula into a PBES.
 /// `data` is the data specification the labels' data come from.
 pub fn lts2pbes(
@@ -152,6 +176,18 @@ pub fn lts2pbes(
     labels: &[Vec<Action>],
     data_spec: &DataSpec,
     formula: &FormulaSpec,
+) -> Result<Pbes, Lts2PbesError> {
+    lts2pbes_with(lts, labels, data_spec, formula, false)
+}
+
+/// [`lts2pbes`], with the step equations evidence is read from when `counter_example` (see
+/// the module docs).
+pub fn lts2pbes_with(
+    lts: &Lts,
+    labels: &[Vec<Action>],
+    data_spec: &DataSpec,
+    formula: &FormulaSpec,
+    counter_example: bool,
 ) -> Result<Pbes, Lts2PbesError> {
     let _timer = crate::progress::time_stage("translation");
     if labels.len() < lts.labels.len() {
@@ -171,10 +207,10 @@ pub fn lts2pbes(
         start[i + 1] += start[i];
     }
     let mut fill = start.clone();
-    let mut succ = vec![(0u32, 0u32); lts.transitions.len()];
-    for t in &lts.transitions {
+    let mut succ = vec![(0u32, 0u32, 0u32); lts.transitions.len()];
+    for (i, t) in lts.transitions.iter().enumerate() {
         let k = &mut fill[t.from.index()];
-        succ[*k as usize] = (t.label.0, t.to.0);
+        succ[*k as usize] = (t.label.0, t.to.0, i as u32);
         *k += 1;
     }
     let mut names = HashSet::new();
@@ -189,6 +225,10 @@ pub fn lts2pbes(
         succ,
         sep,
         equations: Vec::new(),
+        counter_example,
+        steps: Vec::new(),
+        current: 0,
+        next_step: 0,
     };
     t.fixpoint(&f, &mut Vec::new(), &mut Scope::new(), n)?;
     let (StateFormula::Mu(v, _) | StateFormula::Nu(v, _)) = &f else {
@@ -198,10 +238,16 @@ pub fn lts2pbes(
         name: t.state_name(&v.name, lts.initial.0),
         args: v.params.iter().map(|(_, e)| e.clone()).collect(),
     };
+    // Each equation is followed by the step equations of its modalities (same block).
+    let mut equations = Vec::with_capacity(t.equations.len() + t.next_step);
+    for (eq, steps) in t.equations.into_iter().zip(t.steps) {
+        equations.push(eq);
+        equations.extend(steps);
+    }
     Ok(Pbes {
         data: merge_data(data_spec, &formula.data),
         globals: Vec::new(),
-        equations: t.equations,
+        equations,
         init,
     })
 }
@@ -227,9 +273,16 @@ fn collect_names(f: &StateFormula, out: &mut HashSet<Name>) {
 struct Translator<'a> {
     labels: &'a [Vec<Action>],
     start: Vec<u32>,
-    succ: Vec<(u32, u32)>,
+    /// Per outgoing transition (CSR by source state): label, target, index in the LTS.
+    succ: Vec<(u32, u32, u32)>,
     sep: String,
     equations: Vec<PbesEquation>,
+    counter_example: bool,
+    /// The step equations that follow each equation (same index), with `counter_example`.
+    steps: Vec<Vec<PbesEquation>>,
+    /// The equation whose right-hand side is being built.
+    current: usize,
+    next_step: usize,
 }
 
 /// Context parameters per fixpoint variable (names are unique after normalisation).
@@ -238,6 +291,29 @@ type Scope = std::collections::HashMap<Name, Vec<Var>>;
 impl Translator<'_> {
     fn state_name(&self, x: &Name, s: u32) -> Name {
         format!("{x}{}{s}", self.sep).into()
+    }
+
+    /// The step variable for taking transition `k` into `next` (see the module docs): its
+    /// equation joins the block of the equation being built; its parameters are the data
+    /// variables free in `next`.
+    fn step(&mut self, k: u32, next: PbesExpr) -> PbesExpr {
+        let mut params = Vec::new();
+        crate::pbes::matching::pbes_free_vars_into(&next, &mut Vec::new(), &mut params);
+        self.next_step += 1;
+        // No clash with the state equations: their names all contain the separator `'`.
+        let name: Name = format!("{STEP_PREFIX}{k}_{}", self.next_step).into();
+        let args = params.iter().cloned().map(DataExpr::Var).collect();
+        let fixpoint = self.equations[self.current].fixpoint;
+        self.steps[self.current].push(PbesEquation {
+            fixpoint,
+            var: PropVarDecl {
+                name: name.clone(),
+                params,
+            },
+            rhs: next,
+            span: Span::default(),
+        });
+        PbesExpr::PropVar(PropVarInst { name, args })
     }
 
     /// Generates the equations of fixpoint `f` (and, recursively, of the fixpoints inside it)
@@ -276,6 +352,7 @@ impl Translator<'_> {
             Fixpoint::Nu
         };
         for s in 0..n as u32 {
+            self.steps.push(Vec::new());
             self.equations.push(PbesEquation {
                 fixpoint,
                 var: PropVarDecl {
@@ -292,6 +369,7 @@ impl Translator<'_> {
         // Nested fixpoints first (their equations follow this block), then every state's rhs.
         let r = self.nested(body, ctx, scope, n).and_then(|_| {
             for s in 0..n as u32 {
+                self.current = first + s as usize;
                 let rhs = self.rhs(body, s, scope)?;
                 self.equations[first + s as usize].rhs = rhs;
             }
@@ -362,12 +440,15 @@ impl Translator<'_> {
                 };
                 let (lo, hi) = (self.start[s as usize], self.start[s as usize + 1]);
                 for k in lo..hi {
-                    let (label, to) = self.succ[k as usize];
+                    let (label, to, index) = self.succ[k as usize];
                     let m = sat(&self.labels[label as usize], alpha, true);
                     if matches!(m, PbesExpr::False) {
                         continue;
                     }
-                    let next = self.rhs(a, to, scope)?;
+                    let mut next = self.rhs(a, to, scope)?;
+                    if self.counter_example {
+                        next = self.step(index, next);
+                    }
                     if must {
                         out = and(out, imp(m, next));
                         if matches!(out, PbesExpr::False) {

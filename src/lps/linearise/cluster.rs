@@ -165,6 +165,20 @@ impl Lin<'_> {
                 }
             })
             .collect();
+        // Per member: each merged variable it uses, with its own name.
+        let own_names: Vec<Vec<(Name, Name)>> = members
+            .iter()
+            .zip(&renames)
+            .map(|(m, sigma)| {
+                m.sum_vars
+                    .iter()
+                    .map(|v| match sigma.get(v) {
+                        Some(DataExpr::Var(w)) => (w.name.clone(), v.name.clone()),
+                        _ => (v.name.clone(), v.name.clone()),
+                    })
+                    .collect()
+            })
+            .collect();
         // Each member renamed onto the merged variables, unused ones fixed to defaults.
         let members: Vec<CSum> = members
             .iter()
@@ -199,6 +213,12 @@ impl Lin<'_> {
         origin
             .synthetic
             .extend(selectors.iter().map(|v| v.name.clone()));
+        // Which member fired and the names it gives its variables, for traces.
+        origin.clusters.push(Cluster {
+            selectors: selectors.iter().map(|v| v.name.clone()).collect(),
+            merged: merged.iter().map(|v| v.name.clone()).collect(),
+            members: own_names,
+        });
         let mut sum_vars = selectors;
         sum_vars.extend(merged);
         Ok(CSum {
@@ -267,12 +287,33 @@ impl Lin<'_> {
                         })
                         .collect(),
                     assign: s.assign.iter().map(|(k, d)| (*k, one(d))).collect(),
-                    origin: s.origin.clone(),
+                    origin: fix_selectors(&s.origin, &sigma),
                 });
             }
         }
         out
     }
+}
+
+/// The origin of one expansion of a clustered summand: each cluster whose selectors `sigma`
+/// fixes keeps only the member they choose.
+fn fix_selectors(origin: &Origin, sigma: &Subst) -> Origin {
+    let mut o = origin.clone();
+    for c in &mut o.clusters {
+        let mut index = 0usize;
+        let mut fixed = true;
+        for sel in &c.selectors {
+            match sigma.iter().find(|(v, _)| v.name == *sel) {
+                Some((_, e)) => index = 2 * index + usize::from(ir_ops::is_true(e)),
+                None => fixed = false,
+            }
+        }
+        if fixed {
+            c.selectors.clear();
+            c.members = c.members.get(index).cloned().into_iter().collect();
+        }
+    }
+    o
 }
 
 /// Most selector variables of a summand [`Lin::decluster`] expands (64 summands).

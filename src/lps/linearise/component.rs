@@ -202,6 +202,7 @@ impl Lin<'_> {
                         spans: vec![ctrl.span],
                         description: ctrl.name.clone(),
                         synthetic: Vec::new(),
+                        clusters: Vec::new(),
                     },
                 });
             }

@@ -503,7 +503,7 @@ impl Lin<'_> {
                     cond: and(x.cond.clone(), y2.cond),
                     acts,
                     assign,
-                    origin: merge_origin(&x.origin, &y.origin, " | "),
+                    origin: merge_origin(&x.origin, &y2.origin, " | "),
                 });
                 if out.len() > MAX_SUMMANDS {
                     return Err(LinError::TooLarge {

@@ -426,6 +426,7 @@ pub(super) fn subst_csum(s: &CSum, sigma: &Subst, avoid: &HashSet<Name>) -> CSum
     let mut av = range_names(&sigma);
     av.extend(avoid.iter().cloned());
     let (sum_vars, ren) = rename_sum_vars(&s.sum_vars, &av);
+    let origin = rename_origin(&s.origin, &ren);
     sigma.extend(ren);
     CSum {
         sum_vars,
@@ -436,8 +437,35 @@ pub(super) fn subst_csum(s: &CSum, sigma: &Subst, avoid: &HashSet<Name>) -> CSum
             .iter()
             .map(|(i, d)| (*i, substitute(d, &sigma)))
             .collect(),
-        origin: s.origin.clone(),
+        origin,
     }
+}
+
+/// The origin of a summand whose sum variables `ren` renamed: its selectors and clusters
+/// follow the new names (each member keeps its own names for the model).
+fn rename_origin(o: &Origin, ren: &Subst) -> Origin {
+    if ren.is_empty() {
+        return o.clone();
+    }
+    let new = |n: &Name| -> Name {
+        match ren.iter().find(|(v, _)| v.name == *n) {
+            Some((_, DataExpr::Var(w))) => w.name.clone(),
+            _ => n.clone(),
+        }
+    };
+    let mut o = o.clone();
+    for n in &mut o.synthetic {
+        *n = new(n);
+    }
+    for c in &mut o.clusters {
+        for n in c.selectors.iter_mut().chain(c.merged.iter_mut()) {
+            *n = new(n);
+        }
+        for (merged, _) in c.members.iter_mut().flatten() {
+            *merged = new(merged);
+        }
+    }
+    o
 }
 
 pub(super) fn sort_acts(acts: &mut [Action]) {
@@ -458,9 +486,17 @@ pub(super) fn merge_origin(a: &Origin, b: &Origin, sep: &str) -> Origin {
             .filter(|n| !a.synthetic.contains(n))
             .cloned(),
     );
+    let mut clusters = a.clusters.clone();
+    clusters.extend(
+        b.clusters
+            .iter()
+            .filter(|c| !a.clusters.contains(c))
+            .cloned(),
+    );
     Origin {
         spans,
         description: format!("{}{sep}{}", a.description, b.description),
         synthetic,
+        clusters,
     }
 }

@@ -17,7 +17,7 @@ use crate::process::ir::{
 };
 use crate::source::Span;
 
-use super::{Lps, Origin, Summand, SummandAction};
+use super::{Cluster, Lps, Origin, Summand, SummandAction};
 
 mod alphabet;
 mod cluster;

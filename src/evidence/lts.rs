@@ -1,0 +1,163 @@
+//! Evidence on the LTS route: from a solved PBES of `lts2pbes -c`
+//! ([`crate::pbes::lts2pbes::lts2pbes_with`]), whose step variables `EvTrans<k>_<j>` each stand
+//! for transition `k` of the LTS. The proof is walked as on the LPS route
+//! (as [`super::read()`] walks it); a state of the trace is the LTS state number (one value,
+//! shown as `state`), a step's action is the LTS's own label, and the evidence LTS is a part
+//! of the model with its labels. The independent check replays the trace on the LTS (every
+//! step a transition of it from the state the trace is in) and re-checks the formula on the
+//! evidence LTS.
+
+use super::check::recheck_on;
+use super::read::{assemble, StepSource};
+use super::{Evidence, EvidenceError, Step, Trace};
+use crate::bes::{Game, Solution, VertexId};
+use crate::data::ir::{DataExpr, DataSpec, Sort};
+use crate::data::ir_ops::number;
+use crate::lts::Lts;
+use crate::modal::ir::FormulaSpec;
+use crate::pbes::inst::Instantiation;
+use crate::pbes::ir::Pbes;
+use crate::pbes::lts2pbes::step_transition;
+use crate::pbes::solve::SolverKind;
+use crate::process::ir::Action;
+
+/// The state of a trace on the LTS route: the state number, as one `Nat` value.
+pub fn state(s: u32) -> Vec<DataExpr> {
+    vec![number(s, Sort::Nat)]
+}
+
+/// The LTS state number of a trace state made by [`state`].
+fn state_number(v: &[DataExpr]) -> Option<u32> {
+    match v {
+        [DataExpr::Number { value, sort }] if *sort == Sort::Nat => u32::try_from(value).ok(),
+        _ => None,
+    }
+}
+
+/// Reads the steps of a solved PBES of `lts2pbes -c` over an LTS.
+struct LtsReader<'a> {
+    lts: &'a Lts,
+    inst: &'a Instantiation,
+    labels: Option<&'a [Vec<Action>]>,
+    /// Per equation: the transition of a step equation.
+    step_of: Vec<Option<usize>>,
+}
+
+impl StepSource for LtsReader<'_> {
+    fn is_step(&self, v: VertexId) -> bool {
+        matches!(self.inst.origin.equation(v.0 as usize),
+            Some(e) if self.step_of.get(e as usize).copied().flatten().is_some())
+    }
+
+    fn step_at(&mut self, v: VertexId) -> Result<Option<Step>, EvidenceError> {
+        let Some(e) = self.inst.origin.equation(v.0 as usize) else {
+            return Ok(None);
+        };
+        let Some(k) = self.step_of.get(e as usize).copied().flatten() else {
+            return Ok(None);
+        };
+        let t = self.lts.transitions[k];
+        Ok(Some(Step {
+            summand: k,
+            action: self.lts.label_text(t.label).to_string(),
+            actions: self
+                .labels
+                .and_then(|l| l.get(t.label.index()))
+                .cloned()
+                .unwrap_or_default(),
+            from: state(t.from.0),
+            sum_values: Vec::new(),
+            to: state(t.to.0),
+        }))
+    }
+}
+
+/// Reads the evidence of `value` (the verdict) of a PBES made by `lts2pbes -c` over `lts`
+/// and checks its trace on the LTS ([`check_lts_trace`]). `labels` are the typed labels of
+/// `lts` (as `lts2pbes` typed them) when known: the evidence keeps them for re-checking the
+/// formula ([`check_lts_evidence`]); without them [`Evidence::labels`] is empty.
+/// `known_counter_example` as for [`super::read`].
+pub fn read_lts(
+    lts: &Lts,
+    labels: Option<&[Vec<Action>]>,
+    pbes: &Pbes,
+    inst: &Instantiation,
+    game: Option<(&Game, &Solution)>,
+    value: bool,
+    known_counter_example: bool,
+) -> Result<Evidence, EvidenceError> {
+    let step_of: Vec<Option<usize>> = pbes
+        .equations
+        .iter()
+        .map(|e| step_transition(&e.var.name).filter(|&k| k < lts.transitions.len()))
+        .collect();
+    if !known_counter_example && step_of.iter().all(Option::is_none) {
+        return Err(EvidenceError::NoSteps);
+    }
+    let mut r = LtsReader {
+        lts,
+        inst,
+        labels,
+        step_of,
+    };
+    let mut ev = assemble(&mut r, inst, game, value, state(lts.initial.0))?;
+    if labels.is_none() {
+        ev.labels.clear();
+    }
+    check_lts_trace(lts, &ev.trace)?;
+    Ok(ev)
+}
+
+/// Checks that `trace` is a path of `lts`: it starts in the initial state, every step is
+/// transition `summand` of the LTS, with its label, leaving from the state the previous step
+/// reached, and a lasso's last step returns to the state its cycle starts from.
+pub fn check_lts_trace(lts: &Lts, trace: &Trace) -> Result<(), EvidenceError> {
+    let unchecked = |m: String| Err(EvidenceError::Unchecked(m));
+    if state_number(&trace.initial) != Some(lts.initial.0) {
+        return unchecked(format!(
+            "the trace does not start in the LTS's initial state {}",
+            lts.initial
+        ));
+    }
+    for (i, step) in trace.steps.iter().enumerate() {
+        let Some(t) = lts.transitions.get(step.summand) else {
+            return unchecked(format!("step {} is no transition of the LTS", i + 1));
+        };
+        let at = state_number(trace.state_before(i));
+        if at != Some(t.from.0)
+            || state_number(&step.from) != Some(t.from.0)
+            || state_number(&step.to) != Some(t.to.0)
+            || lts.label_text(t.label) != step.action
+        {
+            return unchecked(format!(
+                "step {} ({}) is not a transition of the LTS from the state the trace is in",
+                i + 1,
+                step.action
+            ));
+        }
+    }
+    if let Some(k) = trace.loop_start {
+        let closes = k < trace.steps.len()
+            && trace.steps.last().map(|s| s.to.as_slice()) == Some(trace.state_before(k));
+        if !closes {
+            return unchecked(format!(
+                "the lasso's cycle (from step {}) does not return to where it starts",
+                k + 1
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Every check of evidence on the LTS route: the trace on `lts` ([`check_lts_trace`]) and the
+/// verdict of `formula` on the evidence LTS (`data` is the data specification of the labels).
+pub fn check_lts_evidence(
+    lts: &Lts,
+    data: &DataSpec,
+    formula: &FormulaSpec,
+    ev: &Evidence,
+    solver: SolverKind,
+) -> Result<(), EvidenceError> {
+    check_lts_trace(lts, &ev.trace)?;
+    recheck_on(data, formula, ev, solver)
+}
