@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use thiserror::Error;
 
-use super::table::{StateStore, StoreKind, MAX_STATES};
+use super::table::{Probe, StateStore, StoreKind, MAX_STATES};
 use super::{Label, LabelId, StateId, Transition};
 
 /// A system whose states the [`Explorer`] enumerates; `muon lps2lts` implements it for an LPS.
@@ -286,9 +286,11 @@ enum LabIn<'l, L> {
     Sys(&'l L),
 }
 
-/// Target of a buffered successor: a known state, or a store key (with its hash).
+/// Target of a buffered successor: a known state, a provisional number of this batch, or a
+/// store key (with its hash).
 enum TgtIn<'r> {
     Known(StateId),
+    Fresh(u32),
     Key(&'r [u32], u64),
 }
 
@@ -309,6 +311,7 @@ struct ChunkOut<L, E> {
 #[derive(Clone, Copy)]
 enum Tgt {
     Known(StateId),
+    Fresh(u32),
     New { off: u32, hash: u64 },
 }
 
@@ -645,6 +648,7 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         pool: &rayon::ThreadPool,
         sink: &mut dyn TransitionSink,
     ) -> Result<(), ExploreError<S::Error>> {
+        self.table.prepare_shared();
         let view = View {
             sys: self.sys,
             table: &self.table,
@@ -671,6 +675,7 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
                     };
                     let tgt = match tgt {
                         Tgt::Known(t) => TgtIn::Known(t),
+                        Tgt::Fresh(p) => TgtIn::Fresh(p),
                         Tgt::New { off, hash } => {
                             let off = off as usize;
                             TgtIn::Key(&out.keys[off..off + self.table.key_len()], hash)
@@ -734,37 +739,36 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         tgt: TgtIn<'_>,
         sink: &mut dyn TransitionSink,
     ) -> Result<(), ExploreError<S::Error>> {
-        let to = match tgt {
-            TgtIn::Known(t) => t,
-            TgtIn::Key(key, hash) => {
-                let full = self
-                    .opts
-                    .max_states
-                    .is_some_and(|max| self.table.len() as u64 >= max);
-                if full {
-                    // At the bound only known states are accepted.
-                    match self.table.find_key(key, hash) {
-                        Some(t) => t,
-                        None => {
-                            self.stopped = true;
-                            return Ok(());
-                        }
-                    }
-                } else {
-                    let (t, new) = self
-                        .table
-                        .insert_key(key, hash)
-                        .ok_or(ExploreError::TooManyStates)?;
-                    if new {
-                        if self.opts.keep_parents {
-                            self.parents.push(from.0);
-                        }
-                        self.on_new_state(t);
-                    }
-                    t
-                }
-            }
+        let full = self
+            .opts
+            .max_states
+            .is_some_and(|max| self.table.len() as u64 >= max);
+        let found = match tgt {
+            TgtIn::Known(t) => Some((t, false)),
+            // At the bound only known states are accepted.
+            TgtIn::Fresh(p) if full => self.table.find_fresh(p).map(|t| (t, false)),
+            TgtIn::Key(key, hash) if full => self.table.find_key(key, hash).map(|t| (t, false)),
+            TgtIn::Fresh(p) => Some(
+                self.table
+                    .insert_fresh(p)
+                    .ok_or(ExploreError::TooManyStates)?,
+            ),
+            TgtIn::Key(key, hash) => Some(
+                self.table
+                    .insert_key(key, hash)
+                    .ok_or(ExploreError::TooManyStates)?,
+            ),
         };
+        let Some((to, new)) = found else {
+            self.stopped = true;
+            return Ok(());
+        };
+        if new {
+            if self.opts.keep_parents {
+                self.parents.push(from.0);
+            }
+            self.on_new_state(to);
+        }
         let label = match lab {
             LabIn::Known(id) => id,
             LabIn::Sys(l) => self.intern(l, sink)?,
@@ -938,9 +942,10 @@ impl<S: TransitionSystem> View<'_, S> {
                         }
                     };
                     let off = out.keys.len() as u32;
-                    let t = match self.table.lookup(&cur, row, &mut work, &mut out.keys) {
-                        Ok(t) => Tgt::Known(t),
-                        Err(hash) => Tgt::New { off, hash },
+                    let t = match self.table.lookup_shared(&cur, row, &mut work, &mut out.keys) {
+                        Probe::Known(t) => Tgt::Known(t),
+                        Probe::Fresh(p) => Tgt::Fresh(p),
+                        Probe::Key(hash) => Tgt::New { off, hash },
                     };
                     out.entries.push((l, t));
                 });
