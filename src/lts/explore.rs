@@ -265,6 +265,8 @@ const NO_PARENT: u32 = u32::MAX;
 const BATCH: usize = 1 << 14;
 /// States per rayon task within a batch.
 const CHUNK: usize = 64;
+/// New states per rayon task when indexing a batch's new states.
+const INDEX_CHUNK: usize = 1 << 12;
 
 enum Frontier {
     /// BFS: the table is the queue.
@@ -641,7 +643,8 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         Ok(())
     }
 
-    /// Expands `ids` in parallel, then inserts their successors in order.
+    /// Expands `ids` in parallel, then inserts their successors in order (numbering the new
+    /// states), then indexes the new states in parallel.
     fn expand_batch(
         &mut self,
         ids: &[StateId],
@@ -660,6 +663,22 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
                 .map(|chunk| view.expand_chunk(chunk))
                 .collect()
         });
+        let res = self.insert_batch(ids, outs, sink);
+        // Whatever ended the pass, the numbered states get their index entries.
+        let new = self.table.take_unindexed();
+        let table = &self.table;
+        pool.install(|| new.par_chunks(INDEX_CHUNK).for_each(|c| table.index_states(c)));
+        self.table.end_shared(new);
+        res
+    }
+
+    /// The insertion pass of a batch: its successors in expansion order.
+    fn insert_batch(
+        &mut self,
+        ids: &[StateId],
+        outs: Vec<ChunkOut<S::Label, S::Error>>,
+        sink: &mut dyn TransitionSink,
+    ) -> Result<(), ExploreError<S::Error>> {
         for (chunk, out) in ids.chunks(CHUNK).zip(outs) {
             let mut e = 0usize;
             for (k, &count) in out.counts.iter().enumerate() {

@@ -346,6 +346,31 @@ impl StateStore {
         }
     }
 
+    /// Ends the insertion pass of a phase of concurrent lookups: the states whose index
+    /// entries are still to be made, for [`index_states`](StateStore::index_states) (the
+    /// vector goes back to [`end_shared`](StateStore::end_shared)).
+    pub fn take_unindexed(&mut self) -> Vec<u32> {
+        match self {
+            StateStore::Table(_) => Vec::new(),
+            StateStore::Tree(t, _) => t.take_unindexed(),
+        }
+    }
+
+    /// Indexes states from [`take_unindexed`](StateStore::take_unindexed); threads call it
+    /// concurrently on disjoint parts.
+    pub fn index_states(&self, ids: &[u32]) {
+        if let StateStore::Tree(t, _) = self {
+            t.index_roots(ids);
+        }
+    }
+
+    /// Closes a phase of concurrent lookups once every state is indexed.
+    pub fn end_shared(&mut self, ids: Vec<u32>) {
+        if let StateStore::Tree(t, _) = self {
+            t.end_shared(ids);
+        }
+    }
+
     /// Looks up the state of a key from [`lookup`](StateStore::lookup), without inserting.
     pub fn find_key(&mut self, key: &[u32], hash: u64) -> Option<StateId> {
         match self {

@@ -249,6 +249,28 @@ impl PairTable {
         }
     }
 
+    /// Takes the next number for `(a, b)` without indexing it (exclusively): for a pair known
+    /// to be absent, which [`publish_new`](PairTable::publish_new) indexes later; until
+    /// then `find` does not see it. `None` at [`MAX_PAIRS`].
+    pub fn append(&mut self, a: u32, b: u32) -> Option<u32> {
+        self.allocate(pack(a, b))
+    }
+
+    /// Indexes number `id` from [`append`](PairTable::append), whose pair is in no slot;
+    /// threads may call this concurrently for distinct numbers (after a
+    /// [`reserve`](PairTable::reserve) that makes room for them).
+    pub fn publish_new(&self, id: u32) {
+        let mask = self.slots.len() - 1;
+        let mut pos = (hash_pair(self.packed(id)) >> self.shift) as usize;
+        // The pair is absent, so no slot needs comparing: the first free one takes it.
+        while self.slots[pos]
+            .compare_exchange(NO_NODE, id, Ordering::Release, Ordering::Relaxed)
+            .is_err()
+        {
+            pos = (pos + 1) & mask;
+        }
+    }
+
     /// Empties the table (exclusively), keeping its allocations.
     pub fn clear(&mut self) {
         *self.len.get_mut() = 0;
@@ -296,12 +318,18 @@ pub struct TreeTable {
     nodes: PairTable,
     /// Internal nodes at the last [`prepare_shared`](TreeTable::prepare_shared).
     nodes_at_prepare: usize,
+    /// Provisional numbers given in the last phase.
+    fresh_at_end: usize,
     /// The root pairs of the new states met in one phase of shared lookups, interned
     /// concurrently: a provisional number per distinct new state, so that the insertion
     /// pass probes the root table once per new state instead of once per transition.
     fresh: PairTable,
     /// Per provisional number of `fresh`: its state once inserted, else [`NO_NODE`].
     fresh_state: Vec<u32>,
+    /// States numbered from provisional numbers whose roots are not indexed yet: the
+    /// insertion pass only appends them, and the threads index them together afterwards
+    /// ([`index_roots`](TreeTable::index_roots)).
+    unindexed: Vec<u32>,
 }
 
 /// What a shared [`TreeTable::lookup_shared`] found.
@@ -325,8 +353,10 @@ impl TreeTable {
             roots: PairTable::new(),
             nodes: PairTable::new(),
             nodes_at_prepare: 0,
+            fresh_at_end: 0,
             fresh: PairTable::new(),
             fresh_state: Vec::new(),
+            unindexed: Vec::new(),
         }
     }
 
@@ -419,6 +449,9 @@ impl TreeTable {
                 tree[i] = self.nodes.find(tree[2 * i], tree[2 * i + 1])?;
             }
         }
+        if let Some(p) = self.fresh.find(tree[2], tree[3]) {
+            return self.find_fresh(p);
+        }
         self.roots.find(tree[2], tree[3]).map(StateId)
     }
 
@@ -430,6 +463,11 @@ impl TreeTable {
             if tree[i] == NO_NODE {
                 tree[i] = self.nodes.intern(tree[2 * i], tree[2 * i + 1])?.0;
             }
+        }
+        // A state that other threads met with all its nodes has a provisional number (and
+        // maybe an unindexed root): one way in for it.
+        if let Some(p) = self.fresh.find(tree[2], tree[3]) {
+            return self.insert_fresh(p);
         }
         self.roots
             .intern(tree[2], tree[3])
@@ -453,9 +491,32 @@ impl TreeTable {
         let grown = n - self.nodes_at_prepare.min(n);
         self.nodes_at_prepare = n;
         self.nodes.reserve(2 * grown);
-        let fresh = self.fresh.len();
+        self.fresh.reserve(2 * self.fresh_at_end);
+    }
+
+    /// Ends the insertion pass of a phase (exclusively): makes room in the root index for
+    /// the states numbered from provisional numbers, and returns them for
+    /// [`index_roots`](TreeTable::index_roots) (give the vector back to
+    /// [`end_shared`](TreeTable::end_shared)).
+    pub fn take_unindexed(&mut self) -> Vec<u32> {
+        self.roots.reserve(0);
+        std::mem::take(&mut self.unindexed)
+    }
+
+    /// Indexes roots from [`take_unindexed`](TreeTable::take_unindexed); threads call it
+    /// concurrently on disjoint parts.
+    pub fn index_roots(&self, ids: &[u32]) {
+        for &id in ids {
+            self.roots.publish_new(id);
+        }
+    }
+
+    /// Closes a phase once every root is indexed: forgets the provisional numbers.
+    pub fn end_shared(&mut self, mut ids: Vec<u32>) {
+        ids.clear();
+        self.unindexed = ids;
+        self.fresh_at_end = self.fresh.len();
         self.fresh.clear();
-        self.fresh.reserve(2 * fresh);
         self.fresh_state.clear();
     }
 
@@ -486,11 +547,13 @@ impl TreeTable {
         }
         match self.fresh_state[i] {
             NO_NODE => {
+                // Absent from the roots: not there when the phase began (or the lookup
+                // would have found it), and `insert_tree` sends this pair here.
                 let (a, b) = self.fresh.get(p);
-                // The state may have come in through `insert_tree` in this phase: intern.
-                let (id, new) = self.roots.intern(a, b)?;
+                let id = self.roots.append(a, b)?;
                 self.fresh_state[i] = id;
-                Some((StateId(id), new))
+                self.unindexed.push(id);
+                Some((StateId(id), true))
             }
             id => Some((StateId(id), false)),
         }
@@ -500,10 +563,7 @@ impl TreeTable {
     pub fn find_fresh(&self, p: u32) -> Option<StateId> {
         match self.fresh_state.get(p as usize) {
             Some(&id) if id != NO_NODE => Some(StateId(id)),
-            _ => {
-                let (a, b) = self.fresh.get(p);
-                self.roots.find(a, b).map(StateId)
-            }
+            _ => None,
         }
     }
 
@@ -513,6 +573,7 @@ impl TreeTable {
             + self.nodes.memory_bytes()
             + self.fresh.memory_bytes()
             + self.fresh_state.capacity() * 4
+            + self.unindexed.capacity() * 4
     }
 }
 
