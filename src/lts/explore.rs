@@ -9,7 +9,8 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use thiserror::Error;
 
-use super::table::{Probe, StateStore, StoreKind, MAX_STATES};
+use super::expand::View;
+use super::table::{StateStore, StoreKind, MAX_STATES};
 use super::{Label, LabelId, StateId, Transition};
 
 /// A system whose states the [`Explorer`] enumerates; `muon lps2lts` implements it for an LPS.
@@ -297,27 +298,27 @@ enum TgtIn<'r> {
 }
 
 /// What one rayon task produced for a run of consecutive states.
-struct ChunkOut<L, E> {
+pub(super) struct ChunkOut<L, E> {
     /// Successor count per fully expanded state.
-    counts: Vec<u32>,
+    pub(super) counts: Vec<u32>,
     /// Successors: label (known id, or index into `new_labels` with the top bit set) and
     /// target (known state, or the offset of its store key in `keys`).
-    entries: Vec<(u32, Tgt)>,
-    keys: Vec<u32>,
-    new_labels: Vec<L>,
+    pub(super) entries: Vec<(u32, Tgt)>,
+    pub(super) keys: Vec<u32>,
+    pub(super) new_labels: Vec<L>,
     /// The error of the state after the last counted one, if any.
-    error: Option<E>,
-    bad_width: Option<usize>,
+    pub(super) error: Option<E>,
+    pub(super) bad_width: Option<usize>,
 }
 
 #[derive(Clone, Copy)]
-enum Tgt {
+pub(super) enum Tgt {
     Known(StateId),
     Fresh(u32),
     New { off: u32, hash: u64 },
 }
 
-const NEW_LABEL_BIT: u32 = 1 << 31;
+pub(super) const NEW_LABEL_BIT: u32 = 1 << 31;
 
 /// Explores a [`TransitionSystem`]; keeps the state table (and parent pointers) afterwards so
 /// traces can be rebuilt and states printed.
@@ -667,7 +668,10 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         // Whatever ended the pass, the numbered states get their index entries.
         let new = self.table.take_unindexed();
         let table = &self.table;
-        pool.install(|| new.par_chunks(INDEX_CHUNK).for_each(|c| table.index_states(c)));
+        pool.install(|| {
+            new.par_chunks(INDEX_CHUNK)
+                .for_each(|c| table.index_states(c))
+        });
         self.table.end_shared(new);
         res
     }
@@ -902,88 +906,6 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         }
         self.give_worker(worker);
         Ok(steps)
-    }
-}
-
-/// The read-only part of an [`Explorer`] shared by the threads of the parallel phase.
-struct View<'v, S: TransitionSystem> {
-    sys: &'v S,
-    table: &'v StateStore,
-    label_map: &'v FxHashMap<S::Label, LabelId>,
-    workers: &'v Mutex<Vec<S::Worker>>,
-}
-
-impl<S: TransitionSystem> View<'_, S> {
-    /// The parallel phase for a run of states: successors with known targets and labels
-    /// resolved against the (read-only) tables.
-    fn expand_chunk(&self, chunk: &[StateId]) -> ChunkOut<S::Label, S::Error> {
-        let mut worker = self
-            .workers
-            .lock()
-            .map(|mut v| v.pop())
-            .unwrap_or(None)
-            .unwrap_or_else(|| self.sys.worker());
-        let width = self.table.width();
-        let mut out = ChunkOut {
-            counts: Vec::with_capacity(chunk.len()),
-            entries: Vec::new(),
-            keys: Vec::new(),
-            new_labels: Vec::new(),
-            error: None,
-            bad_width: None,
-        };
-        let mut local_labels: FxHashMap<S::Label, u32> = FxHashMap::default();
-        let (mut cur, mut work) = (Vec::new(), Vec::new());
-        for &s in chunk {
-            // A stop request (memory limit, timeout, Ctrl-C) ends the batch early; the
-            // states after the last counted one stay unexplored.
-            if crate::budget::stop_requested().is_some() {
-                break;
-            }
-            let before = out.entries.len();
-            let mut bad_width = None;
-            self.table.load(s, &mut cur);
-            let res = self
-                .sys
-                .successors(&mut worker, self.table.row_of(&cur), &mut |lab, row| {
-                    if row.len() != width {
-                        bad_width = Some(row.len());
-                        return;
-                    }
-                    let l = match self.label_map.get(lab) {
-                        Some(id) => id.0,
-                        None => {
-                            let n = out.new_labels.len() as u32;
-                            *local_labels.entry(lab.clone()).or_insert_with(|| {
-                                out.new_labels.push(lab.clone());
-                                n
-                            }) | NEW_LABEL_BIT
-                        }
-                    };
-                    let off = out.keys.len() as u32;
-                    let t = match self.table.lookup_shared(&cur, row, &mut work, &mut out.keys) {
-                        Probe::Known(t) => Tgt::Known(t),
-                        Probe::Fresh(p) => Tgt::Fresh(p),
-                        Probe::Key(hash) => Tgt::New { off, hash },
-                    };
-                    out.entries.push((l, t));
-                });
-            if bad_width.is_some() {
-                out.bad_width = bad_width;
-                out.entries.truncate(before);
-                break;
-            }
-            if let Err(e) = res {
-                out.error = Some(e);
-                out.entries.truncate(before);
-                break;
-            }
-            out.counts.push((out.entries.len() - before) as u32);
-        }
-        if let Ok(mut v) = self.workers.lock() {
-            v.push(worker);
-        }
-        out
     }
 }
 

@@ -120,6 +120,7 @@
 
 pub mod aut;
 pub mod dot;
+mod expand;
 pub mod explore;
 pub mod fsm;
 pub mod generate;

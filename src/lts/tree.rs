@@ -79,6 +79,8 @@ pub struct PairTable {
     dirs: Box<[OnceLock<Box<[OnceLock<Page>]>>]>,
     /// Numbers handed out (pairs and holes).
     len: AtomicUsize,
+    /// Arena pages allocated (kept by [`clear`](PairTable::clear)).
+    pages: AtomicUsize,
     slots: Box<[AtomicU32]>,
     shift: u32,
 }
@@ -100,6 +102,7 @@ impl PairTable {
         PairTable {
             dirs: (0..DIRS).map(|_| OnceLock::new()).collect(),
             len: AtomicUsize::new(0),
+            pages: AtomicUsize::new(0),
             slots: empty_slots(1 << bits),
             shift: 64 - bits,
         }
@@ -122,8 +125,10 @@ impl PairTable {
         let (page, off) = (i / PAIR_PAGE, i % PAIR_PAGE);
         let dir = self.dirs[page / DIR_PAGES]
             .get_or_init(|| (0..DIR_PAGES).map(|_| OnceLock::new()).collect());
-        let page = dir[page % DIR_PAGES]
-            .get_or_init(|| (0..PAIR_PAGE).map(|_| AtomicU64::new(0)).collect());
+        let page = dir[page % DIR_PAGES].get_or_init(|| {
+            self.pages.fetch_add(1, Ordering::Relaxed);
+            (0..PAIR_PAGE).map(|_| AtomicU64::new(0)).collect()
+        });
         &page[off]
     }
 
@@ -301,9 +306,7 @@ impl PairTable {
 
     /// Bytes allocated for the arena and the index.
     pub fn memory_bytes(&self) -> usize {
-        // Numbers are taken in order and each is written, so exactly the pages up to the
-        // last number are allocated.
-        self.len().div_ceil(PAIR_PAGE) * PAIR_PAGE * 8 + self.slots.len() * 4
+        self.pages.load(Ordering::Relaxed) * PAIR_PAGE * 8 + self.slots.len() * 4
     }
 }
 
@@ -646,7 +649,11 @@ mod tests {
             assert_eq!(t.intern_shared(i, 0), Some(i));
         }
         assert_eq!(t.intern_shared(u32::MAX - 1, 0), None);
-        assert_eq!(t.intern_shared(3, 0), Some(3), "present pairs are still found");
+        assert_eq!(
+            t.intern_shared(3, 0),
+            Some(3),
+            "present pairs are still found"
+        );
         let mut tt = TreeTable::new(4);
         for i in 0..2_000u32 {
             let row = [i, i + 1, i + 2, i + 3];
