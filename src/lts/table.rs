@@ -185,6 +185,9 @@ pub enum Probe {
 /// later, even after other insertions: this is how the parallel phase hands new states to
 /// the sequential one.
 #[derive(Debug)]
+// One store per exploration, so the size of the tree variant (its per-batch tables inline)
+// costs nothing worth a pointer chase on every lookup.
+#[allow(clippy::large_enum_variant)]
 pub enum StateStore {
     /// The flat table.
     Table(StateTable),

@@ -59,6 +59,9 @@ fn hash_pair(p: u64) -> u64 {
 /// A page of packed pairs.
 type Page = Box<[AtomicU64]>;
 
+/// A directory of [`DIR_PAGES`] pages, each allocated on first use.
+type Dir = Box<[OnceLock<Page>]>;
+
 /// A set of `(u32, u32)` pairs numbered in insertion order: a paged arena of packed pairs
 /// plus an open-addressing (linear probing) index of pair numbers, at most 3/4 full.
 ///
@@ -76,7 +79,7 @@ type Page = Box<[AtomicU64]>;
 /// and the caller leaves the node to the exclusive path.
 #[derive(Debug)]
 pub struct PairTable {
-    dirs: Box<[OnceLock<Box<[OnceLock<Page>]>>]>,
+    dirs: Box<[OnceLock<Dir>]>,
     /// Numbers handed out (pairs and holes).
     len: AtomicUsize,
     /// Arena pages allocated (kept by [`clear`](PairTable::clear)).
