@@ -3,6 +3,7 @@
 use std::convert::Infallible;
 use std::fmt;
 
+use muon::lts::table::StoreKind;
 use muon::lts::{
     aut, generate, ActionPart, ExploreError, ExploreOptions, Explorer, GenerateOptions, Label,
     LabelId, Lts, StateId, Strategy, Transition, TransitionSystem,
@@ -541,4 +542,109 @@ fn generate_writes_traces_and_stats() {
     assert!(json.contains("\"transitions\": 16,"), "{json}");
     assert!(json.contains("\"deadlocks\": 1,"), "{json}");
     assert!(json.contains("\"complete\": true"), "{json}");
+}
+
+/// A random system over rows of `width` words in `0..m`: each state's successors (zero to
+/// `branch`, changing one or two words) and labels are a hash of the state and `seed`, so
+/// the state space is an arbitrary graph with duplicates, self-loops and deadlocks.
+struct RandomSystem {
+    width: usize,
+    m: u32,
+    branch: u64,
+    seed: u64,
+}
+
+impl RandomSystem {
+    fn mix(&self, state: &[u32], i: u64) -> u64 {
+        let mut h = self.seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        for &w in state {
+            h = (h ^ u64::from(w))
+                .wrapping_mul(0x100_0000_01B3)
+                .rotate_left(29);
+        }
+        h ^= h >> 31;
+        h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        h ^ (h >> 29)
+    }
+}
+
+impl TransitionSystem for RandomSystem {
+    type Label = u32;
+    type Error = Infallible;
+    type Worker = Vec<u32>;
+    fn state_width(&self) -> usize {
+        self.width
+    }
+    fn worker(&self) -> Vec<u32> {
+        Vec::new()
+    }
+    fn initial_state(&self, _: &mut Vec<u32>, out: &mut Vec<u32>) -> Result<(), Infallible> {
+        out.resize(self.width, 0);
+        Ok(())
+    }
+    fn successors(
+        &self,
+        w: &mut Vec<u32>,
+        s: &[u32],
+        emit: &mut dyn FnMut(&u32, &[u32]),
+    ) -> Result<(), Infallible> {
+        let n = self.mix(s, u64::MAX) % (self.branch + 1);
+        for i in 0..n {
+            let h = self.mix(s, i);
+            w.clear();
+            w.extend_from_slice(s);
+            let wd = self.width as u64;
+            w[(h % wd) as usize] = ((h >> 8) % u64::from(self.m)) as u32;
+            if (h >> 16) & 1 == 1 {
+                w[((h >> 20) % wd) as usize] = ((h >> 28) % u64::from(self.m)) as u32;
+            }
+            emit(&(((h >> 40) % 5) as u32), w);
+        }
+        Ok(())
+    }
+    fn label(&self, l: &u32) -> Label {
+        Label::from_parts(vec![ActionPart::new("r", vec![l.to_string()])])
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// Every thread count and both stores number random state spaces identically (the
+    /// transitions in order, deadlocks, counts), explored in full and cut at a state bound.
+    #[test]
+    fn parallel_numbering_equals_sequential_on_random_systems(
+        width in 1usize..8,
+        m in 2u32..5,
+        branch in 1u64..5,
+        seed in proptest::prelude::any::<u64>(),
+        bound in 1u64..3_000,
+    ) {
+        let sys = RandomSystem { width, m, branch, seed };
+        for max_states in [None, Some(bound)] {
+            let run = |threads: usize, store: StoreKind| {
+                explore_all(
+                    &sys,
+                    ExploreOptions {
+                        threads,
+                        store,
+                        max_states,
+                        detect_deadlocks: true,
+                        ..ExploreOptions::default()
+                    },
+                )
+            };
+            let (s1, t1, l1) = run(1, StoreKind::Tree);
+            for (threads, store) in [(2, StoreKind::Tree), (3, StoreKind::Tree), (2, StoreKind::Table)] {
+                let (s, t, l) = run(threads, store);
+                proptest::prop_assert_eq!(
+                    (s.states, s.explored, s.transitions, s.levels, s.stopped_at_max),
+                    (s1.states, s1.explored, s1.transitions, s1.levels, s1.stopped_at_max)
+                );
+                proptest::prop_assert_eq!(&s.deadlocks, &s1.deadlocks);
+                proptest::prop_assert!(t == t1, "{} threads, {:?}: other numbering", threads, store);
+                proptest::prop_assert_eq!(&l, &l1);
+            }
+        }
+    }
 }

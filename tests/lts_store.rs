@@ -220,3 +220,55 @@ fn tree_store_numbers_like_the_table_and_is_smaller() {
     let (d_tree, _, _) = explore(&sys, StoreKind::Tree, 1, Strategy::Dfs);
     assert!(d_table == d_tree);
 }
+
+/// A random process over `x: Nat` (mod 40), `y: Nat` (mod 30) and `b: Bool`: guarded
+/// updates, a sum with data in the action, tau steps and multi-actions, up to 2,400 states.
+fn random_spec() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let summand = (0u8..5, 0u32..40, 1u32..7, 0u32..30).prop_map(|(kind, c, d, e)| match kind {
+        0 => format!("(x != {c}) -> a(y) . P(x = (x + {d}) mod 40)"),
+        1 => format!("sum k: Nat . (k < {d} && y != {e}) -> f(k) . P(y = (y + k) mod 30, b = !b)"),
+        2 => format!("b -> tau . P(x = (x * {d} + y) mod 40, b = false)"),
+        3 => format!("(y < {e}) -> a(x) | g . P(y = y + 1, b = x > {c})"),
+        _ => format!("(x + y > {c}) -> g . P(x = {e}, y = y div 2)"),
+    });
+    prop::collection::vec(summand, 1..6).prop_map(|ss| {
+        format!(
+            "act a, f: Nat; g;\nproc P(x: Nat, y: Nat, b: Bool) =\n    {};\ninit P(0, 0, true);\n",
+            ss.join("\n  + ")
+        )
+    })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(16))]
+
+    /// Random specifications, through linearisation and the LPS system (rewriter, summand
+    /// memo, labels with data): one and two threads and both stores give the same numbered
+    /// transitions and labels.
+    #[test]
+    fn random_specs_explore_identically_with_threads(src in random_spec()) {
+        use muon::lts::lps::LpsSystem;
+        let file = muon::source::SourceFile::new("random.mcrl2", src.as_str());
+        let spec = muon::process::typecheck::check_specification(&file)
+            .unwrap_or_else(|e| panic!("{src}\n{e:?}"));
+        let lps = muon::lps::linearise(&spec, muon::lps::LineariseOptions::default())
+            .unwrap_or_else(|e| panic!("{src}\n{e:?}"));
+        let sys = LpsSystem::new(&lps, None).unwrap();
+        let run = |threads: usize, store: StoreKind| {
+            let mut ex = Explorer::new(
+                &sys,
+                ExploreOptions { threads, store, detect_deadlocks: true, ..ExploreOptions::default() },
+            );
+            let mut ts: Vec<Transition> = Vec::new();
+            let sum = ex.run(&mut ts).unwrap();
+            let labels: Vec<String> = ex.labels().iter().map(|l| l.text().to_string()).collect();
+            (sum.states, sum.deadlocks, ts, labels)
+        };
+        let one = run(1, StoreKind::Tree);
+        proptest::prop_assert!(one.0 >= 1);
+        for (threads, store) in [(2, StoreKind::Tree), (2, StoreKind::Table), (3, StoreKind::Tree)] {
+            proptest::prop_assert!(run(threads, store) == one, "{} threads, {:?}:\n{}", threads, store, src);
+        }
+    }
+}

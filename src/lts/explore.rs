@@ -9,6 +9,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use thiserror::Error;
 
+use super::expand::View;
 use super::table::{StateStore, StoreKind, MAX_STATES};
 use super::{Label, LabelId, StateId, Transition};
 
@@ -265,6 +266,8 @@ const NO_PARENT: u32 = u32::MAX;
 const BATCH: usize = 1 << 14;
 /// States per rayon task within a batch.
 const CHUNK: usize = 64;
+/// New states per rayon task when indexing a batch's new states.
+const INDEX_CHUNK: usize = 1 << 12;
 
 enum Frontier {
     /// BFS: the table is the queue.
@@ -286,33 +289,36 @@ enum LabIn<'l, L> {
     Sys(&'l L),
 }
 
-/// Target of a buffered successor: a known state, or a store key (with its hash).
+/// Target of a buffered successor: a known state, a provisional number of this batch, or a
+/// store key (with its hash).
 enum TgtIn<'r> {
     Known(StateId),
+    Fresh(u32),
     Key(&'r [u32], u64),
 }
 
 /// What one rayon task produced for a run of consecutive states.
-struct ChunkOut<L, E> {
+pub(super) struct ChunkOut<L, E> {
     /// Successor count per fully expanded state.
-    counts: Vec<u32>,
+    pub(super) counts: Vec<u32>,
     /// Successors: label (known id, or index into `new_labels` with the top bit set) and
     /// target (known state, or the offset of its store key in `keys`).
-    entries: Vec<(u32, Tgt)>,
-    keys: Vec<u32>,
-    new_labels: Vec<L>,
+    pub(super) entries: Vec<(u32, Tgt)>,
+    pub(super) keys: Vec<u32>,
+    pub(super) new_labels: Vec<L>,
     /// The error of the state after the last counted one, if any.
-    error: Option<E>,
-    bad_width: Option<usize>,
+    pub(super) error: Option<E>,
+    pub(super) bad_width: Option<usize>,
 }
 
 #[derive(Clone, Copy)]
-enum Tgt {
+pub(super) enum Tgt {
     Known(StateId),
+    Fresh(u32),
     New { off: u32, hash: u64 },
 }
 
-const NEW_LABEL_BIT: u32 = 1 << 31;
+pub(super) const NEW_LABEL_BIT: u32 = 1 << 31;
 
 /// Explores a [`TransitionSystem`]; keeps the state table (and parent pointers) afterwards so
 /// traces can be rebuilt and states printed.
@@ -638,13 +644,15 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         Ok(())
     }
 
-    /// Expands `ids` in parallel, then inserts their successors in order.
+    /// Expands `ids` in parallel, then inserts their successors in order (numbering the new
+    /// states), then indexes the new states in parallel.
     fn expand_batch(
         &mut self,
         ids: &[StateId],
         pool: &rayon::ThreadPool,
         sink: &mut dyn TransitionSink,
     ) -> Result<(), ExploreError<S::Error>> {
+        self.table.prepare_shared();
         let view = View {
             sys: self.sys,
             table: &self.table,
@@ -656,6 +664,25 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
                 .map(|chunk| view.expand_chunk(chunk))
                 .collect()
         });
+        let res = self.insert_batch(ids, outs, sink);
+        // Whatever ended the pass, the numbered states get their index entries.
+        let new = self.table.take_unindexed();
+        let table = &self.table;
+        pool.install(|| {
+            new.par_chunks(INDEX_CHUNK)
+                .for_each(|c| table.index_states(c))
+        });
+        self.table.end_shared(new);
+        res
+    }
+
+    /// The insertion pass of a batch: its successors in expansion order.
+    fn insert_batch(
+        &mut self,
+        ids: &[StateId],
+        outs: Vec<ChunkOut<S::Label, S::Error>>,
+        sink: &mut dyn TransitionSink,
+    ) -> Result<(), ExploreError<S::Error>> {
         for (chunk, out) in ids.chunks(CHUNK).zip(outs) {
             let mut e = 0usize;
             for (k, &count) in out.counts.iter().enumerate() {
@@ -671,6 +698,7 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
                     };
                     let tgt = match tgt {
                         Tgt::Known(t) => TgtIn::Known(t),
+                        Tgt::Fresh(p) => TgtIn::Fresh(p),
                         Tgt::New { off, hash } => {
                             let off = off as usize;
                             TgtIn::Key(&out.keys[off..off + self.table.key_len()], hash)
@@ -734,37 +762,36 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         tgt: TgtIn<'_>,
         sink: &mut dyn TransitionSink,
     ) -> Result<(), ExploreError<S::Error>> {
-        let to = match tgt {
-            TgtIn::Known(t) => t,
-            TgtIn::Key(key, hash) => {
-                let full = self
-                    .opts
-                    .max_states
-                    .is_some_and(|max| self.table.len() as u64 >= max);
-                if full {
-                    // At the bound only known states are accepted.
-                    match self.table.find_key(key, hash) {
-                        Some(t) => t,
-                        None => {
-                            self.stopped = true;
-                            return Ok(());
-                        }
-                    }
-                } else {
-                    let (t, new) = self
-                        .table
-                        .insert_key(key, hash)
-                        .ok_or(ExploreError::TooManyStates)?;
-                    if new {
-                        if self.opts.keep_parents {
-                            self.parents.push(from.0);
-                        }
-                        self.on_new_state(t);
-                    }
-                    t
-                }
-            }
+        let full = self
+            .opts
+            .max_states
+            .is_some_and(|max| self.table.len() as u64 >= max);
+        let found = match tgt {
+            TgtIn::Known(t) => Some((t, false)),
+            // At the bound only known states are accepted.
+            TgtIn::Fresh(p) if full => self.table.find_fresh(p).map(|t| (t, false)),
+            TgtIn::Key(key, hash) if full => self.table.find_key(key, hash).map(|t| (t, false)),
+            TgtIn::Fresh(p) => Some(
+                self.table
+                    .insert_fresh(p)
+                    .ok_or(ExploreError::TooManyStates)?,
+            ),
+            TgtIn::Key(key, hash) => Some(
+                self.table
+                    .insert_key(key, hash)
+                    .ok_or(ExploreError::TooManyStates)?,
+            ),
         };
+        let Some((to, new)) = found else {
+            self.stopped = true;
+            return Ok(());
+        };
+        if new {
+            if self.opts.keep_parents {
+                self.parents.push(from.0);
+            }
+            self.on_new_state(to);
+        }
         let label = match lab {
             LabIn::Known(id) => id,
             LabIn::Sys(l) => self.intern(l, sink)?,
@@ -879,87 +906,6 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         }
         self.give_worker(worker);
         Ok(steps)
-    }
-}
-
-/// The read-only part of an [`Explorer`] shared by the threads of the parallel phase.
-struct View<'v, S: TransitionSystem> {
-    sys: &'v S,
-    table: &'v StateStore,
-    label_map: &'v FxHashMap<S::Label, LabelId>,
-    workers: &'v Mutex<Vec<S::Worker>>,
-}
-
-impl<S: TransitionSystem> View<'_, S> {
-    /// The parallel phase for a run of states: successors with known targets and labels
-    /// resolved against the (read-only) tables.
-    fn expand_chunk(&self, chunk: &[StateId]) -> ChunkOut<S::Label, S::Error> {
-        let mut worker = self
-            .workers
-            .lock()
-            .map(|mut v| v.pop())
-            .unwrap_or(None)
-            .unwrap_or_else(|| self.sys.worker());
-        let width = self.table.width();
-        let mut out = ChunkOut {
-            counts: Vec::with_capacity(chunk.len()),
-            entries: Vec::new(),
-            keys: Vec::new(),
-            new_labels: Vec::new(),
-            error: None,
-            bad_width: None,
-        };
-        let mut local_labels: FxHashMap<S::Label, u32> = FxHashMap::default();
-        let (mut cur, mut work) = (Vec::new(), Vec::new());
-        for &s in chunk {
-            // A stop request (memory limit, timeout, Ctrl-C) ends the batch early; the
-            // states after the last counted one stay unexplored.
-            if crate::budget::stop_requested().is_some() {
-                break;
-            }
-            let before = out.entries.len();
-            let mut bad_width = None;
-            self.table.load(s, &mut cur);
-            let res = self
-                .sys
-                .successors(&mut worker, self.table.row_of(&cur), &mut |lab, row| {
-                    if row.len() != width {
-                        bad_width = Some(row.len());
-                        return;
-                    }
-                    let l = match self.label_map.get(lab) {
-                        Some(id) => id.0,
-                        None => {
-                            let n = out.new_labels.len() as u32;
-                            *local_labels.entry(lab.clone()).or_insert_with(|| {
-                                out.new_labels.push(lab.clone());
-                                n
-                            }) | NEW_LABEL_BIT
-                        }
-                    };
-                    let off = out.keys.len() as u32;
-                    let t = match self.table.lookup(&cur, row, &mut work, &mut out.keys) {
-                        Ok(t) => Tgt::Known(t),
-                        Err(hash) => Tgt::New { off, hash },
-                    };
-                    out.entries.push((l, t));
-                });
-            if bad_width.is_some() {
-                out.bad_width = bad_width;
-                out.entries.truncate(before);
-                break;
-            }
-            if let Err(e) = res {
-                out.error = Some(e);
-                out.entries.truncate(before);
-                break;
-            }
-            out.counts.push((out.entries.len() - before) as u32);
-        }
-        if let Ok(mut v) = self.workers.lock() {
-            v.push(worker);
-        }
-        out
     }
 }
 

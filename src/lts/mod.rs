@@ -37,17 +37,29 @@
 //! state's successors in the order the system reports them — as mCRL2's `lps2lts` numbers
 //! them. Transitions are reported grouped by source state in expansion order.
 //!
-//! Parallel exploration keeps this numbering bit for bit. It is level-synchronous: a batch of
-//! states of the current BFS level is expanded in parallel (rayon, one `Worker` per
-//! thread), each thread hashes its successor rows and looks them up in the (read-only during
-//! that phase) state table; then one thread walks the batch in state order and inserts the
-//! successors that were not found, interning labels and emitting transitions. The numbering
-//! therefore depends only on the order of states and successors, never on thread timing, so
-//! any `--threads` gives the same states, transitions and `.aut` file as one thread. This
-//! trades some parallelism (the insertion pass is sequential) for reproducibility: traces,
-//! state numbers in error messages and `.aut` files are identical across machines. The
-//! expensive part of generating an LPS state space — rewriting conditions, enumerating sum
-//! variables, computing next states — is in the parallel phase.
+//! Parallel exploration keeps this numbering bit for bit. It is level-synchronous, in batches
+//! of states of the current BFS level, each in three phases:
+//!
+//! 1. *Expansion* (rayon, one `Worker` per thread): each thread computes its states'
+//!    successors and looks them up in the state store, which it may extend concurrently
+//!    but never renumber: with the tree store a thread interns the missing internal nodes
+//!    of a new successor itself (node numbers are internal) and the new successor's root
+//!    pair in a per-batch table of *provisional* numbers (equal rows, equal numbers; lock-free
+//!    compare-and-swap on the pair tables' atomic slots).
+//! 2. *Insertion* (one thread): walks the batch in state order and successor order; a
+//!    provisional number met for the first time gets the next state number and its root is
+//!    appended to the root arena, labels are interned and transitions emitted. This pass
+//!    is all that decides the numbering, so it depends only on the order of states and
+//!    successors, never on thread timing: any `--threads` gives the same states,
+//!    transitions and `.aut` file as one thread.
+//! 3. *Indexing* (rayon): the batch's new roots are entered in the root index.
+//!
+//! What determinism costs is phase 2 alone, which now only maps provisional numbers and
+//! appends (D.1 with two threads: 3% of the samples, down from 16% when the pass interned
+//! every new state's tree nodes and probed the root index once per transition to it); a
+//! numbering in order of discovery by the threads would save at most that, so there is no
+//! such mode. Rewriting, enumeration, the summand memo and the tree lookups, which are the
+//! cost of generating an LPS state space, are all in phase 1.
 //!
 //! `highway` search (Engels, Groote, van Weerdenburg, Willemse) explores, per level, a random
 //! subset of at most `todo_max` of the newly discovered states (reservoir sampling with a
@@ -90,8 +102,12 @@
 //!   state numbers, kept at most 3/4 full; it stores no keys or hashes (the row in the arena
 //!   is the key), so it costs 4/load ≈ 5.3–10.7 bytes per state: ≈ 40 bytes per state for
 //!   8 parameters, `4k + 8` for `k`.
-//! - In the parallel phase a successor not found is buffered as a store *key* (its row, or
-//!   for the tree its partially looked-up tree array), which the sequential phase inserts.
+//! - In the parallel phase a new successor is buffered as its provisional number (tree
+//!   store), or as a store *key* (its row for the flat table; the tree array when the node
+//!   index had no room for a node, which the insertion pass then interns): 4 or `2k` bytes
+//!   per buffered successor for one batch. The per-batch provisional table is cleared after
+//!   each batch; the pair tables' atomics cost no memory over plain words, and a node
+//!   interned twice in a race leaves one unused 8-byte hole.
 //! - With traces (`-t`) or deadlock/action traces, one `u32` parent pointer per state; a
 //!   trace is rebuilt by re-expanding the states on the parent path (its length, not the
 //!   state space) to find the labels, so no label is stored per state.
@@ -104,6 +120,7 @@
 
 pub mod aut;
 pub mod dot;
+mod expand;
 pub mod explore;
 pub mod fsm;
 pub mod generate;

@@ -2,7 +2,7 @@
 //! densely, with an open-addressing hash index of state numbers) and, behind the same
 //! [`StateStore`] interface, the tree-compressed table of [`super::tree`].
 
-use super::tree::TreeTable;
+use super::tree::{SharedLookup, TreeTable};
 use super::StateId;
 
 /// Rows per arena page; pages are allocated whole so the arena never reallocates.
@@ -164,6 +164,17 @@ pub enum StoreKind {
     Table,
 }
 
+/// What [`StateStore::lookup_shared`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Probe {
+    /// A state present when the phase began.
+    Known(StateId),
+    /// A new state's provisional number (tree store).
+    Fresh(u32),
+    /// A new state whose key was appended (with this hash).
+    Key(u64),
+}
+
 /// A state store: rows numbered densely in insertion order, looked up through a per-thread
 /// *cursor* (the decoded form of the state being expanded: its row for the flat table, its
 /// tree array for the tree table) so that successors can reuse the work of decoding it.
@@ -174,6 +185,9 @@ pub enum StoreKind {
 /// later, even after other insertions: this is how the parallel phase hands new states to
 /// the sequential one.
 #[derive(Debug)]
+// One store per exploration, so the size of the tree variant (its per-batch tables inline)
+// costs nothing worth a pointer chase on every lookup.
+#[allow(clippy::large_enum_variant)]
 pub enum StateStore {
     /// The flat table.
     Table(StateTable),
@@ -249,7 +263,9 @@ impl StateStore {
 
     /// Looks up `row` (of `width` words), a successor of the state loaded in the cursor
     /// `src` (empty if none). On a miss, appends the row's key to `keys` and returns its
-    /// hash; `work` is scratch space.
+    /// hash; `work` is scratch space. Threads may call this concurrently: the tree store
+    /// interns a missing row's internal nodes here (their numbers are internal), so that
+    /// inserting the key later only numbers the state.
     #[inline]
     pub fn lookup(
         &self,
@@ -276,6 +292,85 @@ impl StateStore {
                     Err(0)
                 }
             },
+        }
+    }
+
+    /// Before a phase of concurrent [`lookup`](StateStore::lookup)s (one parallel batch):
+    /// makes room in the tree's node index for the nodes the threads are about to intern.
+    pub fn prepare_shared(&mut self) {
+        if let StateStore::Tree(t, _) = self {
+            t.prepare_shared();
+        }
+    }
+
+    /// [`lookup`](StateStore::lookup) in a phase of concurrent lookups (after
+    /// [`prepare_shared`](StateStore::prepare_shared)): the tree store gives a new row with
+    /// all its nodes a provisional number instead of a key, the same for equal rows, which
+    /// [`insert_fresh`](StateStore::insert_fresh) numbers in the following insertion pass.
+    #[inline]
+    pub fn lookup_shared(
+        &self,
+        src: &[u32],
+        row: &[u32],
+        work: &mut Vec<u32>,
+        keys: &mut Vec<u32>,
+    ) -> Probe {
+        match self {
+            StateStore::Table(_) => match self.lookup(src, row, work, keys) {
+                Ok(id) => Probe::Known(id),
+                Err(h) => Probe::Key(h),
+            },
+            StateStore::Tree(t, _) => match t.lookup_shared(src, row, work) {
+                SharedLookup::Known(id) => Probe::Known(id),
+                SharedLookup::Fresh(p) => Probe::Fresh(p),
+                SharedLookup::Missing => {
+                    keys.extend_from_slice(&work[2..]);
+                    Probe::Key(0)
+                }
+            },
+        }
+    }
+
+    /// Inserts the state of a provisional number from
+    /// [`lookup_shared`](StateStore::lookup_shared) unless present; returns its number and
+    /// whether it is new, or `None` when the store is full.
+    pub fn insert_fresh(&mut self, p: u32) -> Option<(StateId, bool)> {
+        match self {
+            StateStore::Table(_) => unreachable!("the flat table gives no provisional numbers"),
+            StateStore::Tree(t, _) => t.insert_fresh(p),
+        }
+    }
+
+    /// The state of a provisional number, if present, without inserting.
+    pub fn find_fresh(&self, p: u32) -> Option<StateId> {
+        match self {
+            StateStore::Table(_) => unreachable!("the flat table gives no provisional numbers"),
+            StateStore::Tree(t, _) => t.find_fresh(p),
+        }
+    }
+
+    /// Ends the insertion pass of a phase of concurrent lookups: the states whose index
+    /// entries are still to be made, for [`index_states`](StateStore::index_states) (the
+    /// vector goes back to [`end_shared`](StateStore::end_shared)).
+    pub fn take_unindexed(&mut self) -> Vec<u32> {
+        match self {
+            StateStore::Table(_) => Vec::new(),
+            StateStore::Tree(t, _) => t.take_unindexed(),
+        }
+    }
+
+    /// Indexes states from [`take_unindexed`](StateStore::take_unindexed); threads call it
+    /// concurrently on disjoint parts.
+    pub fn index_states(&self, ids: &[u32]) {
+        if let StateStore::Tree(t, _) = self {
+            t.index_roots(ids);
+        }
+    }
+
+    /// Closes a phase of concurrent lookups once every state is indexed.
+    pub fn end_shared(&mut self, ids: Vec<u32>) {
+        if let StateStore::Tree(t, _) = self {
+            t.end_shared(ids);
         }
     }
 

@@ -17,11 +17,21 @@
 //! of a decoded state re-interns only the nodes above leaves that changed, because a node
 //! whose children equal the source's children is the source's node.
 
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::OnceLock;
+
 use super::StateId;
 
 /// Entries per page of a pair arena (32 KiB): pages are allocated whole so the arena never
 /// copies, and small so that small state spaces stay small.
 const PAIR_PAGE: usize = 1 << 12;
+
+/// Pages per directory of the arena; a directory is allocated when its first page is, so
+/// the arena's fixed part is one array of [`DIRS`] empty cells.
+const DIR_PAGES: usize = 1 << 10;
+
+/// Directories of an arena: enough for [`MAX_PAIRS`] entries.
+const DIRS: usize = (1 << 32) / (PAIR_PAGE * DIR_PAGES);
 
 /// Marks an empty index slot, and in a tree array a node not (yet) in the node table.
 pub const NO_NODE: u32 = u32::MAX;
@@ -46,13 +56,35 @@ fn hash_pair(p: u64) -> u64 {
     h ^ (h >> 33)
 }
 
-/// A set of `(u32, u32)` pairs numbered densely in insertion order: a paged arena of packed
-/// pairs plus an open-addressing (linear probing) index of pair numbers, at most 3/4 full.
+/// A page of packed pairs.
+type Page = Box<[AtomicU64]>;
+
+/// A directory of [`DIR_PAGES`] pages, each allocated on first use.
+type Dir = Box<[OnceLock<Page>]>;
+
+/// A set of `(u32, u32)` pairs numbered in insertion order: a paged arena of packed pairs
+/// plus an open-addressing (linear probing) index of pair numbers, at most 3/4 full.
+///
+/// Reads are lock-free, and besides the exclusive [`intern`](PairTable::intern) (which
+/// grows the index) there is a shared one, [`intern_shared`](PairTable::intern_shared),
+/// that exploring threads call concurrently: a number is taken from an atomic counter, the
+/// pair is written to the arena, then published by a compare-and-swap of an empty index
+/// slot (release; readers load slots with acquire, so a published number's pair is
+/// visible). Two threads racing for the same pair both take a number; the loser finds the
+/// winner's pair in the slot and returns the winner's number, so its own number stays a
+/// *hole* (a pair that no slot names). Holes happen only under shared interning, so a
+/// table filled by `intern` alone is numbered densely; the root table of a
+/// [`TreeTable`], whose numbers are the state numbers, is only ever interned exclusively.
+/// The shared interning never grows the index: it declines (`None`) at the 3/4 load bound,
+/// and the caller leaves the node to the exclusive path.
 #[derive(Debug)]
 pub struct PairTable {
-    pages: Vec<Box<[u64]>>,
-    len: u32,
-    slots: Vec<u32>,
+    dirs: Box<[OnceLock<Dir>]>,
+    /// Numbers handed out (pairs and holes).
+    len: AtomicUsize,
+    /// Arena pages allocated (kept by [`clear`](PairTable::clear)).
+    pages: AtomicUsize,
+    slots: Box<[AtomicU32]>,
     shift: u32,
 }
 
@@ -62,32 +94,52 @@ impl Default for PairTable {
     }
 }
 
+fn empty_slots(n: usize) -> Box<[AtomicU32]> {
+    (0..n).map(|_| AtomicU32::new(NO_NODE)).collect()
+}
+
 impl PairTable {
     /// An empty table.
     pub fn new() -> PairTable {
         let bits = 10;
         PairTable {
-            pages: Vec::new(),
-            len: 0,
-            slots: vec![NO_NODE; 1 << bits],
+            dirs: (0..DIRS).map(|_| OnceLock::new()).collect(),
+            len: AtomicUsize::new(0),
+            pages: AtomicUsize::new(0),
+            slots: empty_slots(1 << bits),
             shift: 64 - bits,
         }
     }
 
-    /// The number of pairs.
+    /// The numbers handed out (pairs, plus the holes of racing shared interning).
     pub fn len(&self) -> usize {
-        self.len as usize
+        self.len.load(Ordering::Relaxed)
     }
 
     /// Whether the table is empty.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
+    }
+
+    /// The arena cell of number `i`, allocating its page if needed.
+    #[inline]
+    fn cell(&self, i: u32) -> &AtomicU64 {
+        let i = i as usize;
+        let (page, off) = (i / PAIR_PAGE, i % PAIR_PAGE);
+        let dir = self.dirs[page / DIR_PAGES]
+            .get_or_init(|| (0..DIR_PAGES).map(|_| OnceLock::new()).collect());
+        let page = dir[page % DIR_PAGES].get_or_init(|| {
+            self.pages.fetch_add(1, Ordering::Relaxed);
+            (0..PAIR_PAGE).map(|_| AtomicU64::new(0)).collect()
+        });
+        &page[off]
     }
 
     #[inline]
     fn packed(&self, i: u32) -> u64 {
-        let i = i as usize;
-        self.pages[i / PAIR_PAGE][i % PAIR_PAGE]
+        // Relaxed suffices: a number reaches a reader through an acquire load of its slot
+        // (or, for the tree's own reads, through this thread's or an earlier phase's writes).
+        self.cell(i).load(Ordering::Relaxed)
     }
 
     /// The pair numbered `i` (`i < len`).
@@ -100,17 +152,17 @@ impl PairTable {
     /// The number of `(a, b)`, if present.
     #[inline]
     pub fn find(&self, a: u32, b: u32) -> Option<u32> {
-        self.probe(pack(a, b)).ok()
+        self.probe(pack(a, b), hash_pair(pack(a, b))).ok()
     }
 
-    /// Linear probing for the packed pair `p`: `Ok(number)` when present, else
-    /// `Err(slot)` with the empty slot where it belongs.
+    /// Linear probing for the packed pair `p` from the slot of hash `h`: `Ok(number)` when
+    /// present, else `Err(slot)` with the empty slot where it belongs.
     #[inline]
-    fn probe(&self, p: u64) -> Result<u32, usize> {
+    fn probe(&self, p: u64, h: u64) -> Result<u32, usize> {
         let mask = self.slots.len() - 1;
-        let mut pos = (hash_pair(p) >> self.shift) as usize;
+        let mut pos = (h >> self.shift) as usize;
         loop {
-            let s = self.slots[pos];
+            let s = self.slots[pos].load(Ordering::Acquire);
             if s == NO_NODE {
                 return Err(pos);
             }
@@ -121,49 +173,143 @@ impl PairTable {
         }
     }
 
+    /// The most numbers the index takes before it must grow (3/4 of its slots).
+    fn load_bound(&self) -> usize {
+        self.slots.len() / 4 * 3
+    }
+
+    /// Takes a fresh number and writes `p` to it; `None` at [`MAX_PAIRS`].
+    fn allocate(&self, p: u64) -> Option<u32> {
+        let id = self
+            .len
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                ((n as u64) < MAX_PAIRS).then_some(n + 1)
+            })
+            .ok()?;
+        let id = id as u32;
+        self.cell(id).store(p, Ordering::Relaxed);
+        Some(id)
+    }
+
+    /// Publishes number `id` of pair `p` from the empty slot `pos` on: `(number, new)`,
+    /// where the number is another thread's when it published the same pair first.
+    fn publish(&self, p: u64, id: u32, mut pos: usize) -> (u32, bool) {
+        let mask = self.slots.len() - 1;
+        loop {
+            match self.slots[pos].compare_exchange(
+                NO_NODE,
+                id,
+                Ordering::Release,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => return (id, true),
+                Err(s) if self.packed(s) == p => return (s, false),
+                Err(_) => pos = (pos + 1) & mask,
+            }
+        }
+    }
+
+    /// Interns `(a, b)` from a shared reference, concurrently with other threads doing the
+    /// same: its number, or `None` when the index is at its load bound or the table is
+    /// full (then the caller leaves the pair to [`intern`](PairTable::intern)).
+    pub fn intern_shared(&self, a: u32, b: u32) -> Option<u32> {
+        let p = pack(a, b);
+        let h = hash_pair(p);
+        let pos = match self.probe(p, h) {
+            Ok(s) => return Some(s),
+            Err(pos) => pos,
+        };
+        if self.len() >= self.load_bound() {
+            return None;
+        }
+        let id = self.allocate(p)?;
+        Some(self.publish(p, id, pos).0)
+    }
+
     /// The number of `(a, b)` and whether it is new, inserting it if absent; `None` when the
     /// table is full ([`MAX_PAIRS`]).
     pub fn intern(&mut self, a: u32, b: u32) -> Option<(u32, bool)> {
         let p = pack(a, b);
-        let pos = match self.probe(p) {
+        let h = hash_pair(p);
+        let pos = match self.probe(p, h) {
             Ok(s) => return Some((s, false)),
             Err(pos) => pos,
         };
-        if u64::from(self.len) >= MAX_PAIRS {
-            return None;
+        let id = self.allocate(p)?;
+        let res = self.publish(p, id, pos);
+        if self.len() > self.load_bound() {
+            self.grow(1);
         }
-        let id = self.len;
-        let i = id as usize;
-        if i % PAIR_PAGE == 0 {
-            self.pages.push(vec![0u64; PAIR_PAGE].into_boxed_slice());
-        }
-        self.pages[i / PAIR_PAGE][i % PAIR_PAGE] = p;
-        self.len += 1;
-        self.slots[pos] = id;
-        if (self.len as usize) * 4 > self.slots.len() * 3 {
-            self.grow();
-        }
-        Some((id, true))
+        Some(res)
     }
 
-    fn grow(&mut self) {
-        let new_len = self.slots.len() * 2;
-        self.shift -= 1;
+    /// Grows the index (exclusively) so that `extra` more numbers fit under the load
+    /// bound: what the exploring threads are expected to intern before the next exclusive
+    /// phase.
+    pub fn reserve(&mut self, extra: usize) {
+        let need = self.len().saturating_add(extra);
+        let mut bits = 0;
+        while (self.slots.len() << bits) / 4 * 3 < need {
+            bits += 1;
+        }
+        if bits > 0 {
+            self.grow(bits);
+        }
+    }
+
+    /// Takes the next number for `(a, b)` without indexing it (exclusively): for a pair known
+    /// to be absent, which [`publish_new`](PairTable::publish_new) indexes later; until
+    /// then `find` does not see it. `None` at [`MAX_PAIRS`].
+    pub fn append(&mut self, a: u32, b: u32) -> Option<u32> {
+        self.allocate(pack(a, b))
+    }
+
+    /// Indexes number `id` from [`append`](PairTable::append), whose pair is in no slot;
+    /// threads may call this concurrently for distinct numbers (after a
+    /// [`reserve`](PairTable::reserve) that makes room for them).
+    pub fn publish_new(&self, id: u32) {
+        let mask = self.slots.len() - 1;
+        let mut pos = (hash_pair(self.packed(id)) >> self.shift) as usize;
+        // The pair is absent, so no slot needs comparing: the first free one takes it.
+        while self.slots[pos]
+            .compare_exchange(NO_NODE, id, Ordering::Release, Ordering::Relaxed)
+            .is_err()
+        {
+            pos = (pos + 1) & mask;
+        }
+    }
+
+    /// Empties the table (exclusively), keeping its allocations.
+    pub fn clear(&mut self) {
+        *self.len.get_mut() = 0;
+        for s in self.slots.iter_mut() {
+            *s.get_mut() = NO_NODE;
+        }
+    }
+
+    /// Rebuilds the index with `2^bits` times the slots; holes (pairs that a slot of the
+    /// old index does not name) are left out.
+    fn grow(&mut self, bits: u32) {
+        let new_len = self.slots.len() << bits;
+        let old = std::mem::replace(&mut self.slots, empty_slots(new_len));
+        self.shift -= bits;
         let mask = new_len - 1;
-        let mut slots = vec![NO_NODE; new_len];
-        for id in 0..self.len {
+        for s in old.iter() {
+            let id = s.load(Ordering::Relaxed);
+            if id == NO_NODE {
+                continue;
+            }
             let mut pos = (hash_pair(self.packed(id)) >> self.shift) as usize;
-            while slots[pos] != NO_NODE {
+            while self.slots[pos].load(Ordering::Relaxed) != NO_NODE {
                 pos = (pos + 1) & mask;
             }
-            slots[pos] = id;
+            self.slots[pos].store(id, Ordering::Relaxed);
         }
-        self.slots = slots;
     }
 
     /// Bytes allocated for the arena and the index.
     pub fn memory_bytes(&self) -> usize {
-        self.pages.len() * PAIR_PAGE * 8 + self.slots.len() * 4
+        self.pages.load(Ordering::Relaxed) * PAIR_PAGE * 8 + self.slots.len() * 4
     }
 }
 
@@ -176,6 +322,32 @@ pub struct TreeTable {
     leaves: usize,
     roots: PairTable,
     nodes: PairTable,
+    /// Internal nodes at the last [`prepare_shared`](TreeTable::prepare_shared).
+    nodes_at_prepare: usize,
+    /// Provisional numbers given in the last phase.
+    fresh_at_end: usize,
+    /// The root pairs of the new states met in one phase of shared lookups, interned
+    /// concurrently: a provisional number per distinct new state, so that the insertion
+    /// pass probes the root table once per new state instead of once per transition.
+    fresh: PairTable,
+    /// Per provisional number of `fresh`: its state once inserted, else [`NO_NODE`].
+    fresh_state: Vec<u32>,
+    /// States numbered from provisional numbers whose roots are not indexed yet: the
+    /// insertion pass only appends them, and the threads index them together afterwards
+    /// ([`index_roots`](TreeTable::index_roots)).
+    unindexed: Vec<u32>,
+}
+
+/// What a shared [`TreeTable::lookup_shared`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SharedLookup {
+    /// A state present when the phase began.
+    Known(StateId),
+    /// A new state with every node interned: its provisional number in this phase.
+    Fresh(u32),
+    /// A new state whose nodes did not all fit: the tree array goes to
+    /// [`insert_tree`](TreeTable::insert_tree).
+    Missing,
 }
 
 impl TreeTable {
@@ -186,6 +358,11 @@ impl TreeTable {
             leaves: width.max(2),
             roots: PairTable::new(),
             nodes: PairTable::new(),
+            nodes_at_prepare: 0,
+            fresh_at_end: 0,
+            fresh: PairTable::new(),
+            fresh_state: Vec::new(),
+            unindexed: Vec::new(),
         }
     }
 
@@ -235,10 +412,14 @@ impl TreeTable {
         }
     }
 
-    /// Puts `row` into the leaves of `tree` (resized to [`tree_len`]) and fills in the
-    /// internal nodes that exist, reusing the nodes of `src` (the tree array of a decoded
-    /// state, or empty) where the children agree; missing nodes become [`NO_NODE`]. Returns
-    /// the state if the whole row is present.
+    /// Puts `row` into the leaves of `tree` (resized to [`tree_len`]) and fills in its
+    /// internal nodes, reusing the nodes of `src` (the tree array of a decoded state, or
+    /// empty) where the children agree. Missing internal nodes are interned here (shared:
+    /// exploring threads call this concurrently, so the insertion pass that numbers states
+    /// is left with the root only); one that the node index has no room for becomes
+    /// [`NO_NODE`] and is left to [`insert_tree`](TreeTable::insert_tree). Returns the
+    /// state if the whole row is present (roots are never inserted here: their numbers are
+    /// the state numbers).
     ///
     /// [`tree_len`]: TreeTable::tree_len
     pub fn lookup(&self, src: &[u32], row: &[u32], tree: &mut Vec<u32>) -> Option<StateId> {
@@ -255,7 +436,9 @@ impl TreeTable {
             } else if (2 * i < kk && a == NO_NODE) || (2 * i + 1 < kk && b == NO_NODE) {
                 NO_NODE
             } else {
-                self.nodes.find(a, b).unwrap_or(NO_NODE)
+                // A node interned for a successor that turns out not to be inserted (at the
+                // state bound) is only unused memory.
+                self.nodes.intern_shared(a, b).unwrap_or(NO_NODE)
             };
         }
         if (kk > 2 && tree[2] == NO_NODE) || (kk > 3 && tree[3] == NO_NODE) {
@@ -272,6 +455,9 @@ impl TreeTable {
                 tree[i] = self.nodes.find(tree[2 * i], tree[2 * i + 1])?;
             }
         }
+        if let Some(p) = self.fresh.find(tree[2], tree[3]) {
+            return self.find_fresh(p);
+        }
         self.roots.find(tree[2], tree[3]).map(StateId)
     }
 
@@ -283,6 +469,11 @@ impl TreeTable {
             if tree[i] == NO_NODE {
                 tree[i] = self.nodes.intern(tree[2 * i], tree[2 * i + 1])?.0;
             }
+        }
+        // A state that other threads met with all its nodes has a provisional number (and
+        // maybe an unindexed root): one way in for it.
+        if let Some(p) = self.fresh.find(tree[2], tree[3]) {
+            return self.insert_fresh(p);
         }
         self.roots
             .intern(tree[2], tree[3])
@@ -298,9 +489,97 @@ impl TreeTable {
         self.insert_tree(&mut tree)
     }
 
+    /// Before a phase of concurrent [`lookup`](TreeTable::lookup)s: grows the node index
+    /// (exclusively) so that twice the nodes interned since the previous call fit under its
+    /// load bound, so that the threads rarely find it full.
+    pub fn prepare_shared(&mut self) {
+        let n = self.nodes.len();
+        let grown = n - self.nodes_at_prepare.min(n);
+        self.nodes_at_prepare = n;
+        self.nodes.reserve(2 * grown);
+        self.fresh.reserve(2 * self.fresh_at_end);
+    }
+
+    /// Ends the insertion pass of a phase (exclusively): makes room in the root index for
+    /// the states numbered from provisional numbers, and returns them for
+    /// [`index_roots`](TreeTable::index_roots) (give the vector back to
+    /// [`end_shared`](TreeTable::end_shared)).
+    pub fn take_unindexed(&mut self) -> Vec<u32> {
+        self.roots.reserve(0);
+        std::mem::take(&mut self.unindexed)
+    }
+
+    /// Indexes roots from [`take_unindexed`](TreeTable::take_unindexed); threads call it
+    /// concurrently on disjoint parts.
+    pub fn index_roots(&self, ids: &[u32]) {
+        for &id in ids {
+            self.roots.publish_new(id);
+        }
+    }
+
+    /// Closes a phase once every root is indexed: forgets the provisional numbers.
+    pub fn end_shared(&mut self, mut ids: Vec<u32>) {
+        ids.clear();
+        self.unindexed = ids;
+        self.fresh_at_end = self.fresh.len();
+        self.fresh.clear();
+        self.fresh_state.clear();
+    }
+
+    /// [`lookup`](TreeTable::lookup) during a phase of shared lookups (after
+    /// [`prepare_shared`](TreeTable::prepare_shared), threads calling it concurrently): a
+    /// row not present gets a provisional number, the same for equal rows.
+    pub fn lookup_shared(&self, src: &[u32], row: &[u32], tree: &mut Vec<u32>) -> SharedLookup {
+        if let Some(id) = self.lookup(src, row, tree) {
+            return SharedLookup::Known(id);
+        }
+        let kk = self.leaves;
+        if (kk > 2 && tree[2] == NO_NODE) || (kk > 3 && tree[3] == NO_NODE) {
+            return SharedLookup::Missing;
+        }
+        match self.fresh.intern_shared(tree[2], tree[3]) {
+            Some(p) => SharedLookup::Fresh(p),
+            None => SharedLookup::Missing,
+        }
+    }
+
+    /// Inserts the state of provisional number `p` (from
+    /// [`lookup_shared`](TreeTable::lookup_shared) in the current phase) unless present;
+    /// returns its number and whether it is new, or `None` when the root table is full.
+    pub fn insert_fresh(&mut self, p: u32) -> Option<(StateId, bool)> {
+        let i = p as usize;
+        if i >= self.fresh_state.len() {
+            self.fresh_state.resize(self.fresh.len(), NO_NODE);
+        }
+        match self.fresh_state[i] {
+            NO_NODE => {
+                // Absent from the roots: not there when the phase began (or the lookup
+                // would have found it), and `insert_tree` sends this pair here.
+                let (a, b) = self.fresh.get(p);
+                let id = self.roots.append(a, b)?;
+                self.fresh_state[i] = id;
+                self.unindexed.push(id);
+                Some((StateId(id), true))
+            }
+            id => Some((StateId(id), false)),
+        }
+    }
+
+    /// The state of provisional number `p`, if it is present, without inserting.
+    pub fn find_fresh(&self, p: u32) -> Option<StateId> {
+        match self.fresh_state.get(p as usize) {
+            Some(&id) if id != NO_NODE => Some(StateId(id)),
+            _ => None,
+        }
+    }
+
     /// Bytes allocated for both pair tables (arenas and indices).
     pub fn memory_bytes(&self) -> usize {
-        self.roots.memory_bytes() + self.nodes.memory_bytes()
+        self.roots.memory_bytes()
+            + self.nodes.memory_bytes()
+            + self.fresh.memory_bytes()
+            + self.fresh_state.capacity() * 4
+            + self.unindexed.capacity() * 4
     }
 }
 
@@ -324,6 +603,68 @@ mod tests {
         // Extreme words are ordinary values.
         assert_eq!(t.intern(u32::MAX, u32::MAX), Some((100_000, true)));
         assert_eq!(t.get(100_000), (u32::MAX, u32::MAX));
+    }
+
+    /// Threads interning overlapping pairs through shared references agree on one number
+    /// per pair; losers of a race leave holes, which a later exclusive growth drops.
+    #[test]
+    fn shared_interning_agrees_across_threads() {
+        let mut t = PairTable::new();
+        t.reserve(40_000);
+        let per_thread: Vec<Vec<(u32, u32, u32)>> = std::thread::scope(|sc| {
+            let t = &t;
+            let hs: Vec<_> = (0..4u32)
+                .map(|k| {
+                    sc.spawn(move || {
+                        // Every thread walks the same 10,000 pairs, from its own start.
+                        (0..10_000u32)
+                            .map(|i| (i + 2_500 * k) % 10_000)
+                            .map(|i| (i % 97, i / 97, t.intern_shared(i % 97, i / 97).unwrap()))
+                            .collect()
+                    })
+                })
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let mut number = std::collections::HashMap::new();
+        for (a, b, n) in per_thread.into_iter().flatten() {
+            assert_eq!(*number.entry((a, b)).or_insert(n), n, "one number per pair");
+            assert_eq!(t.get(n), (a, b));
+            assert_eq!(t.find(a, b), Some(n));
+        }
+        assert_eq!(number.len(), 10_000);
+        assert!(t.len() >= 10_000);
+        // Growing keeps every published pair and its number.
+        t.reserve(t.len() * 4);
+        for (&(a, b), &n) in &number {
+            assert_eq!(t.find(a, b), Some(n));
+            assert_eq!(t.intern(a, b), Some((n, false)));
+        }
+    }
+
+    /// Shared interning declines at the load bound (the exclusive path grows instead), and
+    /// a tree lookup then leaves the node missing for `insert_tree`.
+    #[test]
+    fn shared_interning_declines_when_the_index_is_full() {
+        let t = PairTable::new();
+        let bound = t.load_bound();
+        for i in 0..bound as u32 {
+            assert_eq!(t.intern_shared(i, 0), Some(i));
+        }
+        assert_eq!(t.intern_shared(u32::MAX - 1, 0), None);
+        assert_eq!(
+            t.intern_shared(3, 0),
+            Some(3),
+            "present pairs are still found"
+        );
+        let mut tt = TreeTable::new(4);
+        for i in 0..2_000u32 {
+            let row = [i, i + 1, i + 2, i + 3];
+            let mut tree = Vec::new();
+            assert_eq!(tt.lookup(&[], &row, &mut tree), None);
+            assert_eq!(tt.insert_tree(&mut tree), Some((StateId(i), true)));
+            assert_eq!(tt.lookup(&[], &row, &mut tree), Some(StateId(i)));
+        }
     }
 
     /// Round trip, dense numbering in insertion order, and sharing, for every small width.
@@ -381,20 +722,16 @@ mod tests {
         succ[4] = 77;
         let mut tree = Vec::new();
         assert_eq!(t.lookup(&src, &succ, &mut tree), None);
-        let missing = tree[2..width.max(2)]
-            .iter()
-            .filter(|&&n| n == NO_NODE)
-            .count();
-        assert!(
-            (1..=4).contains(&missing),
-            "only the path to the root is new"
-        );
+        // The lookup interned the new nodes: those on the path to the root.
+        assert!(tree[2..width.max(2)].iter().all(|&n| n != NO_NODE));
+        let added = t.node_count() - nodes;
+        assert!((1..=4).contains(&added), "only the path to the root is new");
         let mut probe = tree.clone();
         assert_eq!(t.find_tree(&mut probe), None);
         let (s1, new) = t.insert_tree(&mut tree).unwrap();
         assert!(new);
         assert_eq!(s1, StateId(1));
-        assert_eq!(t.node_count(), nodes + missing);
+        assert_eq!(t.node_count(), nodes + added);
         // The same row through the source tree, without it, and from a stale lookup.
         let mut tree2 = Vec::new();
         assert_eq!(t.lookup(&src, &succ, &mut tree2), Some(s1));
