@@ -253,6 +253,15 @@ pub fn install(memory_limit: Option<u64>, timeout: Option<Duration>) {
         }
         STOP.store(3, Ordering::Relaxed);
     });
+    // A limit the process already exceeds stops the run at its first polling point, not
+    // at the watchdog's first tick: a short stage would otherwise finish or not depending
+    // on which comes first.
+    if let (Some(limit), Some(rss)) = (memory_limit, resident_bytes()) {
+        PEAK.fetch_max(rss, Ordering::Relaxed);
+        if rss >= limit {
+            request_stop(StopReason::Memory(limit));
+        }
+    }
     let start = Instant::now();
     let deadline = timeout.map(|t| start + t);
     let mut stop_seen_at: Option<Instant> = None;
