@@ -304,15 +304,7 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
             emit_evidence(args, g, &plan, (&lps).into(), f, &ev)?;
         }
         if g.verbose {
-            let s = &out.inst.stats;
-            eprintln!(
-                "check: {}: {} equations, {} BES variables ({} decided on the fly), {:.3} s",
-                f.display(),
-                pbes.equations.len(),
-                s.instances + s.auxiliary,
-                s.decided,
-                t.elapsed().as_secs_f64()
-            );
+            print_stats(f, &pbes, &out.inst, t);
         }
     }
     Ok(if all_true {
@@ -320,4 +312,22 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The `-v` line of one formula: PBES and BES sizes and the time since `t`.
+pub(super) fn print_stats(
+    f: &std::path::Path,
+    pbes: &crate::pbes::ir::Pbes,
+    inst: &crate::pbes::inst::Instantiation,
+    t: std::time::Instant,
+) {
+    let s = &inst.stats;
+    eprintln!(
+        "check: {}: {} equations, {} BES variables ({} decided on the fly), {:.3} s",
+        f.display(),
+        pbes.equations.len(),
+        s.instances + s.auxiliary,
+        s.decided,
+        t.elapsed().as_secs_f64()
+    );
 }

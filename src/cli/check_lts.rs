@@ -65,15 +65,7 @@ pub(super) fn check_lts(args: &Args, g: Global) -> miette::Result<ExitCode> {
             emit_evidence(args, g, &plan, (&lts).into(), f, &ev)?;
         }
         if g.verbose {
-            let s = &out.inst.stats;
-            eprintln!(
-                "check: {}: {} equations, {} BES variables ({} decided on the fly), {:.3} s",
-                f.display(),
-                pbes.equations.len(),
-                s.instances + s.auxiliary,
-                s.decided,
-                t.elapsed().as_secs_f64()
-            );
+            super::check::print_stats(f, &pbes, &out.inst, t);
         }
     }
     Ok(if all_true {

@@ -8,7 +8,7 @@
 //! evidence LTS.
 
 use super::check::recheck_on;
-use super::read::{assemble, StepSource};
+use super::read::{assemble, step_index, StepSource};
 use super::{Evidence, EvidenceError, Step, Trace};
 use crate::bes::{Game, Solution, VertexId};
 use crate::data::ir::{DataExpr, DataSpec, Sort};
@@ -45,15 +45,11 @@ struct LtsReader<'a> {
 
 impl StepSource for LtsReader<'_> {
     fn is_step(&self, v: VertexId) -> bool {
-        matches!(self.inst.origin.equation(v.0 as usize),
-            Some(e) if self.step_of.get(e as usize).copied().flatten().is_some())
+        step_index(self.inst, &self.step_of, v).is_some()
     }
 
     fn step_at(&mut self, v: VertexId) -> Result<Option<Step>, EvidenceError> {
-        let Some(e) = self.inst.origin.equation(v.0 as usize) else {
-            return Ok(None);
-        };
-        let Some(k) = self.step_of.get(e as usize).copied().flatten() else {
+        let Some(k) = step_index(self.inst, &self.step_of, v) else {
             return Ok(None);
         };
         let t = self.lts.transitions[k];

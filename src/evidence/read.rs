@@ -21,6 +21,17 @@ use crate::process::ir::Action;
 
 /// What the walk over a proof needs to know of the model: which BES vertices are steps, and
 /// the (checked) step each of them stands for.
+/// The step (summand or transition index) that vertex `v` stands for, when its equation is
+/// a step equation: `step_of` maps equations to steps.
+pub(super) fn step_index(
+    inst: &Instantiation,
+    step_of: &[Option<usize>],
+    v: VertexId,
+) -> Option<usize> {
+    let e = inst.origin.equation(v.0 as usize)?;
+    step_of.get(e as usize).copied().flatten()
+}
+
 pub(super) trait StepSource {
     /// Whether a BES vertex is an instance of a step equation.
     fn is_step(&self, v: VertexId) -> bool;
@@ -74,15 +85,11 @@ impl<'a> Reader<'a> {
 
 impl StepSource for Reader<'_> {
     fn is_step(&self, v: VertexId) -> bool {
-        matches!(self.inst.origin.equation(v.0 as usize),
-            Some(e) if self.step_of.get(e as usize).copied().flatten().is_some())
+        step_index(self.inst, &self.step_of, v).is_some()
     }
 
     fn step_at(&mut self, v: VertexId) -> Result<Option<Step>, EvidenceError> {
-        let Some(e) = self.inst.origin.equation(v.0 as usize) else {
-            return Ok(None);
-        };
-        let Some(i) = self.step_of.get(e as usize).copied().flatten() else {
+        let Some(i) = step_index(self.inst, &self.step_of, v) else {
             return Ok(None);
         };
         let o = self
