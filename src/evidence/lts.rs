@@ -8,7 +8,7 @@
 //! evidence LTS.
 
 use super::check::recheck_on;
-use super::read::{assemble, step_index, StepSource};
+use super::read::{assemble, step_index, step_table, StepSource};
 use super::{Evidence, EvidenceError, Step, Trace};
 use crate::bes::{Game, Solution, VertexId};
 use crate::data::ir::{DataExpr, DataSpec, Sort};
@@ -82,14 +82,12 @@ pub fn read_lts(
     value: bool,
     known_counter_example: bool,
 ) -> Result<Evidence, EvidenceError> {
-    let step_of: Vec<Option<usize>> = pbes
-        .equations
-        .iter()
-        .map(|e| step_transition(&e.var.name).filter(|&k| k < lts.transitions.len()))
-        .collect();
-    if !known_counter_example && step_of.iter().all(Option::is_none) {
-        return Err(EvidenceError::NoSteps);
-    }
+    let step_of = step_table(
+        pbes,
+        step_transition,
+        lts.transitions.len(),
+        known_counter_example,
+    )?;
     let mut r = LtsReader {
         lts,
         inst,

@@ -32,6 +32,26 @@ pub(super) fn step_index(
     step_of.get(e as usize).copied().flatten()
 }
 
+/// Per equation of `pbes`: the step (summand or transition index below `count`) its name
+/// stands for by `step_of_name`. A PBES without any step equation cannot give evidence
+/// unless the caller knows it was made with `-c`.
+pub(super) fn step_table(
+    pbes: &Pbes,
+    step_of_name: fn(&str) -> Option<usize>,
+    count: usize,
+    known_counter_example: bool,
+) -> Result<Vec<Option<usize>>, EvidenceError> {
+    let step_of: Vec<Option<usize>> = pbes
+        .equations
+        .iter()
+        .map(|e| step_of_name(&e.var.name).filter(|&i| i < count))
+        .collect();
+    if !known_counter_example && step_of.iter().all(Option::is_none) {
+        return Err(EvidenceError::NoSteps);
+    }
+    Ok(step_of)
+}
+
 pub(super) trait StepSource {
     /// Whether a BES vertex is an instance of a step equation.
     fn is_step(&self, v: VertexId) -> bool;
@@ -56,14 +76,12 @@ impl<'a> Reader<'a> {
         inst: &'a Instantiation,
         known_counter_example: bool,
     ) -> Result<Self, EvidenceError> {
-        let step_of: Vec<Option<usize>> = pbes
-            .equations
-            .iter()
-            .map(|e| step_summand(&e.var.name).filter(|&i| i < lps.summands.len()))
-            .collect();
-        if !known_counter_example && step_of.iter().all(Option::is_none) {
-            return Err(EvidenceError::NoSteps);
-        }
+        let step_of = step_table(
+            pbes,
+            step_summand,
+            lps.summands.len(),
+            known_counter_example,
+        )?;
         Ok(Reader {
             lps,
             pbes,

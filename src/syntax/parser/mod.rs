@@ -76,7 +76,8 @@ fn parse_inner(src: &SourceFile, entry: Entry) -> R<Parsed> {
         Entry::Pbes => Rule::pbes_spec,
         Entry::Data => Rule::lone_data_expr,
     };
-    let marked = parens::mark_parens(src)?;
+    // Only specifications have process expressions; every text is checked for the marker.
+    let marked = parens::mark_parens(src, matches!(entry, Entry::Spec))?;
     let text: &str = &marked;
     let mut pairs = match Mcrl2Parser::parse(rule, text) {
         Ok(p) => p,

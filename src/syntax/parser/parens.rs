@@ -19,8 +19,10 @@ use super::*;
 pub(super) const MARK: u8 = 0x01;
 
 /// The text handed to the grammar: `text` with the `(` that cannot begin a condition
-/// marked. Fails on a text that contains the marker byte itself (no mCRL2 text does).
-pub(super) fn mark_parens(src: &SourceFile) -> R<Cow<'_, str>> {
+/// marked when `processes` (a text without process expressions is passed unchanged).
+/// Fails on a text that contains the marker byte itself (no mCRL2 text does), since the
+/// grammar would take it for `(`.
+pub(super) fn mark_parens(src: &SourceFile, processes: bool) -> R<Cow<'_, str>> {
     let bytes = src.text.as_bytes();
     if let Some(at) = bytes.iter().position(|&b| b == MARK) {
         return Err(SyntaxError::new(
@@ -31,6 +33,9 @@ pub(super) fn mark_parens(src: &SourceFile) -> R<Cow<'_, str>> {
             "here",
         )
         .with_help("remove the control character; mCRL2 text is printable"));
+    }
+    if !processes {
+        return Ok(Cow::Borrowed(&src.text));
     }
     // Matching `)` of every `(` (comments skipped; unbalanced brackets stay unmarked, the
     // grammar reports them).
