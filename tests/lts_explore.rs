@@ -530,13 +530,24 @@ fn generate_writes_traces_and_stats() {
     let log = String::from_utf8(log).unwrap();
     assert!(log.contains("deadlock found (state index: 5)"), "{log}");
     assert_eq!(r.traces.len(), 3);
+    // A system without parameters shows its state numbers as the parameter `state`.
     let dlk = std::fs::read_to_string(dir.path().join("line_dlk_0.trc")).unwrap();
-    assert_eq!(dlk, "jump(0)\njump(5)\n");
+    assert_eq!(
+        dlk,
+        "muon trace 1\nparameters: state\ntrace to deadlock state 5 (2 steps):\n  \
+         initial state: state = 0\n  1    jump(0)   state: 0 → 2\n  2    jump(5)   state: 2 → 5\n"
+    );
     // The first jump found is jump(0) itself; the second is jump(1) after one step.
     let act0 = std::fs::read_to_string(dir.path().join("line_act_0_jump.trc")).unwrap();
-    assert_eq!(act0, "jump(0)\n");
+    assert!(
+        act0.ends_with("(1 step):\n  initial state: state = 0\n  1    jump(0)   state: 0 → 2\n"),
+        "{act0}"
+    );
     let act1 = std::fs::read_to_string(dir.path().join("line_act_1_jump.trc")).unwrap();
-    assert_eq!(act1, "step\njump(1)\n");
+    assert!(
+        act1.ends_with("  1    step      state: 0 → 1\n  2    jump(1)   state: 1 → 4\n"),
+        "{act1}"
+    );
     let json = std::fs::read_to_string(&stats).unwrap();
     assert!(json.contains("\"states\": 11,"), "{json}");
     assert!(json.contains("\"transitions\": 16,"), "{json}");

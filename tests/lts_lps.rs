@@ -29,8 +29,14 @@ fn counter_aut_deadlock_trace_threads_and_formats() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(std::fs::read_to_string(&aut).unwrap(), COUNTER_AUT);
     assert!(err.contains("deadlock found (state index: 4)"), "{err}");
-    let trace = std::fs::read_to_string(dir.path().join("counter_dlk_0.trc")).unwrap();
-    assert_eq!(trace, "a(d1)\na(d1)\na(d1)\nb|c(3)\n");
+    // Named as mCRL2 names it (the input's name with its extension); the states by name.
+    let trace = std::fs::read_to_string(dir.path().join("counter.lps_dlk_0.trc")).unwrap();
+    assert_eq!(
+        trace,
+        "muon trace 1\nparameters: s, n\ntrace to deadlock state 4 (4 steps):\n  \
+         initial state: s = 1, n = 0\n  1    a(d1)    n: 0 → 1\n  2    a(d1)    n: 1 → 2\n  \
+         3    a(d1)    n: 2 → 3\n  4    b|c(3)   s: 1 → 2, n: 3 → 0\n"
+    );
 
     // Two threads: the same file.
     let aut2 = dir.path().join("counter2.aut");

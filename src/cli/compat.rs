@@ -475,6 +475,14 @@ impl ToolCompat for Pbesinst {
     }
 }
 
+/// `tracepp -f mcrl2`: mCRL2's binary trace format, which muon does not write (refused);
+/// the other formats of mCRL2's `tracepp` (`plain`, `states`, `aut`, `dot`, `none`) are real.
+pub fn tracepp(mcrl2_format: bool, v: &mut Verdict) {
+    if mcrl2_format {
+        v.refuse("-f mcrl2: muon does not write mCRL2's binary trace format; -f plain writes the multi-actions, one per line, which mCRL2's tools read");
+    }
+}
+
 /// Judges `common` and the tool's own options: prints the refusal (one line, returns
 /// `Err` with exit code 2) or, under `verbose`, the notes.
 pub fn apply(

@@ -80,7 +80,9 @@ pub struct Args {
     )]
     pub actions: Vec<String>,
     /// Write shortest traces to up to NUM deadlocks / detected actions (default 10) to
-    /// `<infile>_dlk_<n>.trc` and `<infile>_act_<n>_<action>.trc`, one action per line.
+    /// `<infile>_dlk_<n>.trc` and `<infile>_act_<n>_<action>.trc` (`m.lps_dlk_0.trc`, as
+    /// mCRL2 names them): the initial state, then per step the multi-action and the
+    /// parameters it changes. `muon tracepp` prints them in other formats.
     #[arg(short = 't', long = "trace", value_name = "NUM", num_args = 0..=1,
           default_missing_value = "10", require_equals = true)]
     pub trace: Option<usize>,
@@ -131,7 +133,8 @@ pub fn options(args: &Args, g: Global) -> miette::Result<GenerateOptions> {
         },
     };
     let trace_prefix = match &args.infile {
-        Some(p) if p != Path::new("-") => p.with_extension(""),
+        // mCRL2 keeps the extension: `m.lps` gives `m.lps_dlk_0.trc`.
+        Some(p) if p != Path::new("-") => p.clone(),
         _ => PathBuf::from("stdin"),
     };
     Ok(GenerateOptions {

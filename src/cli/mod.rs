@@ -34,6 +34,7 @@ mod pbesinst;
 mod pbespp;
 mod pbessolve;
 mod rewrite;
+mod tracepp;
 mod txt2pbes;
 
 /// Options shared by every subcommand.
@@ -134,6 +135,9 @@ enum Command {
     Rewrite(rewrite::Args),
     /// Run the whole pipeline: specification + formula to verdict.
     Check(check::Args),
+    /// Print a saved trace (`lps2lts -t`, JSON, mCRL2's plain format) as text, JSON, DOT,
+    /// mCRL2's plain or states format, or `.aut`.
+    Tracepp(tracepp::Args),
 }
 
 /// mCRL2's tools take an optional value glued to a short option (`lps2lts -t5`); clap's
@@ -180,6 +184,7 @@ impl Command {
             Command::Bessolve(a) => ("bessolve", &a.timings),
             Command::Rewrite(a) => ("rewrite", &a.timings),
             Command::Check(a) => ("check", &a.timings),
+            Command::Tracepp(a) => ("tracepp", &a.timings),
         }
     }
 
@@ -205,6 +210,11 @@ impl Command {
             Command::Pbesinst(a) => ("pbesinst", &a.common, &|v| a.compat.judge(v)),
             Command::Pbes2bool(a) => ("pbes2bool", &a.common, &|v| a.compat.judge(v)),
             Command::Pbessolve(a) => ("pbessolve", &a.common, &|v| a.compat.judge(v)),
+            Command::Tracepp(a) => {
+                let mcrl2 = a.format == tracepp::FormatArg::Mcrl2;
+                let none = compat::Common::default();
+                return compat::apply("tracepp", &none, &|v| compat::tracepp(mcrl2, v), verbose);
+            }
             _ => return Ok(()),
         };
         compat::apply(tool, common, own, verbose)
@@ -278,7 +288,7 @@ pub fn main() -> ExitCode {
 /// The subcommands named after mCRL2 tools whose errors all exit with status 1, as mCRL2's
 /// do: a usage error (unknown option, missing argument) too. The others (`check`,
 /// `ltscompare`, whose status 1 means "false", and muon's own `parse`, `rewrite`) give 2.
-const MCRL2_EXIT_1: [&str; 18] = [
+const MCRL2_EXIT_1: [&str; 19] = [
     "mcrl22lps",
     "lpssumelm",
     "lpsconstelm",
@@ -297,6 +307,7 @@ const MCRL2_EXIT_1: [&str; 18] = [
     "pbes2bool",
     "pbessolve",
     "bessolve",
+    "tracepp",
 ];
 
 /// Prints a command-line error (or the help or version asked for) and gives the exit status:
@@ -347,6 +358,7 @@ fn dispatch(cli: &Cli) -> miette::Result<ExitCode> {
         Command::Bessolve(a) => bessolve::run(a, g),
         Command::Rewrite(a) => rewrite::run(a, g),
         Command::Check(a) => check::run(a, g),
+        Command::Tracepp(a) => tracepp::run(a, g),
     }
 }
 

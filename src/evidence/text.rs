@@ -1,6 +1,8 @@
 //! Evidence for people and tools: the trace as text (one step per line, the parameters that
-//! changed by name, a lasso's cycle marked) and as JSON, and [`write_evidence`], which
-//! writes the evidence in the format an output file's extension names.
+//! changed by name, a lasso's cycle marked) and as JSON, both printed by the one trace
+//! renderer ([`crate::lts::trace`]) with what only evidence has (verdict, branches, summand
+//! numbers) around it, and [`write_evidence`], which writes the evidence in the format an
+//! output file's extension names.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -8,35 +10,32 @@ use std::path::Path;
 use super::{Evidence, Model};
 use crate::data::ir::DataExpr;
 use crate::data::print::data_expr_to_string;
+use crate::lts::trace::{Trace, TraceStep};
 
-/// The mark of the step a lasso's cycle starts at.
-const CYCLE: &str = "↻";
-
-/// A state as `name = value` pairs: `n = 1, q = [2]`.
-fn state_text(names: &[String], values: &[DataExpr]) -> String {
-    names
-        .iter()
-        .zip(values)
-        .map(|(p, v)| format!("{p} = {}", data_expr_to_string(v)))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The parameters step `i` of the trace changes, as `name: old → new`.
-fn changes(names: &[String], ev: &Evidence, i: usize) -> Vec<String> {
-    let step = &ev.trace.steps[i];
-    names
-        .iter()
-        .zip(step.from.iter().zip(&step.to))
-        .filter(|(_, (a, b))| a != b)
-        .map(|(p, (a, b))| {
-            format!(
-                "{p}: {} → {}",
-                data_expr_to_string(a),
-                data_expr_to_string(b)
-            )
-        })
-        .collect()
+/// The evidence's trace as [`crate::lts::trace::Trace`], the one form every trace is printed
+/// from: states and sum values printed by [`data_expr_to_string`], sum variables as the
+/// model names them ([`Model::model_sums`]).
+pub fn shown_trace(model: Model<'_>, ev: &Evidence) -> Trace {
+    let show = |vals: &[DataExpr]| vals.iter().map(data_expr_to_string).collect();
+    Trace {
+        params: model.param_names(),
+        initial: Some(show(&ev.trace.initial)),
+        steps: ev
+            .trace
+            .steps
+            .iter()
+            .map(|s| TraceStep {
+                action: s.action.clone(),
+                sums: model
+                    .model_sums(s)
+                    .into_iter()
+                    .map(|(v, e)| (v.to_string(), data_expr_to_string(e)))
+                    .collect(),
+                state: Some(show(&s.to)),
+            })
+            .collect(),
+        loop_start: ev.trace.loop_start,
+    }
 }
 
 /// Whether the evidence LTS is one path or lasso (at most one transition per state).
@@ -51,60 +50,25 @@ pub fn is_linear(ev: &Evidence) -> bool {
 
 /// The trace as text for people: a heading (kind, length, lasso, whether the full evidence
 /// branches), the initial state, then one line per step with its multi-action, the
-/// parameters it changes and its sum variables' values.
+/// parameters it changes and its sum variables' values ([`Trace::body_text`]), then the
+/// other branches of evidence that branches.
 pub fn trace_text<'a>(model: impl Into<Model<'a>>, ev: &Evidence) -> String {
-    let model = model.into();
-    let names = model.param_names();
-    let t = &ev.trace;
-    let n = t.steps.len();
-    let mut head = format!("{} ({n} step{}", ev.kind(), if n == 1 { "" } else { "s" });
-    if t.loop_start.is_some() {
-        let _ = write!(head, ", a lasso: the steps from {CYCLE} on repeat forever");
-    }
+    let trace = shown_trace(model.into(), ev);
     let linear = is_linear(ev);
-    if !linear {
-        let _ = write!(
-            head,
+    let extra = if linear {
+        String::new()
+    } else {
+        format!(
             "; the evidence branches: {} states, {} transitions",
             ev.lts.num_states,
             ev.lts.transitions.len()
-        );
-    }
-    let width = t
-        .steps
-        .iter()
-        .map(|s| s.action.chars().count())
-        .max()
-        .unwrap_or(0);
-    let num = n.to_string().len();
-    let mut out = format!("{head}):\n");
-    let init = if names.is_empty() {
-        "(no parameters)".to_string()
-    } else {
-        state_text(&names, &t.initial)
+        )
     };
-    let _ = writeln!(out, "  initial state: {init}");
-    for (i, s) in t.steps.iter().enumerate() {
-        let mark = if t.loop_start == Some(i) { CYCLE } else { " " };
-        let mut rest = changes(&names, ev, i).join(", ");
-        if rest.is_empty() {
-            rest = "(no parameter changes)".to_string();
-        }
-        let sums: Vec<String> = model
-            .model_sums(s)
-            .into_iter()
-            .map(|(v, e)| format!("{v} = {}", data_expr_to_string(e)))
-            .collect();
-        if !sums.is_empty() {
-            let _ = write!(rest, "   [{}]", sums.join(", "));
-        }
-        let _ = writeln!(
-            out,
-            "  {:>num$} {mark}  {:<width$}   {rest}",
-            i + 1,
-            s.action
-        );
-    }
+    let mut out = format!(
+        "{}\n{}",
+        trace.heading(ev.kind(), &extra),
+        trace.body_text()
+    );
     if !linear {
         branches(ev, &mut out);
     }
@@ -176,55 +140,24 @@ fn branches(ev: &Evidence, out: &mut String) {
     }
 }
 
-/// The trace as JSON for tools: the verdict, the parameter names, the initial state, per
-/// step its action, summand, sum values, state reached and changes, the lasso's start, and
-/// the size of the evidence LTS.
+/// The trace as JSON for tools: [`Trace::to_json`] (the parameter names, the initial state,
+/// per step its action, sum values, state reached and changes, the lasso's start) with the
+/// verdict, each step's summand (or LTS transition), and the size of the evidence LTS.
 pub fn trace_json<'a>(model: impl Into<Model<'a>>, ev: &Evidence) -> serde_json::Value {
-    use serde_json::{json, Map, Value};
+    use serde_json::{json, Value};
     let model = model.into();
-    let names = model.param_names();
-    let show = |vals: &[crate::data::ir::DataExpr]| -> Vec<String> {
-        vals.iter().map(data_expr_to_string).collect()
-    };
-    let steps: Vec<Value> = ev
-        .trace
-        .steps
-        .iter()
-        .map(|s| {
-            let mut changed = Map::new();
-            for (p, (a, b)) in names.iter().zip(s.from.iter().zip(&s.to)) {
-                if a != b {
-                    changed.insert(
-                        p.clone(),
-                        json!([data_expr_to_string(a), data_expr_to_string(b)]),
-                    );
-                }
-            }
-            let sums: Map<String, Value> = model
-                .model_sums(s)
-                .into_iter()
-                .map(|(v, e)| (v.to_string(), Value::from(data_expr_to_string(e))))
-                .collect();
-            let mut step = json!({
-                "action": s.action,
-                "sum": sums,
-                "state": show(&s.to),
-                "changed": changed,
-            });
+    let mut out = shown_trace(model, ev).to_json();
+    if let Some(steps) = out["steps"].as_array_mut() {
+        for (step, s) in steps.iter_mut().zip(&ev.trace.steps) {
             step[model.step_kind()] = Value::from(s.summand);
-            step
-        })
-        .collect();
-    json!({
-        "verdict": ev.value,
-        "kind": ev.kind(),
-        "parameters": names,
-        "initial": show(&ev.trace.initial),
-        "steps": steps,
-        "loop_start": ev.trace.loop_start,
-        "linear": is_linear(ev),
-        "evidence_lts": { "states": ev.lts.num_states, "transitions": ev.lts.transitions.len() },
-    })
+        }
+    }
+    out["verdict"] = Value::from(ev.value);
+    out["kind"] = Value::from(ev.kind());
+    out["linear"] = Value::from(is_linear(ev));
+    out["evidence_lts"] =
+        json!({ "states": ev.lts.num_states, "transitions": ev.lts.transitions.len() });
+    out
 }
 
 /// Writes the evidence to `path` in the format its extension names: `.json` (the trace,

@@ -1,10 +1,12 @@
 //! The `lps2lts` back end over any [`TransitionSystem`]: exploration, output in the format
 //! named by the file extension, deadlock/action reports, trace files, statistics, progress.
 //!
-//! Trace files (`-t`) are plain text, one multi-action per line from the initial state (the
-//! format `tracepp` prints), named after mCRL2's convention: `<prefix>_dlk_<n>.trc` for the
-//! `n`-th deadlock and `<prefix>_act_<n>_<action>.trc` for the `n`-th detected action, where
-//! `<prefix>` is the input file's path without its extension.
+//! Trace files (`-t`) are muon's readable trace files ([`super::trace`]): the initial state
+//! with every parameter by name, then one line per step with its multi-action and the
+//! parameters it changes; `muon tracepp` reads them back. They are named as mCRL2 names
+//! them: `<prefix>_dlk_<n>.trc` for the `n`-th deadlock and `<prefix>_act_<n>_<action>.trc`
+//! for the `n`-th detected action, where `<prefix>` is the input file's path (`m.lps` gives
+//! `m.lps_dlk_0.trc`).
 
 use std::fs::File;
 use std::io::{self, Seek, Write};
@@ -15,6 +17,7 @@ use thiserror::Error;
 
 use super::explore::{ExploreOptions, ExploreSummary, Explorer, Strategy, TransitionSink};
 use super::table::StoreKind;
+use super::trace::{Trace, TraceFormat, TraceStep};
 use super::{aut, dot, fsm, svg, Label, LabelId, Lts, StateId, Transition, TransitionSystem};
 use crate::artifact::{display_path, write_output, Artifact, ArtifactError};
 
@@ -96,7 +99,7 @@ pub struct GenerateOptions {
     pub output: Option<PathBuf>,
     /// Write up to this many trace files to deadlocks / detected actions (`-t[N]`).
     pub traces: Option<usize>,
-    /// The path prefix of trace files (the input file without its extension).
+    /// The path prefix of trace files (the input file's path, as mCRL2 names them).
     pub trace_prefix: PathBuf,
     /// Write statistics as JSON to this file.
     pub stats_json: Option<PathBuf>,
@@ -460,7 +463,8 @@ pub fn generate<S: TransitionSystem>(
                     .trace_to(d)
                     .map_err(|e| explore_error(&explorer, e))?;
                 let path = trace_path(&opts.trace_prefix, &format!("_dlk_{i}"));
-                write_trace(&path, &steps)?;
+                let what = format!("trace to deadlock state {d}");
+                write_trace(&explorer, &path, &steps, &what)?;
                 say(format!(
                     "deadlock-detect: trace to state {d} written to {}",
                     path.display()
@@ -503,7 +507,8 @@ pub fn generate<S: TransitionSystem>(
                     .cloned()
                     .unwrap_or_default();
                 let path = trace_path(&opts.trace_prefix, &format!("_act_{i}_{name}"));
-                write_trace(&path, &steps)?;
+                let what = format!("trace to action {}", label.text());
+                write_trace(&explorer, &path, &steps, &what)?;
                 say(format!(
                     "action-detect: trace written to {}",
                     path.display()
@@ -577,18 +582,53 @@ fn trace_path(prefix: &Path, suffix: &str) -> PathBuf {
     PathBuf::from(s)
 }
 
-fn write_trace(path: &Path, steps: &[(Label, StateId)]) -> Result<(), GenerateError> {
+/// The trace of `steps` from the initial state, with every state's values by parameter
+/// name ([`super::trace::Trace`]); a system without parameters shows its state numbers as
+/// the one parameter `state`.
+pub fn explored_trace<S: TransitionSystem>(
+    ex: &Explorer<'_, S>,
+    steps: &[(Label, StateId)],
+) -> Trace {
+    let sys = ex.system();
+    let mut params: Vec<String> = sys.parameters().into_iter().map(|(n, _)| n).collect();
+    let numbered = params.is_empty();
+    if numbered {
+        params.push("state".to_string());
+    }
+    let values = |s: StateId| {
+        if numbered {
+            vec![s.to_string()]
+        } else {
+            sys.state_values(&ex.state(s))
+        }
+    };
+    Trace {
+        params,
+        initial: Some(values(StateId(0))),
+        steps: steps
+            .iter()
+            .map(|(l, s)| TraceStep {
+                action: l.text().to_string(),
+                sums: Vec::new(),
+                state: Some(values(*s)),
+            })
+            .collect(),
+        loop_start: None,
+    }
+}
+
+/// Writes the trace of `steps` as muon's trace file ([`TraceFormat::File`]).
+fn write_trace<S: TransitionSystem>(
+    ex: &Explorer<'_, S>,
+    path: &Path,
+    steps: &[(Label, StateId)],
+    what: &str,
+) -> Result<(), GenerateError> {
+    let text = explored_trace(ex, steps).render(TraceFormat::File, what);
     let name = path.display().to_string();
     write_output(Some(path), |w| {
-        for (l, _) in steps {
-            writeln!(w, "{}", l.text()).map_err(|source| {
-                GenerateError::Artifact(ArtifactError::Write {
-                    path: name.clone(),
-                    source,
-                })
-            })?;
-        }
-        Ok(())
+        w.write_all(text.as_bytes())
+            .map_err(|source| GenerateError::Artifact(ArtifactError::Write { path: name, source }))
     })
 }
 

@@ -76,10 +76,11 @@
 //!
 //! # Trace files
 //!
-//! `-t[N]` writes up to N traces, plain text with one multi-action per line from the initial
-//! state (the format `tracepp` prints), to `<prefix>_dlk_<n>.trc` (n-th deadlock) and
+//! `-t[N]` writes up to N traces as muon's readable trace files ([`trace`]: the initial
+//! state by parameter name, then per step the multi-action and the parameters it changes;
+//! `tracepp` reads them) to `<prefix>_dlk_<n>.trc` (n-th deadlock) and
 //! `<prefix>_act_<n>_<action>.trc` (n-th detected action, ending with that action), where
-//! `<prefix>` is the input path without its extension. With `bfs` they are shortest traces.
+//! `<prefix>` is the input path, as mCRL2 names them. With `bfs` they are shortest traces.
 //!
 //! # Memory layout
 //!
@@ -128,6 +129,7 @@ pub mod label;
 pub mod lps;
 pub mod svg;
 pub mod table;
+pub mod trace;
 pub mod tree;
 
 use std::path::Path;
