@@ -211,6 +211,13 @@ fn malformed_traces_get_file_line_column_errors() {
         ":4:",
         "expected `, q = VALUE`",
     );
+    // The readable text without the file's header (an evidence `.txt`).
+    let headless = ACT_C.split_once("parameters: n, q\n").unwrap().1;
+    rejects(
+        headless.as_bytes(),
+        ":1:1:",
+        "a readable trace without the trace file's header",
+    );
     // A plain trace with a line that is no multi-action; JSON that is not a trace.
     rejects(b"a(0)\n  b(1\n", ":2:3:", "not a multi-action");
     rejects(
@@ -316,4 +323,27 @@ proptest! {
         let want: Vec<&str> = t.steps.iter().map(|s| s.action.as_str()).collect();
         prop_assert_eq!(actions, want);
     }
+}
+
+#[test]
+fn tracepp_reads_checks_json_evidence() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("e.mcrl2");
+    std::fs::write(
+        &spec,
+        "act a, b, c;\nproc P(n: Nat) = (n == 0) -> (a . P(1) + c . P(1)) + (n == 1) -> b . P(1);\ninit P(0);\n",
+    )
+    .unwrap();
+    let f = dir.path().join("f.mcf");
+    std::fs::write(&f, "[c . true*][b]false\n").unwrap();
+    let ev = dir.path().join("ev");
+    let (code, out, err) = muon(&["check", s(&spec), "-f", s(&f), "--evidence-dir", s(&ev)]);
+    assert_eq!(code, 1, "{out}{err}");
+    // The same steps as `check` printed, from the evidence's JSON.
+    let body = "  initial state: n = 0\n  1    c   n: 0 → 1\n  2    b   (no parameter changes)\n";
+    assert!(out.contains(body), "{out}");
+    assert_eq!(
+        tracepp(&[s(&ev.join("f.json"))]),
+        format!("trace (2 steps):\n{body}")
+    );
 }

@@ -163,6 +163,16 @@ impl<'a> Reader<'a> {
                 continue;
             }
             if let Err(e) = parse_multi_action(action) {
+                // The readable text without the trace file's header (an evidence `.txt`).
+                if heading_count(action).is_some() {
+                    return Err(self.err(
+                        line,
+                        lead,
+                        action.len(),
+                        "a readable trace without the trace file's header `muon trace 1` and parameter names".into(),
+                        "give tracepp a trace file of `lps2lts -t` or a JSON trace (`check --evidence-dir` writes one beside the `.txt`)",
+                    ));
+                }
                 return Err(self.err(
                     line,
                     lead,
