@@ -256,11 +256,19 @@ where
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let tmp = tempfile::Builder::new()
-        .prefix(".muon-")
-        .suffix(".tmp")
-        .tempfile_in(&dir)
-        .map_err(werr)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".muon-").suffix(".tmp");
+    // A temporary file is created private (0600); the output must get the permissions any
+    // program's new file gets (0666 less the umask), or keep those of the file it replaces.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path)
+            .map(|m| m.permissions().mode() & 0o7777)
+            .unwrap_or(0o666);
+        builder.permissions(std::fs::Permissions::from_mode(mode));
+    }
+    let tmp = builder.tempfile_in(&dir).map_err(werr)?;
     // Registered so that a second Ctrl-C (which exits at once) removes it; dropping `tmp`
     // on every other way out removes it too.
     let tmp_path = tmp.path().to_path_buf();
@@ -466,6 +474,34 @@ mod tests {
         })
         .unwrap();
         assert!(!std::fs::metadata(dev_null).unwrap().file_type().is_file());
+    }
+
+    /// Outputs get the permissions of a plainly created file (not the temporary file's
+    /// private 0600), and a replaced file keeps its own.
+    #[cfg(unix)]
+    #[test]
+    fn outputs_get_ordinary_permissions() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("plain.txt");
+        std::fs::File::create(&plain).unwrap();
+        let expected = std::fs::metadata(&plain).unwrap().permissions().mode() & 0o7777;
+        let out = dir.path().join("out.txt");
+        let put = |p: &Path| {
+            write_output::<ArtifactError>(Some(p), |w| {
+                w.write_all(b"x").map_err(|source| ArtifactError::Write {
+                    path: "out".into(),
+                    source,
+                })
+            })
+            .unwrap()
+        };
+        put(&out);
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(mode(&out), expected);
+        std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o640)).unwrap();
+        put(&out);
+        assert_eq!(mode(&out), 0o640 & expected);
     }
 
     #[test]
