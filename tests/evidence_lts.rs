@@ -300,7 +300,7 @@ proptest! {
             max_states: 6,
             max_transitions: 12,
             tau_weight: 1,
-            actions: ["c", "d"],
+            actions: &["c", "d"],
             random_initial: true,
         }),
         fi in 0..FORMULAS.len(),

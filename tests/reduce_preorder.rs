@@ -23,7 +23,7 @@ fn arb_lts() -> impl Strategy<Value = Lts> {
         max_states: 5,
         max_transitions: 9,
         tau_weight: 2,
-        actions: ["a", "b"],
+        actions: &["a", "b"],
         random_initial: false,
     })
 }

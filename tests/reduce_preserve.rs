@@ -114,7 +114,7 @@ fn arb_lts() -> impl Strategy<Value = Lts> {
         max_states: 7,
         max_transitions: 14,
         tau_weight: 3,
-        actions: ["c", "d"],
+        actions: &["c", "d"],
         random_initial: false,
     })
 }

@@ -29,9 +29,30 @@ fn arb_lts(max_n: u32, max_m: usize) -> impl Strategy<Value = Lts> {
         max_states: max_n,
         max_transitions: max_m,
         tau_weight: 3,
-        actions: ["a", "b"],
+        actions: &["a", "b"],
         random_initial: true,
     })
+}
+
+/// The same over tau and six visible actions, tau still the most frequent label: blocks
+/// then split on many labels at once.
+fn arb_lts_many_labels(max_n: u32, max_m: usize) -> impl Strategy<Value = Lts> {
+    reduce_common::arb_lts(Shape {
+        max_states: max_n,
+        max_transitions: max_m,
+        tau_weight: 4,
+        actions: &["a", "b", "c", "d", "e", "f"],
+        random_initial: true,
+    })
+}
+
+/// Cases per cross-check of the fast partitions against the naive one: 600, or
+/// `MUON_REDUCE_CASES` (`scripts/reduce-crosscheck` runs 10,000).
+fn crosscheck_cases() -> u32 {
+    std::env::var("MUON_REDUCE_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(600)
 }
 
 fn eq_of(kind: Bisimulation) -> Equivalence {
@@ -47,7 +68,7 @@ fn same_counts(a: &Lts, b: &Lts) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(600))]
+    #![proptest_config(ProptestConfig::with_cases(crosscheck_cases()))]
 
     #[test]
     fn fast_partition_equals_naive(lts in arb_lts(9, 22)) {
@@ -66,6 +87,19 @@ proptest! {
             prop_assert_eq!(fast, slow, "{:?}", kind);
         }
     }
+
+    #[test]
+    fn fast_partition_equals_naive_with_many_labels(lts in arb_lts_many_labels(30, 80)) {
+        for kind in KINDS {
+            let fast = partition(&lts, kind).normalised();
+            let slow = naive::partition(&lts, kind).normalised();
+            prop_assert_eq!(fast, slow, "{:?}", kind);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(600))]
 
     #[test]
     fn quotient_is_a_fixpoint_and_equivalent(lts in arb_lts(9, 22)) {
@@ -204,4 +238,38 @@ fn divergence_is_kept_as_a_tau_self_loop() {
     assert_eq!((q.num_states, q.transitions.len()), (2, 2));
     let q = reduce(&lts, Equivalence::BranchingBisim, &ReduceOptions::default()).unwrap();
     assert_eq!((q.num_states, q.transitions.len()), (2, 1));
+}
+
+#[test]
+fn a_tau_chain_above_a_state_that_splits_every_round_collapses() {
+    // `scripts/bench-ltsconvert --family chain:N`: c_0 -a-> ... -a-> c_N (all distinct),
+    // t_0 -tau-> ... -tau-> t_N -b-> c_i for every i (all t_j branching bisimilar to t_N).
+    let n = 120u32;
+    let t = |j: u32| n + 1 + j;
+    let steps = (0..n)
+        .map(|i| (i, 1, i + 1))
+        .chain((0..n).map(|j| (t(j), 0, t(j + 1))))
+        .chain((0..=n).map(|i| (t(n), 2, i)));
+    let lts = Lts {
+        initial: StateId(t(0)),
+        num_states: 2 * n + 2,
+        labels: vec![Label::tau(), Label::from_text("a"), Label::from_text("b")],
+        transitions: steps
+            .map(|(f, a, to)| Transition {
+                from: StateId(f),
+                label: LabelId(a),
+                to: StateId(to),
+            })
+            .collect(),
+    };
+    for kind in KINDS {
+        let fast = partition(&lts, kind).normalised();
+        assert_eq!(fast, naive::partition(&lts, kind).normalised(), "{kind:?}");
+        let expect = if kind == Bisimulation::Strong {
+            2 * n + 2
+        } else {
+            n + 2
+        };
+        assert_eq!(fast.num_blocks(), expect, "{kind:?}");
+    }
 }

@@ -245,19 +245,25 @@ fn refine<W: Watch>(
                 }
             }
         }
-        // Group the dirty nodes by (block, signature).
+        // Group the dirty nodes by (block, signature). Nodes that share a signature (an
+        // inert-tau chain above one node) share its arena range, so the range is looked up
+        // first and the contents are hashed once per range, not once per node: hashing per
+        // node made a chain of k nodes above a signature of size s cost k * s per round.
         let mut group_of: FxHashMap<(u32, &[Pair]), u32> = FxHashMap::default();
+        let mut group_of_range: FxHashMap<(u32, usize, usize), u32> = FxHashMap::default();
         let mut groups: Vec<(u32, (usize, usize), Vec<u32>)> = Vec::new();
         for &c in &dirty {
             let (s, e) = sig[c as usize];
             let b = block[c as usize];
-            let g = *group_of.entry((b, &arena[s..e])).or_insert_with(|| {
-                groups.push((b, (s, e), Vec::new()));
-                groups.len() as u32 - 1
+            let g = *group_of_range.entry((b, s, e)).or_insert_with(|| {
+                *group_of.entry((b, &arena[s..e])).or_insert_with(|| {
+                    groups.push((b, (s, e), Vec::new()));
+                    groups.len() as u32 - 1
+                })
             });
             groups[g as usize].2.push(c);
         }
-        drop(group_of);
+        drop((group_of, group_of_range));
         groups.sort_by_key(|g| g.0);
         let mut moved: Vec<u32> = Vec::new();
         let mut gi = 0;

@@ -1,6 +1,6 @@
 //! The random LTSs of the reduction property tests (`reduce_props`, `reduce_preorder`,
-//! `reduce_preserve`): small systems over tau and two visible actions, tau drawn more often
-//! so that tau-paths and tau-cycles are common.
+//! `reduce_preserve`): small systems over tau and a few visible actions, tau drawn more
+//! often so that tau-paths and tau-cycles are common.
 
 use muon::lts::{Label, LabelId, Lts, StateId, Transition};
 use proptest::prelude::*;
@@ -12,10 +12,10 @@ pub struct Shape {
     pub max_states: u32,
     /// At most this many transitions.
     pub max_transitions: usize,
-    /// Weight of tau against weight 1 for each visible action.
+    /// Weight of tau (at least 1) against weight 1 for each visible action.
     pub tau_weight: u32,
-    /// The two visible actions.
-    pub actions: [&'static str; 2],
+    /// The visible actions (each drawn with weight 1).
+    pub actions: &'static [&'static str],
     /// Whether the initial state is drawn too (else it is state 0).
     pub random_initial: bool,
 }
@@ -26,7 +26,9 @@ pub fn arb_lts(shape: Shape) -> impl Strategy<Value = Lts> {
         let trans = prop::collection::vec(
             (
                 0..n,
-                prop_oneof![shape.tau_weight => Just(0u32), 1 => Just(1u32), 1 => Just(2u32)],
+                // Below `tau_weight`: tau (label 0); above: visible action x - tau_weight + 1.
+                (0..shape.tau_weight + shape.actions.len() as u32)
+                    .prop_map(move |x| x.saturating_sub(shape.tau_weight - 1)),
                 0..n,
             ),
             0..=shape.max_transitions,
@@ -35,11 +37,9 @@ pub fn arb_lts(shape: Shape) -> impl Strategy<Value = Lts> {
         (Just(n), init, trans).prop_map(move |(n, init, ts)| Lts {
             initial: StateId(init),
             num_states: n,
-            labels: vec![
-                Label::tau(),
-                Label::from_text(shape.actions[0]),
-                Label::from_text(shape.actions[1]),
-            ],
+            labels: std::iter::once(Label::tau())
+                .chain(shape.actions.iter().map(|a| Label::from_text(*a)))
+                .collect(),
             transitions: ts
                 .into_iter()
                 .map(|(f, a, t)| Transition {
