@@ -97,6 +97,13 @@ impl StateTable {
     }
 }
 
+/// A replayed step's key: summand, source state, sum values (term ids).
+type ReplayKey = (u32, u32, Box<[u32]>);
+
+/// Where a step vertex's values are: its summand, the sum values then the state (term ids
+/// of its instance key), and how many sum values come first.
+type StepKey<'a> = (usize, &'a [u32], usize);
+
 /// Reads the steps of a solved PBES of `lps2pbes -c` over `lps`. Values stay the term ids
 /// instantiation recorded (the replayer shares its store), and a step's replay is memoised
 /// by summand, source state and sum values (several modalities may take the same one).
@@ -114,7 +121,7 @@ struct Reader<'a> {
     /// The label number of a summand's action arguments.
     label_of: HashMap<(u32, Box<[u32]>), u32>,
     /// Replayed steps: (summand, source state, sum values) to (label, target state).
-    replayed: HashMap<(u32, u32, Box<[u32]>), (u32, u32)>,
+    replayed: HashMap<ReplayKey, (u32, u32)>,
     /// Scratch rows.
     terms: Vec<TermId>,
     sums: Vec<TermId>,
@@ -164,7 +171,7 @@ impl<'a> Reader<'a> {
 
     /// The summand of step vertex `v` and its instance key (equation, then values), with
     /// the positions of the sum values and the state in the key checked.
-    fn step_key(&self, v: VertexId) -> Result<Option<(usize, &'a [u32], usize)>, EvidenceError> {
+    fn step_key(&self, v: VertexId) -> Result<Option<StepKey<'a>>, EvidenceError> {
         let Some(i) = step_index(self.inst, &self.step_of, v) else {
             return Ok(None);
         };
