@@ -12,7 +12,7 @@ use rustc_hash::FxHashMap;
 
 use crate::data::ir::{DataExpr, DataSpec, Var};
 use crate::data::print::data_expr_to_string;
-use crate::data::{Rewriter, TermId, VarId};
+use crate::data::{Rewriter, TermId, TermStore, VarId};
 use crate::lps::{Lps, SummandAction};
 use crate::lts::lps::CompiledSummand;
 use crate::modal::ir::FormulaSpec;
@@ -71,6 +71,21 @@ impl<'a> Replayer<'a> {
     /// A replayer for `lps`, with its own data engine.
     pub fn new(lps: &'a Lps) -> Result<Replayer<'a>, EvidenceError> {
         let rw = Rewriter::new(&lps.data).map_err(|e| EvidenceError::Data(e.to_string()))?;
+        Replayer::with_rewriter(lps, rw)
+    }
+
+    /// A replayer for `lps` over an existing term store (instantiation's, so that the
+    /// values it recorded are this replayer's terms as they are: [`Replayer::replay_terms`]).
+    pub fn with_store(
+        lps: &'a Lps,
+        store: &'static TermStore,
+    ) -> Result<Replayer<'a>, EvidenceError> {
+        let rw = Rewriter::with_store(&lps.data, store)
+            .map_err(|e| EvidenceError::Data(e.to_string()))?;
+        Replayer::with_rewriter(lps, rw)
+    }
+
+    fn with_rewriter(lps: &'a Lps, rw: Rewriter) -> Result<Replayer<'a>, EvidenceError> {
         let params: Vec<VarId> = lps
             .params
             .iter()
@@ -164,56 +179,117 @@ impl<'a> Replayer<'a> {
                 "a step does not give summand {summand}'s sum variables"
             )));
         }
+        let mut sigma: Vec<TermId> = Vec::with_capacity(from.len());
+        for v in from {
+            sigma.push(self.value_term(v)?);
+        }
+        let mut sums: Vec<TermId> = Vec::with_capacity(sum_values.len());
+        for (_, v) in sum_values {
+            sums.push(self.value_term(v)?);
+        }
+        let mut to_terms = Vec::new();
+        let args = self.replay_terms(summand, &sigma, &sums, &mut to_terms)?;
+        let actions = self.actions(summand, &args);
+        let to = to_terms.iter().map(|&t| self.value_expr(t)).collect();
+        Ok((actions, to))
+    }
+
+    /// [`Replayer::replay`] on terms (normal forms in this replayer's store): the argument
+    /// terms of the summand's actions, in the summand's order, flattened; the next state
+    /// goes to `to`. The summand's condition must rewrite to `true`.
+    pub fn replay_terms(
+        &mut self,
+        summand: usize,
+        from: &[TermId],
+        sums: &[TermId],
+        to: &mut Vec<TermId>,
+    ) -> Result<Vec<TermId>, EvidenceError> {
+        let lps = self.lps;
         let compiled = Rc::clone(&self.compiled);
-        let (SummandAction::Multi(multi), Some(c)) = (&s.action, &compiled[summand]) else {
+        let Some(s) = lps.summands.get(summand) else {
+            return Err(EvidenceError::Unchecked(format!("no summand {summand}")));
+        };
+        let Some(Some(c)) = compiled.get(summand) else {
             return Err(EvidenceError::Unchecked(format!(
                 "summand {summand} is a delta summand"
             )));
         };
-        let mut sigma: Vec<(VarId, TermId)> = Vec::with_capacity(from.len() + sum_values.len());
-        for (j, v) in from.iter().enumerate() {
-            let t = self.value_term(v)?;
-            sigma.push((self.params[j], t));
+        if from.len() != self.params.len() || sums.len() != s.sum_vars.len() {
+            return Err(EvidenceError::Unchecked(format!(
+                "a step does not give summand {summand}'s parameters and sum variables"
+            )));
         }
-        for (x, (_, v)) in c.sum_vars.iter().zip(sum_values) {
-            let t = self.value_term(v)?;
-            sigma.push((*x, t));
-        }
+        let mut sigma: Vec<(VarId, TermId)> = Vec::with_capacity(from.len() + sums.len());
+        sigma.extend(self.params.iter().copied().zip(from.iter().copied()));
+        sigma.extend(c.sum_vars.iter().copied().zip(sums.iter().copied()));
         let sigma = &sigma;
         let cond = self.rewrite(c.condition, sigma)?;
         if cond != self.rw.store().true_term() {
             let shown = self.rw.expr(cond);
+            let state: Vec<DataExpr> = from.iter().map(|&t| self.rw.expr(t)).collect();
             return Err(EvidenceError::Unchecked(format!(
                 "summand {summand}'s condition is `{}`, not true, in the state ({})",
                 data_expr_to_string(&shown),
-                state_text(self.lps, from)
+                state_text(self.lps, &state)
             )));
         }
-        let mut actions = Vec::with_capacity(multi.len());
-        for (a, (_, args)) in multi.iter().zip(&c.actions) {
-            let mut values = Vec::with_capacity(args.len());
-            for t in args {
-                let n = self.rewrite(*t, sigma)?;
-                values.push(self.value_expr(n));
+        let mut args = Vec::new();
+        for (_, a) in &c.actions {
+            for t in a {
+                args.push(self.rewrite(*t, sigma)?);
             }
-            actions.push(Action {
-                name: a.name.clone(),
-                sorts: a.sorts.clone(),
-                args: values,
+        }
+        to.clear();
+        for (j, e) in c.next.iter().enumerate() {
+            to.push(match e {
+                None => from[j],
+                Some(t) => self.rewrite(*t, sigma)?,
             });
         }
+        Ok(args)
+    }
+
+    /// The multi-action of `summand` with the argument terms `args` (as
+    /// [`Replayer::replay_terms`] gives them), typed, sorted as mCRL2 orders it.
+    pub fn actions(&mut self, summand: usize, args: &[TermId]) -> Vec<Action> {
+        let compiled = Rc::clone(&self.compiled);
+        let (SummandAction::Multi(multi), Some(Some(c))) =
+            (&self.lps.summands[summand].action, compiled.get(summand))
+        else {
+            return Vec::new();
+        };
+        let mut args = args.iter();
+        let mut actions: Vec<Action> = multi
+            .iter()
+            .zip(&c.actions)
+            .map(|(a, (_, terms))| Action {
+                name: a.name.clone(),
+                sorts: a.sorts.clone(),
+                args: (&mut args)
+                    .take(terms.len())
+                    .map(|&t| self.value_expr(t))
+                    .collect(),
+            })
+            .collect();
         actions.sort();
-        let mut to = Vec::with_capacity(c.next.len());
-        for (j, e) in c.next.iter().enumerate() {
-            match e {
-                None => to.push(from[j].clone()),
-                Some(t) => {
-                    let n = self.rewrite(*t, sigma)?;
-                    to.push(self.value_expr(n));
-                }
-            }
-        }
-        Ok((actions, to))
+        actions
+    }
+
+    /// A value of this replayer's store as an expression.
+    pub fn expr(&mut self, t: TermId) -> DataExpr {
+        self.value_expr(t)
+    }
+
+    /// The initial state of the LPS, in normal form, as terms.
+    pub fn initial_terms(&mut self) -> Result<Vec<TermId>, EvidenceError> {
+        let lps = self.lps;
+        lps.init
+            .iter()
+            .map(|e| {
+                let t = self.term(e)?;
+                self.rewrite(t, &[])
+            })
+            .collect()
     }
 }
 

@@ -8,12 +8,12 @@
 //! evidence LTS.
 
 use super::check::recheck_on;
-use super::read::{assemble, step_index, step_table, StepSource};
+use super::read::{assemble, step_index, step_table, StepRef, StepSource};
 use super::{Evidence, EvidenceError, Step, Trace};
 use crate::bes::{Game, Solution, VertexId};
 use crate::data::ir::{DataExpr, DataSpec, Sort};
 use crate::data::ir_ops::number;
-use crate::lts::Lts;
+use crate::lts::{LabelId, Lts, Transition};
 use crate::modal::ir::FormulaSpec;
 use crate::pbes::inst::Instantiation;
 use crate::pbes::ir::Pbes;
@@ -43,28 +43,55 @@ struct LtsReader<'a> {
     step_of: Vec<Option<usize>>,
 }
 
+impl LtsReader<'_> {
+    /// The transition of step vertex `v`, if it is one.
+    fn transition(&self, v: VertexId) -> Option<(usize, Transition)> {
+        let k = step_index(self.inst, &self.step_of, v)?;
+        Some((k, self.lts.transitions[k]))
+    }
+}
+
 impl StepSource for LtsReader<'_> {
     fn is_step(&self, v: VertexId) -> bool {
         step_index(self.inst, &self.step_of, v).is_some()
     }
 
-    fn step_at(&mut self, v: VertexId) -> Result<Option<Step>, EvidenceError> {
-        let Some(k) = step_index(self.inst, &self.step_of, v) else {
-            return Ok(None);
+    fn step_at(&mut self, v: VertexId) -> Result<Option<StepRef>, EvidenceError> {
+        Ok(self.transition(v).map(|(_, t)| StepRef {
+            from: t.from.0,
+            label: t.label.0,
+            to: t.to.0,
+        }))
+    }
+
+    fn full_step(&mut self, v: VertexId) -> Result<Step, EvidenceError> {
+        let Some((k, t)) = self.transition(v) else {
+            return Err(EvidenceError::Unchecked(format!(
+                "BES variable {} is no step",
+                v.0
+            )));
         };
-        let t = self.lts.transitions[k];
-        Ok(Some(Step {
+        let (action, actions) = self.label(t.label.0);
+        Ok(Step {
             summand: k,
-            action: self.lts.label_text(t.label).to_string(),
-            actions: self
-                .labels
-                .and_then(|l| l.get(t.label.index()))
-                .cloned()
-                .unwrap_or_default(),
+            action: action.to_string(),
+            actions: actions.to_vec(),
             from: state(t.from.0),
             sum_values: Vec::new(),
             to: state(t.to.0),
-        }))
+        })
+    }
+
+    fn initial_state(&mut self) -> Result<u32, EvidenceError> {
+        Ok(self.lts.initial.0)
+    }
+
+    fn label(&self, l: u32) -> (&str, &[Action]) {
+        let typed = self.labels.and_then(|ls| ls.get(l as usize));
+        (
+            self.lts.label_text(LabelId(l)),
+            typed.map(Vec::as_slice).unwrap_or_default(),
+        )
     }
 }
 

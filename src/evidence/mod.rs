@@ -30,7 +30,7 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 use crate::data::ir::{DataExpr, Var};
-use crate::lts::Lts;
+use crate::lts::{Lts, StateId};
 use crate::process::ir::Action;
 
 pub use lts::read_lts;
@@ -126,8 +126,9 @@ pub struct Evidence {
     /// The typed multi-action of each label of [`Evidence::lts`] (for re-checking; empty on
     /// the LTS route when the labels were not typed).
     pub labels: Vec<Vec<Action>>,
-    /// The process state of each state of [`Evidence::lts`].
-    pub states: Vec<Vec<DataExpr>>,
+    /// The state of [`Evidence::lts`] at each position of the trace: the initial state,
+    /// then the state each step reaches.
+    pub trace_states: Vec<StateId>,
 }
 
 impl Evidence {

@@ -12,6 +12,7 @@ use super::{Evidence, EvidenceError, Step, Trace};
 use crate::bes::distance::{forced_distances, ForcedGraph, UNREACHED};
 use crate::bes::{Game, Player, Solution, VertexId};
 use crate::data::ir::{DataExpr, Var};
+use crate::data::TermId;
 use crate::lps::{Lps, SummandAction};
 use crate::lts::{Label, LabelId, Lts, StateId, Transition};
 use crate::pbes::inst::Instantiation;
@@ -52,14 +53,60 @@ pub(super) fn step_table(
     Ok(step_of)
 }
 
+/// A step of the proof in its route's own numbering of states and labels (see
+/// [`StepSource`]): compact, so that a proof of millions of steps is kept as ids and the
+/// values of a state are never cloned or compared as expressions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct StepRef {
+    /// The source's number of the state the step leaves from.
+    pub from: u32,
+    /// The source's number of the step's label.
+    pub label: u32,
+    /// The source's number of the state the step reaches.
+    pub to: u32,
+}
+
 pub(super) trait StepSource {
     /// Whether a BES vertex is an instance of a step equation.
     fn is_step(&self, v: VertexId) -> bool;
-    /// The step a BES vertex stands for, if it is an instance of a step equation.
-    fn step_at(&mut self, v: VertexId) -> Result<Option<Step>, EvidenceError>;
+    /// The step a BES vertex stands for (checked), if it is an instance of a step equation.
+    fn step_at(&mut self, v: VertexId) -> Result<Option<StepRef>, EvidenceError>;
+    /// The step of step vertex `v` in full, for the trace.
+    fn full_step(&mut self, v: VertexId) -> Result<Step, EvidenceError>;
+    /// The source's number of the initial state.
+    fn initial_state(&mut self) -> Result<u32, EvidenceError>;
+    /// The text of label `l` (a number [`StepSource::step_at`] gave) and its typed
+    /// multi-action (empty when unknown).
+    fn label(&self, l: u32) -> (&str, &[Action]);
 }
 
-/// Reads the steps of a solved PBES of `lps2pbes -c` over `lps`.
+/// Interns rows of term ids (the states of the LPS route) densely, in order of first sight.
+#[derive(Default)]
+struct StateTable {
+    ids: HashMap<Box<[u32]>, u32>,
+}
+
+impl StateTable {
+    fn intern(&mut self, row: &[u32]) -> u32 {
+        if let Some(&i) = self.ids.get(row) {
+            return i;
+        }
+        let i = self.ids.len() as u32;
+        self.ids.insert(row.into(), i);
+        i
+    }
+}
+
+/// A replayed step's key: summand, source state, sum values (term ids).
+type ReplayKey = (u32, u32, Box<[u32]>);
+
+/// Where a step vertex's values are: its summand, the sum values then the state (term ids
+/// of its instance key), and how many sum values come first.
+type StepKey<'a> = (usize, &'a [u32], usize);
+
+/// Reads the steps of a solved PBES of `lps2pbes -c` over `lps`. Values stay the term ids
+/// instantiation recorded (the replayer shares its store), and a step's replay is memoised
+/// by summand, source state and sum values (several modalities may take the same one).
 struct Reader<'a> {
     lps: &'a Lps,
     pbes: &'a Pbes,
@@ -67,6 +114,19 @@ struct Reader<'a> {
     rp: Replayer<'a>,
     /// Per equation: the summand of a step equation.
     step_of: Vec<Option<usize>>,
+    states: StateTable,
+    /// Per label number: its text and multi-action.
+    labels: Vec<(String, Vec<Action>)>,
+    label_ids: HashMap<String, u32>,
+    /// The label number of a summand's action arguments.
+    label_of: HashMap<(u32, Box<[u32]>), u32>,
+    /// Replayed steps: (summand, source state, sum values) to (label, target state).
+    replayed: HashMap<ReplayKey, (u32, u32)>,
+    /// Scratch rows.
+    terms: Vec<TermId>,
+    sums: Vec<TermId>,
+    to: Vec<TermId>,
+    row: Vec<u32>,
 }
 
 impl<'a> Reader<'a> {
@@ -82,22 +142,61 @@ impl<'a> Reader<'a> {
             lps.summands.len(),
             known_counter_example,
         )?;
+        let rp = match inst.origin.store() {
+            Some(store) => Replayer::with_store(lps, store)?,
+            None => Replayer::new(lps)?,
+        };
         Ok(Reader {
             lps,
             pbes,
             inst,
-            rp: Replayer::new(lps)?,
+            rp,
             step_of,
+            states: StateTable::default(),
+            labels: Vec::new(),
+            label_ids: HashMap::default(),
+            label_of: HashMap::default(),
+            replayed: HashMap::default(),
+            terms: Vec::new(),
+            sums: Vec::new(),
+            to: Vec::new(),
+            row: Vec::new(),
         })
-    }
-
-    fn normal_form(&mut self, e: &DataExpr) -> Result<DataExpr, EvidenceError> {
-        self.rp.normal_form(e)
     }
 
     fn initial(&mut self) -> Result<Vec<DataExpr>, EvidenceError> {
         let init = self.lps.init.clone();
-        init.iter().map(|e| self.normal_form(e)).collect()
+        init.iter().map(|e| self.rp.normal_form(e)).collect()
+    }
+
+    /// The summand of step vertex `v` and its instance key (equation, then values), with
+    /// the positions of the sum values and the state in the key checked.
+    fn step_key(&self, v: VertexId) -> Result<Option<StepKey<'a>>, EvidenceError> {
+        let Some(i) = step_index(self.inst, &self.step_of, v) else {
+            return Ok(None);
+        };
+        let inst: &'a Instantiation = self.inst;
+        let key = inst
+            .origin
+            .key(v.0 as usize)
+            .expect("an instance has an origin");
+        let s = &self.lps.summands[i];
+        let (k, m, n) = (self.lps.params.len(), s.sum_vars.len(), key.len() - 1);
+        let decl = &self.pbes.equations[key[0] as usize].var;
+        if n < k + m || decl.params.len() != n {
+            return Err(EvidenceError::Unchecked(format!(
+                "step equation {} has {n} arguments, fewer than the summand's {m} sum variables and {k} parameters",
+                decl.name
+            )));
+        }
+        if matches!(s.action, SummandAction::Delta) {
+            return Err(EvidenceError::Unchecked(format!(
+                "step equation {} stands for the delta summand {i}",
+                decl.name
+            )));
+        }
+        // The values of the sum variables, then of the parameters, end the key.
+        Ok(Some((i, &key[1 + n - k - m..], m)))
     }
 }
 
@@ -106,60 +205,114 @@ impl StepSource for Reader<'_> {
         step_index(self.inst, &self.step_of, v).is_some()
     }
 
-    fn step_at(&mut self, v: VertexId) -> Result<Option<Step>, EvidenceError> {
-        let Some(i) = step_index(self.inst, &self.step_of, v) else {
+    fn step_at(&mut self, v: VertexId) -> Result<Option<StepRef>, EvidenceError> {
+        let Some((i, values, m)) = self.step_key(v)? else {
             return Ok(None);
         };
-        let o = self
-            .inst
-            .origin
-            .get(v.0 as usize)
-            .expect("an instance has an origin");
-        let s = &self.lps.summands[i];
-        let (k, m, n) = (self.lps.params.len(), s.sum_vars.len(), o.args.len());
-        let decl = &self.pbes.equations[o.equation as usize].var;
-        if n < k + m || decl.params.len() != n {
-            return Err(EvidenceError::Unchecked(format!(
-                "step equation {} has {n} arguments, fewer than the summand's {m} sum variables and {k} parameters",
-                decl.name
-            )));
-        }
-        let from = o.args[n - k..].to_vec();
-        let sum_values: Vec<(Var, DataExpr)> = s
-            .sum_vars
-            .iter()
-            .cloned()
-            .zip(o.args[n - k - m..n - k].iter().cloned())
-            .collect();
-        if matches!(s.action, SummandAction::Delta) {
-            return Err(EvidenceError::Unchecked(format!(
-                "step equation {} stands for the delta summand {i}",
-                decl.name
-            )));
+        let (sums, from) = values.split_at(m);
+        let from_id = self.states.intern(from);
+        let memo = (i as u32, from_id, Box::<[u32]>::from(sums));
+        if let Some(&(label, to)) = self.replayed.get(&memo) {
+            return Ok(Some(StepRef {
+                from: from_id,
+                label,
+                to,
+            }));
         }
         // Computing the step is its independent check: the summand's condition must rewrite
         // to true for the recorded state and sum values (the data engine, not the PBES).
+        self.terms.clear();
+        self.terms.extend(from.iter().map(|&t| TermId(t)));
+        self.sums.clear();
+        self.sums.extend(sums.iter().map(|&t| TermId(t)));
+        let args = self
+            .rp
+            .replay_terms(i, &self.terms, &self.sums, &mut self.to)?;
+        self.row.clear();
+        self.row.extend(self.to.iter().map(|t| t.0));
+        let to = self.states.intern(&self.row);
+        let arg_key = (i as u32, args.iter().map(|t| t.0).collect::<Box<[u32]>>());
+        let label = match self.label_of.get(&arg_key) {
+            Some(&l) => l,
+            None => {
+                let actions = self.rp.actions(i, &args);
+                let text = action_text(&actions);
+                let l = match self.label_ids.get(&text) {
+                    Some(&l) => l,
+                    None => {
+                        let l = self.labels.len() as u32;
+                        self.label_ids.insert(text.clone(), l);
+                        self.labels.push((text, actions));
+                        l
+                    }
+                };
+                self.label_of.insert(arg_key, l);
+                l
+            }
+        };
+        self.replayed.insert(memo, (label, to));
+        Ok(Some(StepRef {
+            from: from_id,
+            label,
+            to,
+        }))
+    }
+
+    fn full_step(&mut self, v: VertexId) -> Result<Step, EvidenceError> {
+        let Some((i, values, m)) = self.step_key(v)? else {
+            return Err(EvidenceError::Unchecked(format!(
+                "BES variable {} is no step",
+                v.0
+            )));
+        };
+        let (sums, from) = values.split_at(m);
+        let from: Vec<DataExpr> = from.iter().map(|&t| self.rp.expr(TermId(t))).collect();
+        let sum_values: Vec<(Var, DataExpr)> = self.lps.summands[i]
+            .sum_vars
+            .iter()
+            .zip(sums)
+            .map(|(x, &t)| (x.clone(), self.rp.expr(TermId(t))))
+            .collect();
         let (actions, to) = self.rp.replay(i, &from, &sum_values)?;
-        let action = action_text(&actions);
-        let step = Step {
+        Ok(Step {
             summand: i,
-            action,
+            action: action_text(&actions),
             actions,
             from,
             sum_values,
             to,
-        };
-        Ok(Some(step))
+        })
+    }
+
+    fn initial_state(&mut self) -> Result<u32, EvidenceError> {
+        let init = self.rp.initial_terms()?;
+        self.row.clear();
+        self.row.extend(init.iter().map(|t| t.0));
+        let row = std::mem::take(&mut self.row);
+        let id = self.states.intern(&row);
+        self.row = row;
+        Ok(id)
+    }
+
+    fn label(&self, l: u32) -> (&str, &[Action]) {
+        let (text, actions) = &self.labels[l as usize];
+        (text, actions)
     }
 }
 
-/// The successors of `v` that the proof keeps: the chosen one at the winner's vertices, all
-/// at the opponent's.
-fn kept(game: &Game, choice: &[Option<VertexId>], winner: Player, v: VertexId) -> Vec<VertexId> {
+/// The successors of `v` that the proof keeps, appended to `out`: the chosen one at the
+/// winner's vertices, all at the opponent's.
+fn kept(
+    game: &Game,
+    choice: &[Option<VertexId>],
+    winner: Player,
+    v: VertexId,
+    out: &mut Vec<VertexId>,
+) {
     if game.owner(v) == winner {
-        choice[v.index()].into_iter().collect()
+        out.extend(choice[v.index()]);
     } else {
-        game.successors(v).to_vec()
+        out.extend_from_slice(game.successors(v));
     }
 }
 
@@ -203,68 +356,78 @@ fn shortest_choices(
         .collect()
 }
 
-/// The part of the game the proof keeps, reachable from the initial vertex.
+/// The part of the game the proof keeps, reachable from the initial vertex; flat, since a
+/// proof may have millions of nodes.
 struct Proof {
+    /// Per node: its BES vertex.
+    vertex: Vec<VertexId>,
     /// Per node: its step, as an index into `steps`.
     step: Vec<Option<u32>>,
-    /// Per node: its kept successors.
-    succ: Vec<Vec<u32>>,
-    steps: Vec<Step>,
+    /// Per node `n`: its kept successors are `succ[start[n]..start[n + 1]]`.
+    start: Vec<u32>,
+    succ: Vec<u32>,
+    steps: Vec<StepRef>,
 }
 
 impl Proof {
     fn walk(
         r: &mut dyn StepSource,
-        kept: &dyn Fn(VertexId) -> Vec<VertexId>,
+        kept: &dyn Fn(VertexId, &mut Vec<VertexId>),
         root: VertexId,
     ) -> Result<Proof, EvidenceError> {
         let mut index: HashMap<VertexId, u32> = HashMap::default();
         index.insert(root, 0);
-        let mut nodes = vec![root];
         let mut p = Proof {
+            vertex: vec![root],
             step: Vec::new(),
+            start: vec![0],
             succ: Vec::new(),
             steps: Vec::new(),
         };
+        let mut out = Vec::new();
         let mut i = 0;
-        while i < nodes.len() {
-            let v = nodes[i];
+        while i < p.vertex.len() {
+            let v = p.vertex[i];
             let step = r.step_at(v)?.map(|s| {
                 p.steps.push(s);
                 p.steps.len() as u32 - 1
             });
             p.step.push(step);
-            let out = kept(v)
-                .into_iter()
-                .map(|w| {
-                    *index.entry(w).or_insert_with(|| {
-                        nodes.push(w);
-                        nodes.len() as u32 - 1
-                    })
-                })
-                .collect();
-            p.succ.push(out);
+            out.clear();
+            kept(v, &mut out);
+            for &w in &out {
+                let n = *index.entry(w).or_insert_with(|| {
+                    p.vertex.push(w);
+                    p.vertex.len() as u32 - 1
+                });
+                p.succ.push(n);
+            }
+            p.start.push(p.succ.len() as u32);
             i += 1;
         }
         Ok(p)
     }
 
+    /// The kept successors of node `n`.
+    fn succ(&self, n: u32) -> &[u32] {
+        &self.succ[self.start[n as usize] as usize..self.start[n as usize + 1] as usize]
+    }
+
     /// A node the proof ends in: a constant (its only successor is itself) or a dead end.
     fn is_end(&self, n: u32) -> bool {
-        let s = &self.succ[n as usize];
-        s.is_empty() || s.iter().all(|&m| m == n)
+        self.succ(n).iter().all(|&m| m == n)
     }
 
     /// Distance in steps from node 0 (0-1 breadth-first: entering a step node costs 1), and
     /// the predecessor on a shortest path.
     fn distances(&self) -> (Vec<u32>, Vec<u32>) {
-        let n = self.succ.len();
+        let n = self.vertex.len();
         let mut dist = vec![u32::MAX; n];
         let mut pred = vec![u32::MAX; n];
         let mut queue = VecDeque::from([0u32]);
         dist[0] = 0;
         while let Some(u) = queue.pop_front() {
-            for &w in &self.succ[u as usize] {
+            for &w in self.succ(u) {
                 let cost = u32::from(self.step[w as usize].is_some());
                 let d = dist[u as usize] + cost;
                 if d < dist[w as usize] {
@@ -285,7 +448,7 @@ impl Proof {
     /// move goes to the successor nearest the start, which closes a cycle soon.
     fn trace_nodes(&self) -> (Vec<u32>, Option<usize>) {
         let (dist, pred) = self.distances();
-        let end = (0..self.succ.len() as u32)
+        let end = (0..self.vertex.len() as u32)
             .filter(|&n| dist[n as usize] != u32::MAX && self.is_end(n))
             .min_by_key(|&n| dist[n as usize]);
         if let Some(mut n) = end {
@@ -306,7 +469,8 @@ impl Proof {
             }
             at.insert(n, path.len());
             path.push(n);
-            n = *self.succ[n as usize]
+            n = *self
+                .succ(n)
                 .iter()
                 .min_by_key(|&&m| dist[m as usize])
                 .expect("a node that is no end has a successor");
@@ -349,10 +513,10 @@ pub(super) fn assemble(
         // Decided by constant propagation: the finite proof of that, no game needed; its
         // choices are made for the fewest steps.
         let succ = j.shortest(&|v| u32::from(src.is_step(VertexId(v))));
-        let kept = |v: VertexId| -> Vec<VertexId> {
-            succ.get(v.0 as usize)
-                .map(|s| s.iter().map(|&w| VertexId(w)).collect())
-                .unwrap_or_default()
+        let kept = |v: VertexId, out: &mut Vec<VertexId>| {
+            if let Some(s) = succ.get(v.0 as usize) {
+                out.extend(s.iter().map(|&w| VertexId(w)));
+            }
         };
         Proof::walk(src, &kept, VertexId(j.init))?
     } else {
@@ -360,19 +524,66 @@ pub(super) fn assemble(
         let (game, sol) = game.ok_or(EvidenceError::NoGame)?;
         let winner = if value { Player::Even } else { Player::Odd };
         let choice = shortest_choices(game, sol, winner, &|v| u32::from(src.is_step(v)));
-        let kept = |v: VertexId| kept(game, &choice, winner, v);
+        let kept = |v: VertexId, out: &mut Vec<VertexId>| kept(game, &choice, winner, v, out);
         Proof::walk(src, &kept, bes.init().vertex())?
     };
 
+    // The evidence LTS: the source's states and labels renumbered in order of first use,
+    // the initial state first.
+    let mut state_ids: Vec<u32> = Vec::new();
+    let mut num_states = 0u32;
+    let mut id = |s: u32| {
+        let s = s as usize;
+        if s >= state_ids.len() {
+            state_ids.resize(s + 1, u32::MAX);
+        }
+        if state_ids[s] == u32::MAX {
+            state_ids[s] = num_states;
+            num_states += 1;
+        }
+        StateId(state_ids[s])
+    };
+    let init = src.initial_state()?;
+    id(init);
+    let mut label_ids: Vec<u32> = Vec::new();
+    let mut labels: Vec<Label> = Vec::new();
+    let mut typed: Vec<Vec<Action>> = Vec::new();
+    let mut transitions = Vec::new();
+    let mut have: HashSet<Transition> = HashSet::default();
+    for step in &proof.steps {
+        let from = id(step.from);
+        let to = id(step.to);
+        let l = step.label as usize;
+        if l >= label_ids.len() {
+            label_ids.resize(l + 1, u32::MAX);
+        }
+        if label_ids[l] == u32::MAX {
+            label_ids[l] = labels.len() as u32;
+            let (text, actions) = src.label(step.label);
+            labels.push(Label::from_text(text.to_string()));
+            typed.push(actions.to_vec());
+        }
+        let t = Transition {
+            from,
+            label: LabelId(label_ids[l]),
+            to,
+        };
+        if have.insert(t) {
+            transitions.push(t);
+        }
+    }
+
     let (path, cycle) = proof.trace_nodes();
     let mut steps = Vec::new();
+    let mut trace_states = vec![id(init)];
     let mut loop_start = None;
     for (i, &n) in path.iter().enumerate() {
         if cycle == Some(i) {
             loop_start = Some(steps.len());
         }
         if let Some(s) = proof.step[n as usize] {
-            steps.push(proof.steps[s as usize].clone());
+            steps.push(src.full_step(proof.vertex[n as usize])?);
+            trace_states.push(id(proof.steps[s as usize].to));
         }
     }
     // A cycle through no step is no lasso of the process: the trace ends in a state where
@@ -381,58 +592,20 @@ pub(super) fn assemble(
         loop_start = None;
     }
     let trace = Trace {
-        initial: initial.clone(),
+        initial,
         steps,
         loop_start,
     };
-
-    let mut ids: HashMap<Vec<DataExpr>, StateId> = HashMap::default();
-    ids.insert(initial.clone(), StateId(0));
-    let mut states = vec![initial];
-    let mut labels: Vec<Label> = Vec::new();
-    let mut typed: Vec<Vec<Action>> = Vec::new();
-    let mut label_ids: HashMap<String, LabelId> = HashMap::default();
-    let mut transitions = Vec::new();
-    let mut have: HashSet<Transition> = HashSet::default();
-    for step in &proof.steps {
-        // Looked up before inserting: a state (a vector of expressions) is cloned only when
-        // it is new, not once per step.
-        let mut id = |s: &Vec<DataExpr>| {
-            if let Some(&i) = ids.get(s) {
-                return i;
-            }
-            let i = StateId(states.len() as u32);
-            states.push(s.clone());
-            ids.insert(s.clone(), i);
-            i
-        };
-        let from = id(&step.from);
-        let to = id(&step.to);
-        let label = match label_ids.get(&step.action) {
-            Some(&l) => l,
-            None => {
-                let l = LabelId(labels.len() as u32);
-                labels.push(Label::from_text(step.action.clone()));
-                typed.push(step.actions.clone());
-                label_ids.insert(step.action.clone(), l);
-                l
-            }
-        };
-        let t = Transition { from, label, to };
-        if have.insert(t) {
-            transitions.push(t);
-        }
-    }
     Ok(Evidence {
         value,
         trace,
         lts: Lts {
             initial: StateId(0),
-            num_states: states.len() as u32,
+            num_states,
             labels,
             transitions,
         },
         labels: typed,
-        states,
+        trace_states,
     })
 }

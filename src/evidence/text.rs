@@ -82,16 +82,11 @@ const MAX_BRANCHES: usize = 8;
 /// it besides the trace's own (every one of them is part of the proof).
 fn branches(ev: &Evidence, out: &mut String) {
     let t = &ev.trace;
-    let id: std::collections::HashMap<&[crate::data::ir::DataExpr], u32> = ev
-        .states
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.as_slice(), i as u32))
-        .collect();
+    let at = |i: usize| ev.trace_states.get(i).map(|s| s.index() as u32);
     // The transitions leaving the trace's states, in one pass over the evidence LTS.
     let mut leaving: std::collections::HashMap<u32, Vec<&crate::lts::Transition>> =
         (0..=t.steps.len())
-            .filter_map(|i| id.get(t.state_before(i)).map(|&s| (s, Vec::new())))
+            .filter_map(|i| at(i).map(|s| (s, Vec::new())))
             .collect();
     for tr in &ev.lts.transitions {
         if let Some(v) = leaving.get_mut(&(tr.from.index() as u32)) {
@@ -100,16 +95,13 @@ fn branches(ev: &Evidence, out: &mut String) {
     }
     let mut listed = std::collections::HashSet::new();
     for i in 0..=t.steps.len() {
-        let Some(&here) = id.get(t.state_before(i)) else {
+        let Some(here) = at(i) else {
             continue;
         };
         if !listed.insert(here) {
             continue;
         }
-        let taken = t
-            .steps
-            .get(i)
-            .map(|s| (s.action.as_str(), id.get(s.to.as_slice()).copied()));
+        let taken = t.steps.get(i).map(|s| (s.action.as_str(), at(i + 1)));
         let mut others: Vec<&str> = leaving[&here]
             .iter()
             .map(|tr| {

@@ -198,6 +198,18 @@ impl Origins {
         self.keys.get(v)?.as_ref().map(|k| k[0])
     }
 
+    /// The term store the instances' values live in (`None` when origins were not kept).
+    pub fn store(&self) -> Option<&'static TermStore> {
+        self.store
+    }
+
+    /// The instance key of variable `v`: its equation, then the term ids of its data
+    /// instance in [`Origins::store`] (`None` for an auxiliary variable). Evidence reads
+    /// these directly, so a state is compared and hashed as ids, never as expressions.
+    pub fn key(&self, v: usize) -> Option<&[u32]> {
+        self.keys.get(v)?.as_deref()
+    }
+
     /// The origin of variable `v` (its equation and data instance), when it is an instance.
     pub fn get(&self, v: usize) -> Option<VarOrigin> {
         let key = self.keys.get(v)?.as_ref()?;
