@@ -238,3 +238,50 @@ fn usage_errors_exit_as_mcrl2s_tools_do() {
     // Help is not an error.
     assert_eq!(muon(&["lps2lts", "--help"]).0, 0);
 }
+
+#[test]
+fn memory_limit_stops_the_simulation_and_antichain_preorders_with_their_progress() {
+    // As above, 1 MiB stops each at its first polling point: the simulation preorder in its
+    // strong bisimulation or its matrix, the antichain search at its first pair.
+    let dir = tempfile::tempdir().unwrap();
+    let aut = dir.path().join("chain.aut");
+    std::fs::write(&aut, CHAIN).unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (&["ltscompare", "-psim"], "comparison"),
+        (&["ltscompare", "-esim"], "reduction"),
+        (&["ltscompare", "-pfailures"], "explored"),
+        (&["ltscompare", "-pfailures-divergence"], "explored"),
+        (&["ltscompare", "-pweak-trace-ac"], "explored"),
+    ];
+    for (args, expect) in cases {
+        let mut cmd: Vec<&str> = args.to_vec();
+        cmd.extend(["--memory-limit", "1M", s(&aut), s(&aut)]);
+        let (code, stdout, err) = muon(&cmd);
+        assert_eq!(code, 3, "{args:?}: {err}");
+        // Single words: the diagnostic may wrap the message anywhere between them.
+        assert!(
+            err.contains(expect) && err.contains("stopped"),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains("memory"), "{args:?}: {err}");
+        assert!(
+            stdout.is_empty(),
+            "{args:?}: no verdict may be printed: {stdout}"
+        );
+    }
+    let out = dir.path().join("min.aut");
+    let (code, _, err) = muon(&[
+        "ltsconvert",
+        "--memory-limit",
+        "1M",
+        "-esim",
+        s(&aut),
+        s(&out),
+    ]);
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        err.contains("reduction") && err.contains("stopped"),
+        "{err}"
+    );
+    assert_eq!(names(dir.path()), ["chain.aut"]);
+}

@@ -4,7 +4,8 @@
 //! included in the second), 1 when they are not and 2 on an error (unreadable input, a
 //! determinisation over its bound). With `-c` and `-e bisim`, a distinguishing
 //! Hennessy–Milner formula (true in the first LTS, false in the second) is written to a
-//! `.mcf` file when they differ, after muon's own `lts2pbes` and solver confirm that it
+//! `.mcf` file when they differ (with `-e branching-bisim` or `dpbranching-bisim`, a formula
+//! with the branching until modality and divergence as fixpoints), after muon's own `lts2pbes` and solver confirm that it
 //! holds in the first and not in the second; with `-c` and a trace or failures preorder, a shortest
 //! counterexample is printed: a trace of the first LTS that the second lacks, or a trace
 //! with a refusal (failures) or a divergence (failures-divergence) that the second lacks.
@@ -22,11 +23,12 @@ use crate::pbes::inst::InstOptions;
 use crate::pbes::lts2pbes::{lts2pbes, type_labels};
 use crate::pbes::solve::{solve_pbes, SolverKind};
 use crate::progress::{time_stage, Meter, Shown};
+use crate::reduce::branching_formula::branching_distinguishing_formula;
 use crate::reduce::counterexample::distinguishing_formula;
 use crate::reduce::preorder::{trace_inclusion, Preorder};
-use crate::reduce::refinement::{refines, Refinement, Violation};
-use crate::reduce::simulation::simulation_preorder;
-use crate::reduce::{self, Equivalence, ReduceOptions};
+use crate::reduce::refinement::{refines_watched, Refinement, Violation};
+use crate::reduce::simulation::simulation_preorder_watched;
+use crate::reduce::{self, Equivalence, ReduceError, ReduceOptions};
 use crate::source::SourceFile;
 
 /// Arguments of `muon ltscompare`.
@@ -55,7 +57,7 @@ pub struct Args {
     #[arg(long = "tau", value_name = "ACTNAMES", value_delimiter = ',')]
     pub tau: Vec<String>,
     /// When they are not equivalent, write a modal formula that holds in the first LTS and
-    /// not in the second (with `-e bisim`); when the first is not included in the second
+    /// not in the second (with `-e bisim`, `branching-bisim`, `dpbranching-bisim`); when the first is not included in the second
     /// (the preorders other than `sim`), print a shortest counterexample: a trace of the
     /// first that the second lacks, for the failures preorders possibly with a refusal or a
     /// divergence.
@@ -136,6 +138,7 @@ fn decide_preorder(
     a: &Lts,
     b: &Lts,
     opts: &ReduceOptions,
+    meter: &mut Meter,
 ) -> miette::Result<bool> {
     match p.check() {
         Check::Trace(pre) => {
@@ -150,7 +153,7 @@ fn decide_preorder(
         }
         Check::Sim => {
             let (u, init_b) = reduce::disjoint_union(a, b);
-            let included = simulation_preorder(&u)?.le(u.initial, init_b);
+            let included = simulation_preorder_watched(&u, meter)?.le(u.initial, init_b);
             if args.counter_example && !included {
                 eprintln!(
                     "ltscompare: counterexamples are not generated for the simulation preorder"
@@ -159,7 +162,7 @@ fn decide_preorder(
             Ok(included)
         }
         Check::Refinement(r) => {
-            let violation = refines(a, b, r);
+            let violation = refines_watched(a, b, r, meter).map_err(ReduceError::from)?;
             if args.counter_example {
                 match &violation {
                     None => {}
@@ -206,7 +209,11 @@ fn decide(args: &Args, g: Global) -> miette::Result<Option<bool>> {
         max_subsets: args.max_states,
     };
     if let Some(p) = args.preorder {
-        return decide_preorder(args, p, &a, &b, &opts).map(Some);
+        let _timer = time_stage("comparison");
+        let mut meter = Meter::new("comparison", Shown::from_flags(g.quiet, g.verbose));
+        let included = decide_preorder(args, p, &a, &b, &opts, &mut meter)?;
+        meter.finish();
+        return Ok(Some(included));
     }
     let Some(eq) = args.equivalence.and_then(EqArg::equivalence) else {
         return Ok(None);
@@ -217,34 +224,46 @@ fn decide(args: &Args, g: Global) -> miette::Result<Option<bool>> {
     meter.finish();
     drop(timer);
     if args.counter_example && !same {
-        if eq != Equivalence::Bisim {
-            eprintln!(
-                "ltscompare: counterexamples are generated for -e bisim (a formula) and -p trace, -p weak-trace (a trace); none for {}",
-                eq.name()
-            );
-        } else if let Some(f) = distinguishing_formula(&a, &b)? {
-            let text = f.to_string();
-            match confirm(&a, &b, &text) {
-                Ok((true, false)) => {}
-                Ok((in_a, in_b)) => {
-                    return Err(miette::miette!(
-                        "internal error: the distinguishing formula {text} does not tell the LTSs apart by model checking (first: {in_a}, second: {in_b}); please report it"
-                    ))
-                }
-                // Labels with data have no declarations here: the formula stands unconfirmed.
-                Err(e) => eprintln!(
-                    "ltscompare: warning: the counterexample formula was not confirmed by model checking: {e}"
-                ),
+        let formula = match eq {
+            Equivalence::Bisim => distinguishing_formula(&a, &b)?.map(|f| f.to_string()),
+            Equivalence::BranchingBisim | Equivalence::DpBranchingBisim => {
+                let dp = eq == Equivalence::DpBranchingBisim;
+                branching_distinguishing_formula(&a, &b, dp)?.map(|f| f.to_string())
             }
-            let path = &args.counter_example_file;
-            write_output(Some(path), |w| {
-                writeln!(w, "{f}").map_err(|source| ArtifactError::Write {
-                    path: path.display().to_string(),
-                    source,
-                })
-            })?;
-            eprintln!("ltscompare: saved the counterexample to {}", path.display());
+            _ => {
+                eprintln!(
+                    "ltscompare: counterexamples are generated for -e bisim, branching-bisim and dpbranching-bisim (a formula) and the preorders other than sim (a trace); none for {}",
+                    eq.name()
+                );
+                return Ok(Some(same));
+            }
+        };
+        let Some(text) = formula else {
+            return Err(miette::miette!(
+                "internal error: the LTSs are not equivalent modulo {} but no distinguishing formula was found; please report it",
+                eq.name()
+            ));
+        };
+        match confirm(&a, &b, &text) {
+            Ok((true, false)) => {}
+            Ok((in_a, in_b)) => {
+                return Err(miette::miette!(
+                    "internal error: the distinguishing formula {text} does not tell the LTSs apart by model checking (first: {in_a}, second: {in_b}); please report it"
+                ))
+            }
+            // Labels with data have no declarations here: the formula stands unconfirmed.
+            Err(e) => eprintln!(
+                "ltscompare: warning: the counterexample formula was not confirmed by model checking: {e}"
+            ),
         }
+        let path = &args.counter_example_file;
+        write_output(Some(path), |w| {
+            writeln!(w, "{text}").map_err(|source| ArtifactError::Write {
+                path: path.display().to_string(),
+                source,
+            })
+        })?;
+        eprintln!("ltscompare: saved the counterexample to {}", path.display());
     }
     Ok(Some(same))
 }

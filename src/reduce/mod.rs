@@ -16,7 +16,9 @@
 //!   ([`determinise_minimal`]: bisimulation quotient, [`trace::determinise`], strong
 //!   minimisation).
 //! - [`counterexample::distinguishing_formula`]: for strong bisimulation, a
-//!   Hennessy–Milner formula of least modal depth that tells two LTSs apart.
+//!   Hennessy–Milner formula of least modal depth that tells two LTSs apart;
+//!   [`branching_formula::branching_distinguishing_formula`] the same for (divergence-preserving)
+//!   branching bisimulation, with the until modality written as a least fixpoint.
 //! - [`preserve::check_preserved`]: whether a quotient answers a formula as the LTS does
 //!   (`muon check --reduce`): every formula for strong bisimulation, a tau-blind fragment
 //!   for the branching ones.
@@ -51,6 +53,7 @@
 //! first, so `a|b` with `a` hidden becomes `b` and `a` becomes `tau`.
 
 pub mod branching;
+pub mod branching_formula;
 pub mod counterexample;
 pub mod naive;
 pub mod preorder;
@@ -566,7 +569,7 @@ where
     match eq.bisimulation() {
         Some(kind) => Ok(quotient(lts, &partition_watched(lts, kind, watch)?, kind)),
         None if eq == Equivalence::WeakBisim => Ok(weak::weak_bisim_reduce_watched(lts, watch)?),
-        None if eq == Equivalence::Sim => simulation::sim_reduce(lts),
+        None if eq == Equivalence::Sim => simulation::sim_reduce_watched(lts, watch),
         None => determinise_minimal_watched(lts, eq == Equivalence::WeakTrace, opts, watch),
     }
 }
@@ -594,7 +597,7 @@ where
 {
     if eq == Equivalence::Sim {
         let (u, init_b) = disjoint_union(a, b);
-        let pre = simulation::simulation_preorder(&u)?;
+        let pre = simulation::simulation_preorder_watched(&u, watch)?;
         return Ok(pre.le(u.initial, init_b) && pre.le(init_b, u.initial));
     }
     let (a, b) = match eq.bisimulation() {

@@ -29,6 +29,7 @@ use rustc_hash::FxHashMap;
 
 use super::{disjoint_union, scc};
 use crate::lts::Lts;
+use crate::progress::{Unwatched, Watch};
 
 /// The refinement relations of `ltscompare -p` checked by antichains.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -285,6 +286,18 @@ struct Node {
 
 /// `None` when `a` refines `b` in `r`; otherwise a shortest counterexample.
 pub fn refines(a: &Lts, b: &Lts, r: Refinement) -> Option<Violation> {
+    let Ok(v) = refines_watched(a, b, r, &mut Unwatched);
+    v
+}
+
+/// [`refines`] under `watch`: one tick per pair explored, so a budget stop reports the pairs
+/// and the trace length reached.
+pub fn refines_watched<W: Watch>(
+    a: &Lts,
+    b: &Lts,
+    r: Refinement,
+    watch: &mut W,
+) -> Result<Option<Violation>, W::Stop> {
     let (u, init_b) = disjoint_union(a, b);
     let init_a = u.initial.0;
     let f = Facts::new(u, r.weak());
@@ -329,12 +342,21 @@ pub fn refines(a: &Lts, b: &Lts, r: Refinement) -> Option<Violation> {
     };
     let mut level: Vec<u32> = vec![0];
     let mut later: Vec<Node> = Vec::new();
+    let mut length = 0u64;
+    let mut explored = 0u64;
     while !level.is_empty() {
         let mut missing: Option<Violation> = None;
         let mut i = 0;
         while i < level.len() {
             let id = level[i];
             i += 1;
+            explored += 1;
+            watch.tick(explored, || {
+                format!(
+                    "{explored} pairs explored, {} kept, traces of length {length}",
+                    nodes.len()
+                )
+            })?;
             let (s, x) = (nodes[id as usize].state, nodes[id as usize].set);
             let xs = &sets.sets[x as usize];
             if r == Refinement::FailuresDivergence {
@@ -342,7 +364,7 @@ pub fn refines(a: &Lts, b: &Lts, r: Refinement) -> Option<Violation> {
                     continue; // chaos after the specification diverges
                 }
                 if f.divergent[s as usize] {
-                    return Some(Violation::Divergence(trace(&nodes, id)));
+                    return Ok(Some(Violation::Divergence(trace(&nodes, id))));
                 }
             }
             if r.failures() && f.stable[s as usize] {
@@ -355,11 +377,11 @@ pub fn refines(a: &Lts, b: &Lts, r: Refinement) -> Option<Violation> {
                         .filter(|a| !f.internal[*a as usize] && acc.binary_search(a).is_err())
                         .map(|a| f.text(a))
                         .collect();
-                    return Some(Violation::Refusal {
+                    return Ok(Some(Violation::Refusal {
                         trace: trace(&nodes, id),
                         accepts: acc.iter().map(|&a| f.text(a)).collect(),
                         refuses,
-                    });
+                    }));
                 }
             }
             for &(a, t) in f.out(s) {
@@ -399,8 +421,9 @@ pub fn refines(a: &Lts, b: &Lts, r: Refinement) -> Option<Violation> {
         // Every pair of this trace length is checked: a missing step (one longer) is now
         // a shortest counterexample.
         if missing.is_some() {
-            return missing;
+            return Ok(missing);
         }
+        length += 1;
         level.clear();
         for nd in later.drain(..) {
             if insert(&sets, nd.state, nd.set) {
@@ -409,5 +432,5 @@ pub fn refines(a: &Lts, b: &Lts, r: Refinement) -> Option<Violation> {
             }
         }
     }
-    None
+    Ok(None)
 }

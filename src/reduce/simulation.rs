@@ -3,7 +3,7 @@
 //!
 //! `s ≤ t` (t simulates s) is the greatest relation with: whenever `s -a-> s'` there is
 //! `t -a-> t'` with `s' ≤ t'`. Bisimilar states simulate each other, so the preorder is
-//! computed on the strong bisimulation quotient ([`super::partition`], O(m log n)), which is
+//! computed on the strong bisimulation quotient ([`super::partition_watched`], O(m log n)), which is
 //! usually much smaller. There the relation is a bit matrix, one row per state holding the
 //! states that simulate it, refined to the greatest fixpoint of
 //! `row(s) ∩= pre_a(row(s'))` for every `s -a-> s'`, where `pre_a(X)` is the set of states
@@ -16,8 +16,9 @@
 //! its states, as mCRL2's `ltsconvert -e sim` builds it: a step into a class below another
 //! `a`-successor adds no behaviour up to simulation equivalence.
 
-use super::{partition, Bisimulation, Partition, ReduceError};
+use super::{partition_watched, Bisimulation, Partition, ReduceError};
 use crate::lts::{LabelId, Lts, StateId, Transition};
+use crate::progress::{Unwatched, Watch};
 
 /// The most states (after strong bisimulation reduction) whose simulation preorder is
 /// computed: the bit matrix then takes at most 450 MB.
@@ -71,7 +72,20 @@ impl SimPreorder {
 /// The simulation preorder of `lts`; fails when its strong bisimulation quotient has more
 /// than [`MAX_STATES`] states.
 pub fn simulation_preorder(lts: &Lts) -> Result<SimPreorder, ReduceError> {
-    let bisim = partition(lts, Bisimulation::Strong);
+    simulation_preorder_watched(lts, &mut Unwatched)
+}
+
+/// [`simulation_preorder`] under `watch`: ticks through the strong bisimulation, the
+/// initial matrix (one per row) and every refinement round (one per target class), so a
+/// budget stop reports the rounds done.
+pub fn simulation_preorder_watched<W: Watch>(
+    lts: &Lts,
+    watch: &mut W,
+) -> Result<SimPreorder, ReduceError>
+where
+    ReduceError: From<W::Stop>,
+{
+    let bisim = partition_watched(lts, Bisimulation::Strong, watch)?;
     let k = bisim.num_blocks() as usize;
     if k as u64 > MAX_STATES {
         return Err(ReduceError::SimulationTooLarge {
@@ -96,7 +110,13 @@ pub fn simulation_preorder(lts: &Lts) -> Result<SimPreorder, ReduceError> {
         enabled[s as usize * lwidth + a as usize / 64] |= 1 << (a % 64);
     }
     let mut rows = vec![0u64; k * width];
+    // One monotone count of work units for the meter: rows, then target classes refined.
+    let mut work = 0u64;
     for s in 0..k {
+        work += 1;
+        watch.tick(work, || {
+            format!("simulation matrix of {k} classes: {s} rows initialised")
+        })?;
         let es = &enabled[s * lwidth..(s + 1) * lwidth];
         for t in 0..k {
             let et = &enabled[t * lwidth..(t + 1) * lwidth];
@@ -117,8 +137,10 @@ pub fn simulation_preorder(lts: &Lts) -> Result<SimPreorder, ReduceError> {
     let mut dirty = vec![true; k];
     let mut pre_set = vec![0u64; width];
     let mut changed = true;
+    let mut rounds = 0u64;
     while changed {
         changed = false;
+        rounds += 1;
         let mut now_dirty = vec![false; k];
         for a in 0..num_labels {
             let es = &edges[label_start[a]..label_start[a + 1]];
@@ -130,6 +152,10 @@ pub fn simulation_preorder(lts: &Lts) -> Result<SimPreorder, ReduceError> {
                     j += 1;
                 }
                 if dirty[target as usize] {
+                    work += 1;
+                    watch.tick(work, || {
+                        format!("simulation of {k} classes: refinement round {rounds}")
+                    })?;
                     // pre_a(row(target)): every source of an a-step into a simulating block.
                     pre_set.iter_mut().for_each(|w| *w = 0);
                     let row = &rows[target as usize * width..(target as usize + 1) * width];
@@ -167,7 +193,15 @@ pub fn simulation_preorder(lts: &Lts) -> Result<SimPreorder, ReduceError> {
 /// The simulation-equivalence quotient of `lts` (see the module documentation), restricted
 /// to the part reachable from the initial class.
 pub fn sim_reduce(lts: &Lts) -> Result<Lts, ReduceError> {
-    let pre = simulation_preorder(lts)?;
+    sim_reduce_watched(lts, &mut Unwatched)
+}
+
+/// [`sim_reduce`] under `watch`.
+pub fn sim_reduce_watched<W: Watch>(lts: &Lts, watch: &mut W) -> Result<Lts, ReduceError>
+where
+    ReduceError: From<W::Stop>,
+{
+    let pre = simulation_preorder_watched(lts, watch)?;
     let p = pre.equivalence();
     let k = p.num_blocks() as usize;
     // A representative state per class, for comparing classes.
