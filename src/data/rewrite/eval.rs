@@ -1,5 +1,6 @@
-//! The evaluation loop: environments, innermost evaluation with lazy `if`/`&&`/`||`/`=>`,
-//! binders and quantifiers, and the application of built-ins, projections and user equations.
+//! The evaluation loop: environments, evaluation (innermost but for the lazy arguments of
+//! `lazy.rs`) with lazy `if`/`&&`/`||`/`=>`, binders and quantifiers, and the application of
+//! built-ins, projections and user equations.
 
 use super::*;
 

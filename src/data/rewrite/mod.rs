@@ -1,8 +1,9 @@
-//! The rewriter: innermost rewriting with lazy `if`/`&&`/`||`/`=>`, built-in functions
+//! The rewriter: mCRL2's JITty strategy with lazy `if`/`&&`/`||`/`=>`, built-in functions
 //! evaluated natively on machine-word numbers, and user equations compiled per head symbol.
 //!
 //! Strategy. `eval(t)` normalises `t` under the current substitution (the environment):
-//! arguments first (innermost), then the head is applied to the normal-form arguments:
+//! arguments first (innermost), except the arguments of a user function that its JITty
+//! strategy rewrites only when needed (`lazy.rs`), then the head is applied to the arguments:
 //! a built-in evaluator, the projection/recogniser of a struct, or the user equations of the
 //! head symbol (indexed by function symbol, compiled to matching programs and code trees, see
 //! `compiled.rs`), tried in mCRL2's JITty order (`strategy.rs`). The right-hand
