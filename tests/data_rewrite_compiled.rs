@@ -186,3 +186,31 @@ proptest! {
         prop_assert!(decided > 60, "too few terms decided: {}", decided);
     }
 }
+
+/// mCRL2's normal forms of `fixtures/data/jitty_lazy.mcrl2` (terms whose innermost
+/// rewriting does not terminate) by the compiled equations and by the interpreter: both
+/// follow the strategy that leaves arguments alone until they are needed.
+#[test]
+fn lazy_arguments_both_ways() {
+    use muon::data::print::data_expr_to_string;
+    use muon::data::typecheck::check_data_expr;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/data/jitty_lazy.mcrl2");
+    let text = std::fs::read_to_string(&path).expect("the fixture");
+    let src = SourceFile::new(path.display().to_string(), text.clone());
+    let data = check_specification(&src).expect("well-typed").data;
+    let mut compiled = Rewriter::new(&data).expect("equations compile");
+    let mut interp = compiled.clone();
+    interp.set_compiled(false);
+    let mut checked = 0;
+    for line in text.lines().filter_map(|l| l.strip_prefix("% expect: ")) {
+        let (expr, want) = line.rsplit_once(" = ").expect("EXPR = VALUE");
+        let e = check_data_expr(&SourceFile::new("<expr>", expr), &data, &[]).expect("typed");
+        for rw in [&mut compiled, &mut interp] {
+            let t = rw.term(&e).expect("converts");
+            let n = rw.rewrite(t).unwrap_or_else(|err| panic!("{expr}: {err}"));
+            assert_eq!(data_expr_to_string(&rw.expr(n)), want, "{expr}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 12, "the fixture's expectations");
+}

@@ -40,16 +40,21 @@ pub(super) enum MatchOp {
 pub(super) enum Code {
     /// The value of a register: a matched normal form.
     Reg(u16),
+    /// The value of an argument register that may hold an argument the strategy has not
+    /// rewritten (bit `r` of the call's raw mask): rewritten here if so.
+    RawReg(u16),
     /// A closed subterm, rewritten by the interpreter (its normal form is memoised there).
     Closed(TermId),
     /// A subterm the code tree does not cover, rewritten by the interpreter under the
     /// rule's bindings.
     Interp(TermId),
-    /// `f(args…)` for a symbol `f` (not a lazy operator): arguments first, then `f`.
+    /// `f(args…)` for a symbol `f` (not a lazy operator): arguments first, then `f`;
+    /// the arguments in `delay` (bits) are passed as terms, not rewritten (see [`lazy`]).
     App {
         f: FuncId,
         head: TermId,
         args: Box<[Code]>,
+        delay: u64,
         /// The source term (for the recursion-limit message).
         term: TermId,
     },
@@ -70,7 +75,7 @@ pub(super) struct CompiledRule {
     /// Registers used by the program (at least `arity`).
     regs: usize,
     /// The left-hand side's variables and their registers.
-    vars: Box<[(VarId, u16)]>,
+    pub(super) vars: Box<[(VarId, u16)]>,
     cond: Option<Code>,
     rhs: Code,
 }
@@ -175,16 +180,17 @@ impl LazyArgs for [TermId] {
     }
 }
 
-/// Code-tree arguments with the register base and variables of their rule.
+/// Code-tree arguments with the register base, variables and raw mask of their rule.
 struct CodeArgs<'c> {
     args: &'c [Code],
     base: usize,
     vars: &'c [(VarId, u16)],
+    raw: u64,
 }
 
 impl LazyArgs for CodeArgs<'static> {
     fn eval_arg(&self, rw: &mut Rewriter, i: usize) -> Result<TermId, RewriteError> {
-        rw.run(&self.args[i], self.base, self.vars)
+        rw.run(&self.args[i], self.base, self.vars, self.raw)
     }
 }
 
@@ -193,13 +199,15 @@ impl Rewriter {
     pub(super) fn compile_rules(&mut self) -> Compiled {
         let sys = self.sys.clone();
         let mut out = Compiled::default();
-        for rules in &sys.rules {
+        for (f, rules) in sys.rules.iter().enumerate() {
+            let lazy = self.strats.get(f).and_then(|l| l.as_deref());
             let mut per_head = Vec::with_capacity(rules.len());
-            for rule in rules {
+            for (j, rule) in rules.iter().enumerate() {
+                let raw = lazy.map_or(0, |l| l.raw_at[j]);
                 per_head.push(if rule.curried {
                     None
                 } else {
-                    self.compile_rule_code(rule)
+                    self.compile_rule_code(rule, raw)
                 });
             }
             out.rules.push(per_head);
@@ -207,10 +215,12 @@ impl Rewriter {
         out
     }
 
-    fn compile_rule_code(&mut self, rule: &Rule) -> Option<CompiledRule> {
+    /// Compiles one equation; the argument registers in `raw` (bits) may hold arguments
+    /// not rewritten yet when it is tried.
+    fn compile_rule_code(&mut self, rule: &Rule, raw: u64) -> Option<CompiledRule> {
         let (prog, regs, vars) = compile_match(&rule.pats)?;
-        let cond = rule.cond.map(|c| self.compile_code(c, &vars));
-        let rhs = self.compile_code(rule.rhs, &vars);
+        let cond = rule.cond.map(|c| self.compile_code(c, &vars, raw));
+        let rhs = self.compile_code(rule.rhs, &vars, raw);
         Some(CompiledRule {
             arity: rule.pats.len(),
             prog: prog.into(),
@@ -221,13 +231,14 @@ impl Rewriter {
         })
     }
 
-    fn compile_code(&mut self, t: TermId, vars: &[(VarId, u16)]) -> Code {
+    fn compile_code(&mut self, t: TermId, vars: &[(VarId, u16)], raw: u64) -> Code {
         let store = self.store;
         if store.is_closed(t) {
             return Code::Closed(t);
         }
         match store.get(t) {
             Term::Var(v) => match vars.iter().find(|(w, _)| w == v) {
+                Some(&(_, r)) if r < 64 && raw & (1 << r) != 0 => Code::RawReg(r),
                 Some(&(_, r)) => Code::Reg(r),
                 None => Code::Interp(t),
             },
@@ -236,7 +247,10 @@ impl Rewriter {
                     return Code::Interp(t);
                 };
                 let kind = self.kind(*f);
-                let code: Box<[Code]> = args.iter().map(|a| self.compile_code(*a, vars)).collect();
+                let code: Box<[Code]> = args
+                    .iter()
+                    .map(|a| self.compile_code(*a, vars, raw))
+                    .collect();
                 match kind {
                     Kind::Op(op @ (Op::If | Op::And | Op::Or | Op::Imp))
                         if args.len() == if op == Op::If { 3 } else { 2 } =>
@@ -247,12 +261,31 @@ impl Rewriter {
                             args: code,
                         }
                     }
-                    _ => Code::App {
-                        f: *f,
-                        head: *h,
-                        args: code,
-                        term: t,
-                    },
+                    _ => {
+                        // Arguments the strategy of `f` may leave alone are passed as terms,
+                        // unless they are normal forms already or cheap and sure to finish.
+                        let lazy = if kind == Kind::Map {
+                            self.lazy_args(*f, args.len())
+                        } else {
+                            0
+                        };
+                        let mut delay = 0u64;
+                        for (i, c) in code.iter().enumerate() {
+                            if lazy & (1 << i) != 0
+                                && !matches!(c, Code::Reg(_))
+                                && !self.safe_term(args[i], vars, raw)
+                            {
+                                delay |= 1 << i;
+                            }
+                        }
+                        Code::App {
+                            f: *f,
+                            head: *h,
+                            args: code,
+                            delay,
+                            term: t,
+                        }
+                    }
                 }
             }
             _ => Code::Interp(t),
@@ -276,63 +309,100 @@ impl Rewriter {
         let code: &'static Compiled = self.code;
         let compiled = match code.rules.get(f.0 as usize) {
             Some(rs) if self.use_compiled && !curried && !rs.is_empty() => rs,
-            _ => return self.try_rules_interp(f, args, curried, None),
+            _ => return self.try_rules_interp(f, args, curried, None, 0),
         };
-        let store = self.store;
-        let tt = store.true_term();
         for (i, rule) in compiled.iter().enumerate() {
-            let Some(rule) = rule else {
+            let r = match rule {
+                Some(rule) => self.try_compiled(rule, args, 0)?,
                 // An interpreted equation: try it alone, in its place in the order.
-                if let Some(r) = self.try_rules_interp(f, args, curried, Some(i))? {
-                    return Ok(Some(r));
-                }
-                continue;
+                None => self.try_rules_interp(f, args, curried, Some(i), 0)?,
             };
-            if rule.arity != args.len() {
-                continue;
+            if r.is_some() {
+                return Ok(r);
             }
-            let base = self.slots.len();
-            self.slots.extend_from_slice(args);
-            self.slots.resize(base + rule.regs, TermId(0));
-            if !run_match(store, &rule.prog, &mut self.slots[base..]) {
-                self.slots.truncate(base);
-                continue;
-            }
-            if let Some(c) = &rule.cond {
-                match self.run(c, base, &rule.vars) {
-                    Ok(cv) if cv == tt => {}
-                    Ok(_) => {
-                        self.slots.truncate(base);
-                        continue;
-                    }
-                    Err(e) => {
-                        self.slots.truncate(base);
-                        return Err(e);
-                    }
-                }
-            }
-            let r = self.run(&rule.rhs, base, &rule.vars);
-            self.slots.truncate(base);
-            return r.map(Some);
         }
         Ok(None)
     }
 
-    /// The normal form of a code tree under the registers from `base` on.
-    fn run(
+    /// Tries equation `k` (in the order tried) of `f` on `args`, the arguments in `raw`
+    /// (bits) not rewritten yet.
+    pub(super) fn try_rule_at(
+        &mut self,
+        f: FuncId,
+        k: usize,
+        args: &[TermId],
+        raw: u64,
+    ) -> Result<Option<TermId>, RewriteError> {
+        let code: &'static Compiled = self.code;
+        match code.rules.get(f.0 as usize).and_then(|rs| rs.get(k)) {
+            Some(Some(rule)) if self.use_compiled => self.try_compiled(rule, args, raw),
+            _ => self.try_rules_interp(f, args, false, Some(k), raw),
+        }
+    }
+
+    /// Applies one compiled equation to `args` if it matches and its condition holds.
+    #[inline]
+    fn try_compiled(
+        &mut self,
+        rule: &'static CompiledRule,
+        args: &[TermId],
+        raw: u64,
+    ) -> Result<Option<TermId>, RewriteError> {
+        if rule.arity != args.len() {
+            return Ok(None);
+        }
+        let store = self.store;
+        let base = self.slots.len();
+        self.slots.extend_from_slice(args);
+        self.slots.resize(base + rule.regs, TermId(0));
+        if !run_match(store, &rule.prog, &mut self.slots[base..]) {
+            self.slots.truncate(base);
+            return Ok(None);
+        }
+        if let Some(c) = &rule.cond {
+            match self.run(c, base, &rule.vars, raw) {
+                Ok(cv) if cv == store.true_term() => {}
+                Ok(_) => {
+                    self.slots.truncate(base);
+                    return Ok(None);
+                }
+                Err(e) => {
+                    self.slots.truncate(base);
+                    return Err(e);
+                }
+            }
+        }
+        let r = self.run(&rule.rhs, base, &rule.vars, raw);
+        self.slots.truncate(base);
+        r.map(Some)
+    }
+
+    /// The normal form of a code tree under the registers from `base` on, of which the
+    /// argument registers in `raw` (bits) hold arguments not rewritten yet.
+    pub(super) fn run(
         &mut self,
         code: &'static Code,
         base: usize,
         vars: &'static [(VarId, u16)],
+        raw: u64,
     ) -> Result<TermId, RewriteError> {
         match code {
             Code::Reg(r) => Ok(self.slots[base + *r as usize]),
+            Code::RawReg(r) => {
+                let x = self.slots[base + *r as usize];
+                if raw & (1 << r) == 0 {
+                    return Ok(x);
+                }
+                let nf = self.eval_raw(x)?;
+                self.slots[base + *r as usize] = nf;
+                Ok(nf)
+            }
             Code::Closed(t) => self.eval(*t),
             Code::Interp(t) => {
                 let mark = self.enter();
                 for &(v, r) in vars {
                     let x = self.slots[base + r as usize];
-                    self.bind(v, x);
+                    self.bind_as(v, x, r < 64 && raw & (1 << r) != 0);
                 }
                 let res = self.eval(*t);
                 self.leave(mark);
@@ -342,6 +412,7 @@ impl Rewriter {
                 f,
                 head,
                 args,
+                delay,
                 term,
             } => {
                 let probe = 0u8;
@@ -351,14 +422,17 @@ impl Rewriter {
                 }
                 let mut buf = [TermId(0); 6];
                 let mut heap = Vec::new();
+                if *delay != 0 {
+                    return self.run_delayed(*f, *head, args, *delay, (base, vars, raw));
+                }
                 let nargs: &[TermId] = if args.len() <= buf.len() {
                     for (i, a) in args.iter().enumerate() {
-                        buf[i] = self.run(a, base, vars)?;
+                        buf[i] = self.run(a, base, vars, raw)?;
                     }
                     &buf[..args.len()]
                 } else {
                     for a in args.iter() {
-                        let x = self.run(a, base, vars)?;
+                        let x = self.run(a, base, vars, raw)?;
                         heap.push(x);
                     }
                     &heap
@@ -370,7 +444,12 @@ impl Rewriter {
                 Ok(r)
             }
             Code::Lazy { op, head, args } => {
-                let args = CodeArgs { args, base, vars };
+                let args = CodeArgs {
+                    args,
+                    base,
+                    vars,
+                    raw,
+                };
                 let r = self.eval_lazy(*op, *head, &args)?;
                 if self.store.is_closed(r) {
                     self.mark_nf(r);

@@ -1,5 +1,6 @@
-//! The evaluation loop: environments, innermost evaluation with lazy `if`/`&&`/`||`/`=>`,
-//! binders and quantifiers, and the application of built-ins, projections and user equations.
+//! The evaluation loop: environments, evaluation (innermost but for the lazy arguments of
+//! `lazy.rs`) with lazy `if`/`&&`/`||`/`=>`, binders and quantifiers, and the application of
+//! built-ins, projections and user equations.
 
 use super::*;
 
@@ -24,17 +25,28 @@ impl Rewriter {
     }
 
     pub(super) fn bind(&mut self, v: VarId, t: TermId) {
-        let i = v.0 as usize;
-        if i >= self.env.len() {
-            self.env.resize(i + 1, (0, TermId(0)));
-        }
-        self.saved.push((v, self.env[i]));
-        self.env[i] = (self.frame, t);
+        self.bind_as(v, t, false);
     }
 
+    /// Binds `v` to `t`, which is not rewritten yet if `raw` (rewritten at its first use).
+    pub(super) fn bind_as(&mut self, v: VarId, t: TermId, raw: bool) {
+        let i = v.0 as usize;
+        if i >= self.env.len() {
+            self.env.resize(i + 1, (0, TermId(0), false));
+        }
+        self.saved.push((v, self.env[i]));
+        self.env[i] = (self.frame, t, raw);
+    }
+
+    /// The value bound to `v` in the current frame (raw or not).
     pub(super) fn lookup(&self, v: VarId) -> Option<TermId> {
+        self.lookup_raw(v).map(|(t, _)| t)
+    }
+
+    /// The value bound to `v` in the current frame and whether it is still raw.
+    pub(super) fn lookup_raw(&self, v: VarId) -> Option<(TermId, bool)> {
         match self.env.get(v.0 as usize) {
-            Some((f, t)) if *f == self.frame => Some(*t),
+            Some(&(f, t, raw)) if f == self.frame => Some((t, raw)),
             _ => None,
         }
     }
@@ -90,7 +102,16 @@ impl Rewriter {
         let store = self.store;
         match store.get(t) {
             Term::Num(..) | Term::BigNum(..) | Term::Real(_) => Ok(t),
-            Term::Var(v) => Ok(self.lookup(*v).unwrap_or(t)),
+            Term::Var(v) => match self.lookup_raw(*v) {
+                Some((x, false)) => Ok(x),
+                Some((x, true)) => {
+                    let r = self.eval_raw(x)?;
+                    // Rewritten once: later uses (in a lambda's body) see the normal form.
+                    self.env[v.0 as usize] = (self.frame, r, false);
+                    Ok(r)
+                }
+                None => Ok(t),
+            },
             Term::Func(f) => {
                 if let Some(k) = self.kinds.get(f.0 as usize).copied().flatten() {
                     if matches!(k, Kind::Ctor(_)) {
@@ -148,6 +169,12 @@ impl Rewriter {
             if let Kind::Op(op @ (Op::If | Op::And | Op::Or | Op::Imp)) = k {
                 if n == if op == Op::If { 3 } else { 2 } {
                     return self.eval_lazy(op, h, args);
+                }
+            }
+            if k == Kind::Map {
+                let lazy = self.lazy_args(*f, n);
+                if lazy != 0 {
+                    return self.eval_app_lazy(*f, h, args, lazy);
                 }
             }
             let nargs = self.eval_args(args, &mut buf, &mut heap)?;
@@ -576,13 +603,16 @@ impl Rewriter {
     }
 
     /// The interpreter's [`Rewriter::try_rules`] (the reference for the compiled
-    /// equations): all equations of `f` in order, or only equation `only`.
+    /// equations): all equations of `f` in order, or only equation `only`. The arguments in
+    /// `raw` (bits) are not rewritten yet; only `only` is tried then, and its patterns at
+    /// those arguments are variables (the strategy rewrote every argument it inspects).
     pub(super) fn try_rules_interp(
         &mut self,
         f: FuncId,
         args: &[TermId],
         curried: bool,
         only: Option<usize>,
+        raw: u64,
     ) -> Result<Option<TermId>, RewriteError> {
         let fi = f.0 as usize;
         let n = match self.sys.rules.get(fi) {
@@ -616,7 +646,12 @@ impl Rewriter {
             let mark = self.enter();
             for k in base..self.subs.len() {
                 let (v, t) = self.subs[k];
-                self.bind(v, t);
+                let is_raw = raw != 0 && {
+                    let pats = &self.sys.rules[fi][i].pats;
+                    (0..pats.len())
+                        .any(|a| raw & (1 << a) != 0 && matches!(pats[a], Pat::Var(w) if w == v))
+                };
+                self.bind_as(v, t, is_raw);
             }
             self.subs.truncate(base);
             if let Some(c) = cond {

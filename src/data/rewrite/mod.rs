@@ -1,8 +1,9 @@
-//! The rewriter: innermost rewriting with lazy `if`/`&&`/`||`/`=>`, built-in functions
+//! The rewriter: mCRL2's JITty strategy with lazy `if`/`&&`/`||`/`=>`, built-in functions
 //! evaluated natively on machine-word numbers, and user equations compiled per head symbol.
 //!
 //! Strategy. `eval(t)` normalises `t` under the current substitution (the environment):
-//! arguments first (innermost), then the head is applied to the normal-form arguments:
+//! arguments first (innermost), except the arguments of a user function that its JITty
+//! strategy rewrites only when needed (`lazy.rs`), then the head is applied to the arguments:
 //! a built-in evaluator, the projection/recogniser of a struct, or the user equations of the
 //! head symbol (indexed by function symbol, compiled to matching programs and code trees, see
 //! `compiled.rs`), tried in mCRL2's JITty order (`strategy.rs`). The right-hand
@@ -33,6 +34,7 @@ mod compile;
 mod compiled;
 mod eval;
 use compiled::{Compiled, LazyArgs, NO_RULES};
+mod lazy;
 mod lists;
 mod native;
 mod open;
@@ -292,9 +294,12 @@ struct System {
     spec: DataSpec,
     kinds: FxHashMap<FuncId, Kind>,
     structs: Vec<StructInfo>,
-    /// Equations per head symbol, indexed by [`FuncId`].
+    /// Equations per head symbol, indexed by [`FuncId`], in mCRL2's JITty order.
     rules: Vec<Vec<Rule>>,
 }
+
+/// Per head symbol ([`FuncId`]) with arguments rewritten only when needed: its strategy.
+type Strategies = [Option<Box<strategy::LazyStrategy>>];
 
 /// A substitution from variables to terms.
 pub type Substitution = FxHashMap<VarId, TermId>;
@@ -312,14 +317,17 @@ pub struct Rewriter {
     sys: Arc<System>,
     /// The compiled equations (see [`compiled`]); leaked like the store they refer to.
     code: &'static Compiled,
+    /// The strategies of head symbols with arguments rewritten only when needed.
+    strats: &'static Strategies,
     /// Use [`Rewriter::code`] (else the interpreter, the reference).
     use_compiled: bool,
     /// Registers of the compiled equations being applied (a stack of frames).
     slots: Vec<TermId>,
     kinds: Vec<Option<Kind>>,
-    /// Per variable: (frame, value); a binding counts only in the current frame.
-    env: Vec<(u32, TermId)>,
-    saved: Vec<(VarId, (u32, TermId))>,
+    /// Per variable: (frame, value, raw); a binding counts only in the current frame. A raw
+    /// value is a term not rewritten yet (an argument the strategy left alone, see [`lazy`]).
+    env: Vec<(u32, TermId, bool)>,
+    saved: Vec<(VarId, (u32, TermId, bool))>,
     /// Closed terms known to be normal forms (bit per [`TermId`]): they are not walked again.
     nf_bits: Vec<u64>,
     /// Index in `saved` where the current frame's bindings start.
@@ -342,6 +350,7 @@ impl Clone for Rewriter {
             store: self.store,
             sys: self.sys.clone(),
             code: self.code,
+            strats: self.strats,
             use_compiled: self.use_compiled,
             slots: Vec::new(),
             kinds: self.kinds.clone(),
@@ -444,6 +453,7 @@ impl Rewriter {
             store,
             sys: Arc::new(sys),
             code: &NO_RULES,
+            strats: &[],
             use_compiled: true,
             slots: Vec::new(),
             kinds: Vec::new(),
@@ -475,18 +485,38 @@ impl Rewriter {
             rules.entry(root).or_default().push(rule);
         }
         let mut by_id: Vec<Vec<Rule>> = Vec::new();
+        let mut lazy: Vec<Option<Box<strategy::LazyStrategy>>> = Vec::new();
         for (f, rs) in rules {
             let i = f.0 as usize;
             if i >= by_id.len() {
                 by_id.resize_with(i + 1, Vec::new);
             }
-            // mCRL2's JITty order, not declaration order (see `strategy.rs`).
-            let order = strategy::jitty_order(rw.store, &rs);
+            // mCRL2's JITty strategy, not declaration order (see `strategy.rs`).
+            let steps = strategy::jitty_steps(rw.store, &rs);
+            let order: Vec<usize> = steps
+                .iter()
+                .filter_map(|s| match s {
+                    strategy::Step::Try(k) => Some(*k),
+                    strategy::Step::Rewrite(_) => None,
+                })
+                .collect();
+            if rw.kind(f) == Kind::Map {
+                if let Some(l) = strategy::LazyStrategy::new(&rs, &steps, &order) {
+                    if i >= lazy.len() {
+                        lazy.resize_with(i + 1, || None);
+                    }
+                    lazy[i] = Some(Box::new(l));
+                }
+            }
             let mut slots: Vec<Option<Rule>> = rs.into_iter().map(Some).collect();
             by_id[i] = order
                 .into_iter()
                 .map(|k| slots[k].take().expect("a permutation"))
                 .collect();
+        }
+        // Leaked like the compiled equations (read by every call, shared by all threads).
+        if !lazy.is_empty() {
+            rw.strats = Box::leak(lazy.into_boxed_slice());
         }
         Arc::get_mut(&mut rw.sys).expect("fresh system").rules = by_id;
         // The compiled equations live as long as the store their terms belong to (the

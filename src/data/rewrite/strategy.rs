@@ -13,9 +13,12 @@
 //! first, in declaration order; then the argument most equations need (the leftmost among
 //! equals) is rewritten, and the equations needing nothing more follow, and so on. An
 //! argument rewritten for a smaller number of arguments stays rewritten for the larger ones.
-//! muon rewrites arguments innermost, so an equation matches exactly where it would in
-//! mCRL2 (the arguments it inspects are normal forms in both); only this order is taken
-//! over. mCRL2 keeps equations in a set ordered by the address of their terms, which follows
+//! For a user function whose equations all have the same number of arguments the steps are
+//! followed as they are (`lazy.rs`): an argument is rewritten at its step, or where the
+//! right-hand side of the equation that applied uses it. Otherwise arguments are rewritten
+//! before the call and only the order of the equations is taken over; an equation matches
+//! exactly where it would in mCRL2 either way (the arguments it inspects are normal forms in
+//! both). mCRL2 keeps equations in a set ordered by the address of their terms, which follows
 //! their creation, i.e. declaration order; ties are broken by declaration order here.
 //!
 //! Facts measured with mCRL2 202607.0 (`lps2lts -rjitty`) are pinned by
@@ -126,15 +129,24 @@ fn needed_args(store: &TermStore, rule: &Rule) -> Vec<bool> {
         .collect()
 }
 
-/// The indices of `rules` (the equations of one head symbol in declaration order) in the
-/// order mCRL2's JITty strategy tries them.
-pub(super) fn jitty_order(store: &TermStore, rules: &[Rule]) -> Vec<usize> {
+/// One step of a head symbol's strategy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Step {
+    /// Rewrite argument `i` to normal form (if it is not one yet).
+    Rewrite(usize),
+    /// Try equation `k` (an index into the equations the strategy was built for).
+    Try(usize),
+}
+
+/// mCRL2's JITty strategy for the equations `rules` of one head symbol (in declaration
+/// order): which argument to rewrite before which equation is tried.
+pub(super) fn jitty_steps(store: &TermStore, rules: &[Rule]) -> Vec<Step> {
     let needs: Vec<Vec<bool>> = rules.iter().map(|r| needed_args(store, r)).collect();
     let mut arities: Vec<usize> = needs.iter().map(Vec::len).collect();
     arities.sort_unstable();
     arities.dedup();
     let mut rewritten: Vec<bool> = Vec::new();
-    let mut order = Vec::with_capacity(rules.len());
+    let mut order = Vec::with_capacity(2 * rules.len());
     for arity in arities {
         rewritten.resize(rewritten.len().max(arity), false);
         // Per argument: how many equations of this arity need it (and it is not rewritten).
@@ -154,7 +166,7 @@ pub(super) fn jitty_order(store: &TermStore, rules: &[Rule]) -> Vec<usize> {
             pending.retain(|(i, deps)| {
                 let ready = deps.is_empty();
                 if ready {
-                    order.push(*i);
+                    order.push(Step::Try(*i));
                 }
                 !ready
             });
@@ -171,15 +183,90 @@ pub(super) fn jitty_order(store: &TermStore, rules: &[Rule]) -> Vec<usize> {
             }
             let Some(a) = best else {
                 // Unreachable: a pending equation needs an argument with positive demand.
-                order.extend(pending.iter().map(|(i, _)| *i));
+                order.extend(pending.iter().map(|(i, _)| Step::Try(*i)));
                 break;
             };
             demand[a] = 0;
             rewritten[a] = true;
+            order.push(Step::Rewrite(a));
             for (_, deps) in &mut pending {
                 deps.retain(|&d| d != a);
             }
         }
     }
     order
+}
+
+/// The strategy of a head symbol some of whose arguments are rewritten only when needed:
+/// mCRL2's JITty rewrites an argument only at its `Rewrite` step, so an equation tried
+/// before that step sees the argument as it was written, and its right-hand side gets it
+/// unrewritten (`first(x, y) = x` never rewrites `y`).
+#[derive(Debug)]
+pub(super) struct LazyStrategy {
+    /// The number of arguments of every equation of the symbol.
+    pub(super) arity: usize,
+    /// The arguments rewritten only when needed (bit `i`: argument `i`): those that some
+    /// equation is tried without. The others are rewritten before the call.
+    pub(super) lazy: u64,
+    /// The steps; `Try(k)` indexes the equations in the order they are tried (the order of
+    /// `System::rules`).
+    pub(super) steps: Box<[Step]>,
+    /// Per equation (in that order): the lazy arguments not rewritten when it is tried.
+    pub(super) raw_at: Box<[u64]>,
+}
+
+impl LazyStrategy {
+    /// The strategy from `steps` (over `rules` in declaration order; `order` lists the
+    /// equations as tried); `None` when every argument is rewritten before the first
+    /// equation is tried (plain innermost rewriting), when the equations do not all have the
+    /// same number (1 to 64) of uncurried arguments, or for a curried symbol.
+    pub(super) fn new(rules: &[Rule], steps: &[Step], order: &[usize]) -> Option<LazyStrategy> {
+        let arity = rules.first()?.pats.len();
+        if arity == 0 || arity > 64 || rules.iter().any(|r| r.curried || r.pats.len() != arity) {
+            return None;
+        }
+        let mut rewritten = 0u64;
+        let mut lazy = 0u64;
+        let mut at = vec![0u64; rules.len()];
+        for s in steps {
+            match *s {
+                Step::Rewrite(a) => rewritten |= 1 << a,
+                Step::Try(k) => at[k] = !rewritten & low_bits(arity),
+            }
+        }
+        for m in &at {
+            lazy |= m;
+        }
+        if lazy == 0 {
+            return None;
+        }
+        let pos: Vec<usize> = {
+            let mut p = vec![0; rules.len()];
+            for (j, &k) in order.iter().enumerate() {
+                p[k] = j;
+            }
+            p
+        };
+        Some(LazyStrategy {
+            arity,
+            lazy,
+            steps: steps
+                .iter()
+                .map(|s| match *s {
+                    Step::Try(k) => Step::Try(pos[k]),
+                    r => r,
+                })
+                .collect(),
+            raw_at: order.iter().map(|&k| at[k]).collect(),
+        })
+    }
+}
+
+/// The mask of bits `0..n` (`n <= 64`).
+pub(super) fn low_bits(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
 }
