@@ -124,7 +124,8 @@ fn agree(spec: &Path, seed: u64, terms: usize, max_depth: usize) -> usize {
     let src = SourceFile::new(spec.display().to_string(), text);
     let data = check_specification(&src).expect("well-typed").data;
     let sy = symbols(&data);
-    let mut compiled = Rewriter::new(&data).expect("equations compile");
+    let store = muon::data::TermStore::new();
+    let mut compiled = Rewriter::new(&data, &store).expect("equations compile");
     let mut interp = compiled.clone();
     interp.set_compiled(false);
     let mut rng = Rng(seed | 1);

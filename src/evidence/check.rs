@@ -12,7 +12,7 @@ use rustc_hash::FxHashMap;
 
 use crate::data::ir::{DataExpr, DataSpec, Var};
 use crate::data::print::data_expr_to_string;
-use crate::data::{Rewriter, TermId, VarId};
+use crate::data::{Rewriter, TermId, TermStore, VarId};
 use crate::lps::{Lps, SummandAction};
 use crate::lts::lps::CompiledSummand;
 use crate::modal::ir::FormulaSpec;
@@ -58,7 +58,7 @@ pub fn action_text(actions: &[Action]) -> String {
 /// expressions.
 pub struct Replayer<'a> {
     lps: &'a Lps,
-    rw: Rewriter,
+    rw: Rewriter<'a>,
     params: Vec<VarId>,
     /// Per summand of the LPS (`None` for a delta summand).
     compiled: Rc<[Option<CompiledSummand>]>,
@@ -68,9 +68,9 @@ pub struct Replayer<'a> {
 }
 
 impl<'a> Replayer<'a> {
-    /// A replayer for `lps`, with its own data engine.
-    pub fn new(lps: &'a Lps) -> Result<Replayer<'a>, EvidenceError> {
-        let rw = Rewriter::new(&lps.data).map_err(|e| EvidenceError::Data(e.to_string()))?;
+    /// A replayer for `lps`, with its own data engine over `store`.
+    pub fn new(lps: &'a Lps, store: &'a TermStore) -> Result<Replayer<'a>, EvidenceError> {
+        let rw = Rewriter::new(&lps.data, store).map_err(|e| EvidenceError::Data(e.to_string()))?;
         let params: Vec<VarId> = lps
             .params
             .iter()
@@ -322,6 +322,7 @@ pub fn check_evidence(
     ev: &Evidence,
     solver: SolverKind,
 ) -> Result<(), EvidenceError> {
-    check_trace(&mut Replayer::new(lps)?, &ev.trace)?;
+    let store = TermStore::new();
+    check_trace(&mut Replayer::new(lps, &store)?, &ev.trace)?;
     recheck(lps, formula, ev, solver)
 }

@@ -74,6 +74,7 @@ impl<'a> Reader<'a> {
         lps: &'a Lps,
         pbes: &'a Pbes,
         inst: &'a Instantiation,
+        store: &'a crate::data::TermStore,
         known_counter_example: bool,
     ) -> Result<Self, EvidenceError> {
         let step_of = step_table(
@@ -86,7 +87,7 @@ impl<'a> Reader<'a> {
             lps,
             pbes,
             inst,
-            rp: Replayer::new(lps)?,
+            rp: Replayer::new(lps, store)?,
             step_of,
         })
     }
@@ -329,7 +330,8 @@ pub fn read(
     value: bool,
     known_counter_example: bool,
 ) -> Result<Evidence, EvidenceError> {
-    let mut r = Reader::new(lps, pbes, inst, known_counter_example)?;
+    let store = crate::data::TermStore::new();
+    let mut r = Reader::new(lps, pbes, inst, &store, known_counter_example)?;
     let initial = r.initial()?;
     let ev = assemble(&mut r, inst, game, value, initial)?;
     check_trace(&mut r.rp, &ev.trace)?;

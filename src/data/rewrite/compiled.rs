@@ -166,11 +166,11 @@ fn run_match(store: &TermStore, prog: &[MatchOp], regs: &mut [TermId]) -> bool {
 /// trees under a rule's registers. One implementation of the lazy operators serves both.
 pub(super) trait LazyArgs {
     /// The normal form of argument `i`.
-    fn eval_arg(&self, rw: &mut Rewriter, i: usize) -> Result<TermId, RewriteError>;
+    fn eval_arg(&self, rw: &mut Rewriter<'_>, i: usize) -> Result<TermId, RewriteError>;
 }
 
 impl LazyArgs for [TermId] {
-    fn eval_arg(&self, rw: &mut Rewriter, i: usize) -> Result<TermId, RewriteError> {
+    fn eval_arg(&self, rw: &mut Rewriter<'_>, i: usize) -> Result<TermId, RewriteError> {
         rw.eval(self[i])
     }
 }
@@ -182,13 +182,13 @@ struct CodeArgs<'c> {
     vars: &'c [(VarId, u16)],
 }
 
-impl LazyArgs for CodeArgs<'static> {
-    fn eval_arg(&self, rw: &mut Rewriter, i: usize) -> Result<TermId, RewriteError> {
+impl LazyArgs for CodeArgs<'_> {
+    fn eval_arg(&self, rw: &mut Rewriter<'_>, i: usize) -> Result<TermId, RewriteError> {
         rw.run(&self.args[i], self.base, self.vars)
     }
 }
 
-impl Rewriter {
+impl<'s> Rewriter<'s> {
     /// Compiles the uncurried equations of the system (after `sys.rules` is complete).
     pub(super) fn compile_rules(&mut self) -> Compiled {
         let sys = self.sys.clone();
@@ -273,7 +273,7 @@ impl Rewriter {
         args: &[TermId],
         curried: bool,
     ) -> Result<Option<TermId>, RewriteError> {
-        let code: &'static Compiled = self.code;
+        let code: &'s Compiled = self.code;
         let compiled = match code.rules.get(f.0 as usize) {
             Some(rs) if self.use_compiled && !curried && !rs.is_empty() => rs,
             _ => return self.try_rules_interp(f, args, curried, None),
@@ -321,9 +321,9 @@ impl Rewriter {
     /// The normal form of a code tree under the registers from `base` on.
     fn run(
         &mut self,
-        code: &'static Code,
+        code: &Code,
         base: usize,
-        vars: &'static [(VarId, u16)],
+        vars: &[(VarId, u16)],
     ) -> Result<TermId, RewriteError> {
         match code {
             Code::Reg(r) => Ok(self.slots[base + *r as usize]),
