@@ -184,7 +184,8 @@ fn corpus_specifications_compile_into_rewriters() {
         let Ok(spec) = muon::process::typecheck::check_specification(&src) else {
             continue;
         };
-        let rw = muon::data::Rewriter::new(&spec.data);
+        let store = muon::data::TermStore::new();
+        let rw = muon::data::Rewriter::new(&spec.data, &store);
         assert!(rw.is_ok(), "{}: {:?}", f.display(), rw.err());
         compiled += 1;
     }

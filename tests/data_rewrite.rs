@@ -821,7 +821,8 @@ fn quantifiers_by_enumeration() {
 #[test]
 fn enumerator_api_sum_variables() {
     let spec = struct_spec();
-    let mut rw = Rewriter::new(&spec).unwrap();
+    let store = muon::data::TermStore::new();
+    let mut rw = Rewriter::new(&spec, &store).unwrap();
     let s = Sort::Named("S".into());
     let st = rw.store();
     let xv = var("x", s.clone());
@@ -856,7 +857,8 @@ fn enumerator_api_sum_variables() {
         .unwrap();
     assert_eq!(count, 1);
     // Budget: a recursive infinite sort stops with an error instead of looping.
-    let mut rw2 = Rewriter::new(&DataSpec::default()).unwrap();
+    let store2 = muon::data::TermStore::new();
+    let mut rw2 = Rewriter::new(&DataSpec::default(), &store2).unwrap();
     rw2.set_enum_budget(1000);
     let c3 = rw2
         .term(&bin(">", DataExpr::Var(kv.clone()), n(3, Nat)))
@@ -887,7 +889,8 @@ fn rewriter_contexts_share_one_store_across_threads() {
         )],
         ..Default::default()
     };
-    let rw = Rewriter::new(&spec).unwrap();
+    let store = muon::data::TermStore::new();
+    let rw = Rewriter::new(&spec, &store).unwrap();
     let exprs: Vec<_> = (0..200)
         .map(|i| list(vec![ap("sq", &[Nat], Nat, vec![n(i, Nat)]), n(i, Nat)], Nat))
         .collect();
@@ -1021,7 +1024,8 @@ fn enumerator_bounds_for_pos_int_and_sets() {
 #[test]
 fn enumerator_reports_residual_conditions_of_open_terms() {
     // sum b: Bool . b && y   with y free: b = true leaves the residual `y`, b = false is pruned.
-    let mut rw = Rewriter::new(&DataSpec::default()).unwrap();
+    let store = muon::data::TermStore::new();
+    let mut rw = Rewriter::new(&DataSpec::default(), &store).unwrap();
     let cond = rw.term(&bin("&&", v("b", Bool), v("y", Bool))).unwrap();
     let st = rw.store();
     let b = st.intern_var(&var("b", Bool));

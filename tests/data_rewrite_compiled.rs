@@ -124,7 +124,8 @@ fn agree(spec: &Path, seed: u64, terms: usize, max_depth: usize) -> usize {
     let src = SourceFile::new(spec.display().to_string(), text);
     let data = check_specification(&src).expect("well-typed").data;
     let sy = symbols(&data);
-    let mut compiled = Rewriter::new(&data).expect("equations compile");
+    let store = muon::data::TermStore::new();
+    let mut compiled = Rewriter::new(&data, &store).expect("equations compile");
     let mut interp = compiled.clone();
     interp.set_compiled(false);
     let mut rng = Rng(seed | 1);
@@ -198,7 +199,8 @@ fn lazy_arguments_both_ways() {
     let text = std::fs::read_to_string(&path).expect("the fixture");
     let src = SourceFile::new(path.display().to_string(), text.clone());
     let data = check_specification(&src).expect("well-typed").data;
-    let mut compiled = Rewriter::new(&data).expect("equations compile");
+    let store = muon::data::TermStore::new();
+    let mut compiled = Rewriter::new(&data, &store).expect("equations compile");
     let mut interp = compiled.clone();
     interp.set_compiled(false);
     let mut checked = 0;

@@ -272,7 +272,8 @@ fn shortest_violation(lps: &Lps, fi: usize) -> usize {
         // A violation of `[a][b]false` is an `a` step and a `b` step, by its shape.
         return 2;
     }
-    let mut rp = Replayer::new(lps).unwrap();
+    let store = muon::data::TermStore::new();
+    let mut rp = Replayer::new(lps, &store).unwrap();
     let init: Vec<_> = lps
         .init
         .iter()
@@ -332,7 +333,8 @@ proptest! {
             );
             prop_assert_eq!(ev.trace.steps.len(), shortest_violation(&lps, fi), "{}\n{}", src, formula);
         }
-        let mut rp = Replayer::new(&lps).unwrap();
+        let store = muon::data::TermStore::new();
+        let mut rp = Replayer::new(&lps, &store).unwrap();
         check_trace(&mut rp, &ev.trace).unwrap();
         // Corruptions the checker must reject.
         let t = &ev.trace;

@@ -115,7 +115,8 @@ fn printed_round_trip() {
 
 /// States and transitions of `lps`, by muon's explorer.
 fn counts(lps: &muon::lps::Lps) -> (u64, u64) {
-    let sys = muon::lts::lps::LpsSystem::new(lps, None).expect("explorable");
+    let store = muon::data::TermStore::new();
+    let sys = muon::lts::lps::LpsSystem::new(lps, &store, None).expect("explorable");
     let mut ex = muon::lts::Explorer::new(&sys, muon::lts::ExploreOptions::default());
     let mut ts: Vec<muon::lts::Transition> = Vec::new();
     let sum = ex.run(&mut ts).expect("explored");

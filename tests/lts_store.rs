@@ -254,7 +254,8 @@ proptest::proptest! {
             .unwrap_or_else(|e| panic!("{src}\n{e:?}"));
         let lps = muon::lps::linearise(&spec, muon::lps::LineariseOptions::default())
             .unwrap_or_else(|e| panic!("{src}\n{e:?}"));
-        let sys = LpsSystem::new(&lps, None).unwrap();
+        let terms = muon::data::TermStore::new();
+        let sys = LpsSystem::new(&lps, &terms, None).unwrap();
         let run = |threads: usize, store: StoreKind| {
             let mut ex = Explorer::new(
                 &sys,

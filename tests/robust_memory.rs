@@ -55,7 +55,8 @@ fn lts2pbes_with_20000_data_labels_stays_under_100_mb() {
 
     let before = LIVE.load(Ordering::Relaxed);
     PEAK.store(before, Ordering::Relaxed);
-    let parser = LabelArgParser::new(&spec.data);
+    let store = muon::data::TermStore::new();
+    let parser = LabelArgParser::new(&spec.data, &store);
     let labels = type_labels(&lts, &spec.actions, &mut |t, s| parser.parse(t, s)).unwrap();
     assert_eq!(labels.len(), LABELS);
     let pbes = lts2pbes(&lts, &labels, &spec.data, &formula).unwrap();

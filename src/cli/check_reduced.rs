@@ -92,9 +92,11 @@ pub fn check_reduced(args: &Args, g: Global, lps: &Lps, eq: ReduceArg) -> miette
         .name("check-explore".into())
         .stack_size(STACK)
         .spawn(move || -> miette::Result<_> {
-            let sys = LpsSystem::new(&lps_owned, Some(STACK - (64 << 20))).map_err(|e| {
-                miette::miette!(code = "muon::check::lps", "cannot explore the LPS: {e}")
-            })?;
+            let store = crate::data::TermStore::new();
+            let sys =
+                LpsSystem::new(&lps_owned, &store, Some(STACK - (64 << 20))).map_err(|e| {
+                    miette::miette!(code = "muon::check::lps", "cannot explore the LPS: {e}")
+                })?;
             Ok(explore_lts(&sys, explore)?)
         })
         .map_err(|e| miette::miette!("cannot start the exploring thread: {e}"))?
@@ -126,7 +128,8 @@ pub fn check_reduced(args: &Args, g: Global, lps: &Lps, eq: ReduceArg) -> miette
     }
     drop(lts);
     let scope = proc_spec_of_lps(lps);
-    let arg_parser = LabelArgParser::new(&scope.data);
+    let store = crate::data::TermStore::new();
+    let arg_parser = LabelArgParser::new(&scope.data, &store);
     let labels = type_labels(&q, &scope.actions, &mut |text, sort| {
         arg_parser.parse(text, sort)
     })?;

@@ -169,7 +169,8 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let lps = Lps::read_artifact(args.infile.as_deref())?;
     let no_output = args.outfile.is_none();
     let work = move || -> miette::Result<ExitCode> {
-        let sys = LpsSystem::new(&lps, Some(STACK - (64 << 20))).map_err(|e| {
+        let store = crate::data::TermStore::new();
+        let sys = LpsSystem::new(&lps, &store, Some(STACK - (64 << 20))).map_err(|e| {
             miette::miette!(code = "muon::lps2lts::lps", "cannot explore the LPS: {e}")
         })?;
         let mut log = std::io::stderr();

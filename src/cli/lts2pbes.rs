@@ -102,7 +102,8 @@ pub(super) fn typed_labels(
     lts: &Lts,
     spec: &ProcSpec,
 ) -> miette::Result<Vec<Vec<crate::process::ir::Action>>> {
-    let arg_parser = LabelArgParser::new(&spec.data);
+    let store = crate::data::TermStore::new();
+    let arg_parser = LabelArgParser::new(&spec.data, &store);
     Ok(type_labels(lts, &spec.actions, &mut |text, sort| {
         arg_parser.parse(text, sort)
     })?)

@@ -275,7 +275,8 @@ fn confirm(a: &Lts, b: &Lts, text: &str) -> miette::Result<(bool, bool)> {
     let spec = super::lts2pbes::label_declarations(&reduce::disjoint_union(a, b).0)?;
     let formula = check_formula(&SourceFile::new("<counterexample>", text), &spec)
         .map_err(miette::Report::new)?;
-    let parser = LabelArgParser::new(&spec.data);
+    let store = crate::data::TermStore::new();
+    let parser = LabelArgParser::new(&spec.data, &store);
     let holds = |lts: &Lts| -> miette::Result<bool> {
         let labels = type_labels(lts, &spec.actions, &mut |t, sort| parser.parse(t, sort))?;
         let pbes = lts2pbes(lts, &labels, &spec.data, &formula)?;

@@ -57,8 +57,9 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
 }
 
 fn rewrite_all(data: &DataSpec, exprs: &[String], g: Global) -> miette::Result<ExitCode> {
-    let mut rw =
-        Rewriter::new(data).map_err(|e| miette!("in the specification's equations: {e}"))?;
+    let store = crate::data::TermStore::new();
+    let mut rw = Rewriter::new(data, &store)
+        .map_err(|e| miette!("in the specification's equations: {e}"))?;
     rw.set_stack_limit(STACK - (16 << 20));
     for (i, text) in exprs.iter().enumerate() {
         let src = SourceFile::new(format!("<expression {}>", i + 1), text.as_str());

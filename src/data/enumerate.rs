@@ -61,8 +61,8 @@ impl From<RewriteError> for EnumError {
 }
 
 /// Enumerates solutions of conditions; see the module documentation.
-pub struct Enumerator<'r> {
-    rw: &'r mut Rewriter,
+pub struct Enumerator<'r, 's> {
+    rw: &'r mut Rewriter<'s>,
 }
 
 struct Partial {
@@ -72,9 +72,9 @@ struct Partial {
     pending: Vec<VarId>,
 }
 
-impl<'r> Enumerator<'r> {
+impl<'r, 's> Enumerator<'r, 's> {
     /// An enumerator over `rw` (which also supplies the budget).
-    pub fn new(rw: &'r mut Rewriter) -> Enumerator<'r> {
+    pub fn new(rw: &'r mut Rewriter<'s>) -> Enumerator<'r, 's> {
         Enumerator { rw }
     }
 

@@ -31,9 +31,11 @@
 //!   `OnceLock` slots that never move once published;
 //! - interning hashes the term and locks one of 32 shards of the hash table (chosen by the
 //!   hash), so threads contend only when they intern terms in the same shard at once;
-//! - a store normally lives as long as the process ([`TermStore::new_static`], which is
-//!   what [`Rewriter::new`] uses): the `&'static TermStore` held by every rewriting context
-//!   is a plain pointer copy, with no reference-count traffic between threads.
+//! - a store is owned by the run that uses it (a tool's command, a test) and lent to every
+//!   rewriting context ([`Rewriter::new`] takes `&'s TermStore`): the reference each context
+//!   and worker thread holds is a plain pointer copy, with no reference-count traffic
+//!   between threads, and the borrow checker proves that no context outlives its store,
+//!   which frees its terms (and the compiled equations it keeps) when it is dropped.
 //!
 //! Rewriting state (the substitution environment, per-symbol caches, the normal-form memo)
 //! lives in a [`Rewriter`] *context*; the compiled rewrite system inside it is shared (`Arc`) and
@@ -99,7 +101,8 @@ pub enum EngineError {
 /// The normal form of `e` with respect to `spec`, converted back to the IR. Builds a new
 /// [`Rewriter`] (and term store) per call: for many expressions, keep one rewriter.
 pub fn rewrite_expr(spec: &DataSpec, e: &DataExpr) -> Result<DataExpr, EngineError> {
-    let mut rw = Rewriter::new(spec)?;
+    let store = TermStore::new();
+    let mut rw = Rewriter::new(spec, &store)?;
     let t = rw.term(e)?;
     let n = rw.rewrite(t)?;
     Ok(rw.expr(n))

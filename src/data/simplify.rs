@@ -7,20 +7,21 @@ use std::cell::RefCell;
 
 use crate::data::ir::{DataExpr, DataSpec};
 use crate::data::ir_ops::{is_closed, Simplifier, SyntacticSimplifier};
-use crate::data::Rewriter;
+use crate::data::{Rewriter, TermStore};
 
 /// A [`Simplifier`] that rewrites with the data engine ([`Rewriter`]) and then
 /// applies the syntactic folds; falls back to syntactic simplification alone for
 /// expressions the engine cannot convert or rewrite.
-pub struct RewriterSimplifier {
-    rw: RefCell<Rewriter>,
+pub struct RewriterSimplifier<'s> {
+    rw: RefCell<Rewriter<'s>>,
     syn: SyntacticSimplifier,
 }
 
-impl RewriterSimplifier {
-    /// A simplifier for `data`; `None` when the engine rejects the data specification.
-    pub fn new(data: &DataSpec) -> Option<RewriterSimplifier> {
-        let rw = Rewriter::new(data).ok()?;
+impl<'s> RewriterSimplifier<'s> {
+    /// A simplifier for `data` whose terms live in `store`; `None` when the engine rejects
+    /// the data specification.
+    pub fn new(data: &DataSpec, store: &'s TermStore) -> Option<RewriterSimplifier<'s>> {
+        let rw = Rewriter::new(data, store).ok()?;
         Some(RewriterSimplifier {
             rw: RefCell::new(rw),
             syn: SyntacticSimplifier::new(data),
@@ -28,7 +29,7 @@ impl RewriterSimplifier {
     }
 }
 
-impl RewriterSimplifier {
+impl RewriterSimplifier<'_> {
     /// The normal form of a closed expression, or `None` if the engine cannot produce it.
     fn rewrite_closed(&self, e: &DataExpr) -> Option<DataExpr> {
         let mut rw = self.rw.borrow_mut();
@@ -71,7 +72,7 @@ impl RewriterSimplifier {
     }
 }
 
-impl Simplifier for RewriterSimplifier {
+impl Simplifier for RewriterSimplifier<'_> {
     fn simplify(&self, e: &DataExpr) -> DataExpr {
         let e1 = self.syn.simplify(e);
         if matches!(e1, DataExpr::Var(_) | DataExpr::Number { .. }) {
@@ -87,9 +88,10 @@ impl Simplifier for RewriterSimplifier {
 }
 
 /// The best available simplifier for `data`: the data engine's rewriter, or the syntactic
-/// simplifier when the engine cannot take the specification.
-pub fn best_simplifier(data: &DataSpec) -> Box<dyn Simplifier> {
-    match RewriterSimplifier::new(data) {
+/// simplifier when the engine cannot take the specification. The rewriter's terms live in
+/// `store` (one per run: the caller frees them by dropping it).
+pub fn best_simplifier<'s>(data: &DataSpec, store: &'s TermStore) -> Box<dyn Simplifier + 's> {
+    match RewriterSimplifier::new(data, store) {
         Some(r) => Box::new(r),
         None => Box::new(SyntacticSimplifier::new(data)),
     }

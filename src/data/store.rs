@@ -256,6 +256,8 @@ pub struct TermStore {
     func_ids: Mutex<FxHashMap<Func, FuncId>>,
     vars: Table<Var>,
     var_ids: Mutex<FxHashMap<Var, VarId>>,
+    /// Values that live as long as the store ([`TermStore::keep`]).
+    kept: Table<Box<dyn std::any::Any + Send + Sync>>,
     true_: TermId,
     false_: TermId,
 }
@@ -282,6 +284,7 @@ impl TermStore {
             func_ids: Mutex::new(FxHashMap::default()),
             vars: Table::new(),
             var_ids: Mutex::new(FxHashMap::default()),
+            kept: Table::new(),
             true_: TermId(0),
             false_: TermId(0),
         };
@@ -298,11 +301,19 @@ impl TermStore {
         s
     }
 
-    /// A store that lives until the process exits. Stores never free terms anyway (see
-    /// [`crate::data`]); a `'static` reference can be copied into every rewriting context
-    /// and worker thread without reference-count traffic.
-    pub fn new_static() -> &'static TermStore {
-        Box::leak(Box::new(TermStore::new()))
+    /// Keeps `value` for as long as the store lives and lends it out for that long: what is
+    /// built over the store's terms and shared by every context using it (a rewriter's
+    /// compiled equations) is freed with the store, not leaked, and read without reference
+    /// counting.
+    pub fn keep<T: std::any::Any + Send + Sync>(&self, value: T) -> &T {
+        let i = self
+            .kept
+            .push(Box::new(value))
+            .expect("fewer than 2^32 values kept");
+        self.kept
+            .get(i)
+            .downcast_ref::<T>()
+            .expect("the value just kept")
     }
 
     /// Number of distinct terms interned so far.

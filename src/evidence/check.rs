@@ -58,7 +58,7 @@ pub fn action_text(actions: &[Action]) -> String {
 /// expressions.
 pub struct Replayer<'a> {
     lps: &'a Lps,
-    rw: Rewriter,
+    rw: Rewriter<'a>,
     params: Vec<VarId>,
     /// Per summand of the LPS (`None` for a delta summand).
     compiled: Rc<[Option<CompiledSummand>]>,
@@ -68,24 +68,9 @@ pub struct Replayer<'a> {
 }
 
 impl<'a> Replayer<'a> {
-    /// A replayer for `lps`, with its own data engine.
-    pub fn new(lps: &'a Lps) -> Result<Replayer<'a>, EvidenceError> {
-        let rw = Rewriter::new(&lps.data).map_err(|e| EvidenceError::Data(e.to_string()))?;
-        Replayer::with_rewriter(lps, rw)
-    }
-
-    /// A replayer for `lps` over an existing term store (instantiation's, so that the
-    /// values it recorded are this replayer's terms as they are: [`Replayer::replay_terms`]).
-    pub fn with_store(
-        lps: &'a Lps,
-        store: &'static TermStore,
-    ) -> Result<Replayer<'a>, EvidenceError> {
-        let rw = Rewriter::with_store(&lps.data, store)
-            .map_err(|e| EvidenceError::Data(e.to_string()))?;
-        Replayer::with_rewriter(lps, rw)
-    }
-
-    fn with_rewriter(lps: &'a Lps, rw: Rewriter) -> Result<Replayer<'a>, EvidenceError> {
+    /// A replayer for `lps`, with its own data engine over `store`.
+    pub fn new(lps: &'a Lps, store: &'a TermStore) -> Result<Replayer<'a>, EvidenceError> {
+        let rw = Rewriter::new(&lps.data, store).map_err(|e| EvidenceError::Data(e.to_string()))?;
         let params: Vec<VarId> = lps
             .params
             .iter()
@@ -398,6 +383,7 @@ pub fn check_evidence(
     ev: &Evidence,
     solver: SolverKind,
 ) -> Result<(), EvidenceError> {
-    check_trace(&mut Replayer::new(lps)?, &ev.trace)?;
+    let store = TermStore::new();
+    check_trace(&mut Replayer::new(lps, &store)?, &ev.trace)?;
     recheck(lps, formula, ev, solver)
 }

@@ -134,6 +134,7 @@ impl<'a> Reader<'a> {
         lps: &'a Lps,
         pbes: &'a Pbes,
         inst: &'a Instantiation,
+        store: &'a crate::data::TermStore,
         known_counter_example: bool,
     ) -> Result<Self, EvidenceError> {
         let step_of = step_table(
@@ -142,9 +143,11 @@ impl<'a> Reader<'a> {
             lps.summands.len(),
             known_counter_example,
         )?;
+        // Instantiation's store when it kept origins, so that the values it recorded are
+        // the replayer's terms as they are ([`Replayer::replay_terms`]).
         let rp = match inst.origin.store() {
-            Some(store) => Replayer::with_store(lps, store)?,
-            None => Replayer::new(lps)?,
+            Some(s) => Replayer::new(lps, s)?,
+            None => Replayer::new(lps, store)?,
         };
         Ok(Reader {
             lps,
@@ -493,7 +496,8 @@ pub fn read(
     value: bool,
     known_counter_example: bool,
 ) -> Result<Evidence, EvidenceError> {
-    let mut r = Reader::new(lps, pbes, inst, known_counter_example)?;
+    let store = crate::data::TermStore::new();
+    let mut r = Reader::new(lps, pbes, inst, &store, known_counter_example)?;
     let initial = r.initial()?;
     let ev = assemble(&mut r, inst, game, value, initial)?;
     check_trace(&mut r.rp, &ev.trace)?;

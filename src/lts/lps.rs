@@ -22,7 +22,7 @@ use thiserror::Error;
 
 use super::{ActionPart, Label, TransitionSystem};
 use crate::data::print::data_expr_to_string;
-use crate::data::{ConvertError, EnumError, RewriteError, Rewriter, TermId, VarId};
+use crate::data::{ConvertError, EnumError, RewriteError, Rewriter, TermId, TermStore, VarId};
 use crate::lps::{Lps, Summand, SummandAction};
 use crate::source::Name;
 
@@ -91,7 +91,7 @@ impl CompiledSummand {
     /// Compiles `s` (a summand with a multi-action; `None` for a delta summand) in `rw`'s
     /// store; `params` are the LPS's parameters there, `name_id` numbers action names.
     pub fn compile(
-        rw: &Rewriter,
+        rw: &Rewriter<'_>,
         params: &[VarId],
         s: &Summand,
         mut name_id: impl FnMut(&Name) -> u32,
@@ -163,8 +163,8 @@ const MEMO_WORDS: usize = 16 << 20;
 type Outcome = Box<[u32]>;
 
 /// An LPS compiled for exploration.
-pub struct LpsSystem {
-    rw: Rewriter,
+pub struct LpsSystem<'s> {
+    rw: Rewriter<'s>,
     params: Vec<VarId>,
     param_names: Vec<Name>,
     /// The parameters' sorts, printed (for `.fsm`).
@@ -175,8 +175,8 @@ pub struct LpsSystem {
 }
 
 /// Per-thread scratch: a rewriting context and buffers.
-pub struct LpsWorker {
-    rw: Rewriter,
+pub struct LpsWorker<'s> {
+    rw: Rewriter<'s>,
     sigma: Vec<(VarId, TermId)>,
     next: Vec<u32>,
     label: Vec<u32>,
@@ -189,15 +189,19 @@ pub struct LpsWorker {
     outcome: Vec<u32>,
 }
 
-impl LpsSystem {
+impl<'s> LpsSystem<'s> {
     /// Compiles `lps`; `stack_limit` is the rewriter's stack budget in bytes (the exploring
     /// threads' stacks must be bigger).
-    pub fn new(lps: &Lps, stack_limit: Option<usize>) -> Result<LpsSystem, LpsError> {
+    pub fn new(
+        lps: &Lps,
+        store: &'s TermStore,
+        stack_limit: Option<usize>,
+    ) -> Result<LpsSystem<'s>, LpsError> {
         if !lps.globals.is_empty() {
             let names: Vec<String> = lps.globals.iter().map(|v| v.name.to_string()).collect();
             return Err(LpsError::Globals(names.join(", ")));
         }
-        let mut rw = Rewriter::new(&lps.data)?;
+        let mut rw = Rewriter::new(&lps.data, store)?;
         if let Some(l) = stack_limit {
             rw.set_stack_limit(l);
         }
@@ -251,7 +255,7 @@ impl LpsSystem {
 
 /// Fires one solution of a summand: rewrites action arguments and next state under `sigma`
 /// and appends the transition to `w.outcome` (see [`Outcome`]).
-fn fire(w: &mut LpsWorker, s: &CompiledSummand) -> Result<(), LpsError> {
+fn fire(w: &mut LpsWorker<'_>, s: &CompiledSummand) -> Result<(), LpsError> {
     // The label key: actions sorted by (name, argument ids), each as name, args.
     w.parts.clear();
     for (name, args) in &s.actions {
@@ -277,9 +281,9 @@ fn fire(w: &mut LpsWorker, s: &CompiledSummand) -> Result<(), LpsError> {
     Ok(())
 }
 
-impl LpsSystem {
+impl<'s> LpsSystem<'s> {
     /// Computes summand `k`'s transitions from `state` into `w.outcome`.
-    fn evaluate(&self, w: &mut LpsWorker, k: usize, state: &[u32]) -> Result<(), LpsError> {
+    fn evaluate(&self, w: &mut LpsWorker<'s>, k: usize, state: &[u32]) -> Result<(), LpsError> {
         let s = &self.summands[k];
         let store = w.rw.store();
         let tt = store.true_term();
@@ -367,17 +371,17 @@ fn emit_outcome(
     }
 }
 
-impl TransitionSystem for LpsSystem {
+impl<'s> TransitionSystem for LpsSystem<'s> {
     /// Encoded multi-action: per action its name index, arity and argument `TermId`s.
     type Label = Vec<u32>;
     type Error = LpsError;
-    type Worker = LpsWorker;
+    type Worker = LpsWorker<'s>;
 
     fn state_width(&self) -> usize {
         self.params.len()
     }
 
-    fn worker(&self) -> LpsWorker {
+    fn worker(&self) -> LpsWorker<'s> {
         LpsWorker {
             rw: self.rw.clone(),
             sigma: Vec::with_capacity(self.params.len() + 4),
@@ -391,14 +395,14 @@ impl TransitionSystem for LpsSystem {
         }
     }
 
-    fn initial_state(&self, _w: &mut LpsWorker, out: &mut Vec<u32>) -> Result<(), LpsError> {
+    fn initial_state(&self, _w: &mut LpsWorker<'s>, out: &mut Vec<u32>) -> Result<(), LpsError> {
         out.extend(self.init.iter().map(|t| t.0));
         Ok(())
     }
 
     fn successors(
         &self,
-        w: &mut LpsWorker,
+        w: &mut LpsWorker<'s>,
         state: &[u32],
         emit: &mut dyn FnMut(&Vec<u32>, &[u32]),
     ) -> Result<(), LpsError> {
@@ -476,17 +480,16 @@ mod tests {
     use crate::process::typecheck::check_specification;
     use crate::source::SourceFile;
 
-    fn system(text: &str) -> LpsSystem {
+    fn lps(text: &str) -> Lps {
         let src = SourceFile::new("memo.mcrl2", text);
         let spec = check_specification(&src).expect("well-typed");
-        let lps = linearise(&spec, LineariseOptions::default()).expect("linearisable");
-        LpsSystem::new(&lps, None).expect("compiles")
+        linearise(&spec, LineariseOptions::default()).expect("linearisable")
     }
 
     /// Every transition reachable from the initial state, as printed (source, label, target),
     /// sorted; states are expanded in breadth-first order with one long-lived worker, so
     /// later states are answered from the summand memo.
-    fn transitions(sys: &LpsSystem) -> Vec<(String, String, String)> {
+    fn transitions(sys: &LpsSystem<'_>) -> Vec<(String, String, String)> {
         let mut w = sys.worker();
         let mut init = Vec::new();
         sys.initial_state(&mut w, &mut init).unwrap();
@@ -516,13 +519,13 @@ mod tests {
         // The first summand's condition reads only `x` but its action reads `y`; the third
         // one's condition reads `x` and its sum variable is enumerated. A memo keyed by the
         // condition alone would give (x = 0, y = 1) the label of (x = 0, y = 0).
-        let sys = system(
-            "act a, b: Nat;\n\
+        let lps = lps("act a, b: Nat;\n\
              proc P(x: Nat, y: Nat) = (x < 2) -> a(y) . P(x + 1, y)\n\
                + (y < 2) -> a(x) . P(x, y + 1)\n\
                + sum z: Nat . (z < 2 && x == 0) -> b(z) . P(x, y);\n\
-             init P(0, 0);",
-        );
+             init P(0, 0);");
+        let store = TermStore::new();
+        let sys = LpsSystem::new(&lps, &store, None).expect("compiles");
         let st = |x: u32, y: u32| format!("(x = {x}, y = {y})");
         let mut want = Vec::new();
         for x in 0..3 {

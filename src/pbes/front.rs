@@ -26,15 +26,15 @@ pub fn proc_spec_of_lps(lps: &Lps) -> ProcSpec {
 /// never once per label).
 pub struct LabelArgParser<'a> {
     data: &'a DataSpec,
-    simp: Box<dyn Simplifier>,
+    simp: Box<dyn Simplifier + 'a>,
 }
 
 impl<'a> LabelArgParser<'a> {
-    /// A parser of label arguments against `data`.
-    pub fn new(data: &'a DataSpec) -> Self {
+    /// A parser of label arguments against `data`; the simplifier's terms live in `store`.
+    pub fn new(data: &'a DataSpec, store: &'a crate::data::TermStore) -> Self {
         LabelArgParser {
             data,
-            simp: crate::data::simplify::best_simplifier(data),
+            simp: crate::data::simplify::best_simplifier(data, store),
         }
     }
 

@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl Rewriter {
+impl<'s> Rewriter<'s> {
     pub(super) fn compile_rule(
         &mut self,
         lhs: TermId,

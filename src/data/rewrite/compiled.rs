@@ -171,11 +171,11 @@ fn run_match(store: &TermStore, prog: &[MatchOp], regs: &mut [TermId]) -> bool {
 /// trees under a rule's registers. One implementation of the lazy operators serves both.
 pub(super) trait LazyArgs {
     /// The normal form of argument `i`.
-    fn eval_arg(&self, rw: &mut Rewriter, i: usize) -> Result<TermId, RewriteError>;
+    fn eval_arg(&self, rw: &mut Rewriter<'_>, i: usize) -> Result<TermId, RewriteError>;
 }
 
 impl LazyArgs for [TermId] {
-    fn eval_arg(&self, rw: &mut Rewriter, i: usize) -> Result<TermId, RewriteError> {
+    fn eval_arg(&self, rw: &mut Rewriter<'_>, i: usize) -> Result<TermId, RewriteError> {
         rw.eval(self[i])
     }
 }
@@ -188,13 +188,13 @@ struct CodeArgs<'c> {
     raw: u64,
 }
 
-impl LazyArgs for CodeArgs<'static> {
-    fn eval_arg(&self, rw: &mut Rewriter, i: usize) -> Result<TermId, RewriteError> {
+impl LazyArgs for CodeArgs<'_> {
+    fn eval_arg(&self, rw: &mut Rewriter<'_>, i: usize) -> Result<TermId, RewriteError> {
         rw.run(&self.args[i], self.base, self.vars, self.raw)
     }
 }
 
-impl Rewriter {
+impl<'s> Rewriter<'s> {
     /// Compiles the uncurried equations of the system (after `sys.rules` is complete).
     pub(super) fn compile_rules(&mut self) -> Compiled {
         let sys = self.sys.clone();
@@ -306,7 +306,7 @@ impl Rewriter {
         args: &[TermId],
         curried: bool,
     ) -> Result<Option<TermId>, RewriteError> {
-        let code: &'static Compiled = self.code;
+        let code: &'s Compiled = self.code;
         let compiled = match code.rules.get(f.0 as usize) {
             Some(rs) if self.use_compiled && !curried && !rs.is_empty() => rs,
             _ => return self.try_rules_interp(f, args, curried, None, 0),
@@ -333,7 +333,7 @@ impl Rewriter {
         args: &[TermId],
         raw: u64,
     ) -> Result<Option<TermId>, RewriteError> {
-        let code: &'static Compiled = self.code;
+        let code: &'s Compiled = self.code;
         match code.rules.get(f.0 as usize).and_then(|rs| rs.get(k)) {
             Some(Some(rule)) if self.use_compiled => self.try_compiled(rule, args, raw),
             _ => self.try_rules_interp(f, args, false, Some(k), raw),
@@ -344,7 +344,7 @@ impl Rewriter {
     #[inline]
     fn try_compiled(
         &mut self,
-        rule: &'static CompiledRule,
+        rule: &'s CompiledRule,
         args: &[TermId],
         raw: u64,
     ) -> Result<Option<TermId>, RewriteError> {
@@ -381,9 +381,9 @@ impl Rewriter {
     /// argument registers in `raw` (bits) hold arguments not rewritten yet.
     pub(super) fn run(
         &mut self,
-        code: &'static Code,
+        code: &Code,
         base: usize,
-        vars: &'static [(VarId, u16)],
+        vars: &[(VarId, u16)],
         raw: u64,
     ) -> Result<TermId, RewriteError> {
         match code {

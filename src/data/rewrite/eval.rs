@@ -4,7 +4,7 @@
 
 use super::*;
 
-impl Rewriter {
+impl<'s> Rewriter<'s> {
     // ----- environment -------------------------------------------------------------------
 
     pub(super) fn enter(&mut self) -> (u32, usize, usize) {

@@ -25,7 +25,7 @@ use super::compiled::Code;
 use super::strategy::Step;
 use super::*;
 
-impl Rewriter {
+impl<'s> Rewriter<'s> {
     /// The arguments (bits) of `f` applied to `n` arguments that its strategy rewrites only
     /// when needed; 0 for plain innermost rewriting.
     #[inline]
@@ -153,7 +153,7 @@ impl Rewriter {
         if raw == 0 {
             return self.apply_func(f, h, args);
         }
-        let strats: &'static Strategies = self.strats;
+        let strats: &'s Strategies = self.strats;
         let Some(Some(strat)) = strats.get(f.0 as usize) else {
             unreachable!("raw arguments only for a symbol with a lazy strategy")
         };
@@ -186,9 +186,9 @@ impl Rewriter {
         &mut self,
         f: FuncId,
         h: TermId,
-        args: &'static [Code],
+        args: &[Code],
         delay: u64,
-        (base, vars, raw): (usize, &'static [(VarId, u16)], u64),
+        (base, vars, raw): (usize, &[(VarId, u16)], u64),
     ) -> Result<TermId, RewriteError> {
         let mut buf = [TermId(0); 6];
         let mut heap = Vec::new();
@@ -221,9 +221,9 @@ impl Rewriter {
     /// and whether it is raw (else a normal form).
     fn build(
         &mut self,
-        code: &'static Code,
+        code: &Code,
         base: usize,
-        vars: &'static [(VarId, u16)],
+        vars: &[(VarId, u16)],
         raw: u64,
     ) -> (TermId, bool) {
         let store = self.store;

@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl Rewriter {
+impl<'s> Rewriter<'s> {
     // ----- lists -------------------------------------------------------------------------
 
     pub(super) fn is_nil(&mut self, t: TermId) -> bool {

@@ -311,14 +311,17 @@ pub const DEFAULT_STACK_LIMIT: usize = 1 << 20;
 
 /// A rewriting context: the compiled equations of one [`DataSpec`] (shared, immutable) plus
 /// per-context scratch state. Clone it to get an independent context for another thread;
-/// all contexts share the same [`TermStore`].
-pub struct Rewriter {
-    store: &'static TermStore,
+/// all contexts share the same [`TermStore`], which the caller owns and which outlives them
+/// (`'s`): its terms, and the compiled equations it keeps ([`TermStore::keep`]), are read
+/// through plain references, with no reference counting in the rewriting loop.
+pub struct Rewriter<'s> {
+    store: &'s TermStore,
     sys: Arc<System>,
-    /// The compiled equations (see [`compiled`]); leaked like the store they refer to.
-    code: &'static Compiled,
-    /// The strategies of head symbols with arguments rewritten only when needed.
-    strats: &'static Strategies,
+    /// The compiled equations (see [`compiled`]), kept by the store whose terms they use.
+    code: &'s Compiled,
+    /// The strategies of head symbols with arguments rewritten only when needed (kept
+    /// by the store, like the compiled equations).
+    strats: &'s Strategies,
     /// Use [`Rewriter::code`] (else the interpreter, the reference).
     use_compiled: bool,
     /// Registers of the compiled equations being applied (a stack of frames).
@@ -344,7 +347,7 @@ pub struct Rewriter {
     fresh: u32,
 }
 
-impl Clone for Rewriter {
+impl Clone for Rewriter<'_> {
     fn clone(&self) -> Self {
         Rewriter {
             store: self.store,
@@ -369,25 +372,16 @@ impl Clone for Rewriter {
     }
 }
 
-impl std::fmt::Debug for Rewriter {
+impl std::fmt::Debug for Rewriter<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Rewriter({} equations)", self.sys.spec.equations.len())
     }
 }
 
-impl Rewriter {
-    /// A rewriter for `spec` with a fresh term store that lives until the process exits
-    /// ([`TermStore::new_static`]). Create one per tool run and clone it per thread; use
-    /// [`Rewriter::with_store`] to share an existing store.
-    pub fn new(spec: &DataSpec) -> Result<Rewriter, RewriteError> {
-        Rewriter::with_store(spec, TermStore::new_static())
-    }
-
-    /// A rewriter for `spec` over an existing (shared) term store.
-    pub fn with_store(
-        spec: &DataSpec,
-        store: &'static TermStore,
-    ) -> Result<Rewriter, RewriteError> {
+impl<'s> Rewriter<'s> {
+    /// A rewriter for `spec` over `store`, which owns every term the rewriter makes and
+    /// frees them when it is dropped. Create one per tool run and clone it per thread.
+    pub fn new(spec: &DataSpec, store: &'s TermStore) -> Result<Rewriter<'s>, RewriteError> {
         let mut kinds = FxHashMap::default();
         let mut structs = Vec::new();
         for decl in &spec.sorts {
@@ -514,16 +508,17 @@ impl Rewriter {
                 .map(|k| slots[k].take().expect("a permutation"))
                 .collect();
         }
-        // Leaked like the compiled equations (read by every call, shared by all threads).
+        // Kept by the store like the compiled equations (read by every call, shared by all
+        // threads) and freed with it.
         if !lazy.is_empty() {
-            rw.strats = Box::leak(lazy.into_boxed_slice());
+            rw.strats = store.keep(lazy.into_boxed_slice());
         }
         Arc::get_mut(&mut rw.sys).expect("fresh system").rules = by_id;
-        // The compiled equations live as long as the store their terms belong to (the
-        // process's, for `Rewriter::new`): one leak per data specification loaded.
+        // The compiled equations live as long as the store their terms belong to, which
+        // frees them with those terms.
         let compiled = rw.compile_rules();
         if !compiled.rules.is_empty() {
-            rw.code = Box::leak(Box::new(compiled));
+            rw.code = store.keep(compiled);
         }
         // Normal forms found while compiling patterns were computed without the equations.
         rw.nf_bits.clear();
@@ -531,7 +526,7 @@ impl Rewriter {
     }
 
     /// The shared term store.
-    pub fn store(&self) -> &'static TermStore {
+    pub fn store(&self) -> &'s TermStore {
         self.store
     }
 
@@ -605,7 +600,7 @@ impl Rewriter {
     }
 
     /// An enumerator over this rewriter.
-    pub fn enumerator(&mut self) -> Enumerator<'_> {
+    pub fn enumerator(&mut self) -> Enumerator<'_, 's> {
         Enumerator::new(self)
     }
 }

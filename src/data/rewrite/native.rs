@@ -46,7 +46,7 @@ pub(crate) fn num_of(t: &Term) -> Option<NumVal> {
     }
 }
 
-impl Rewriter {
+impl<'s> Rewriter<'s> {
     pub(super) fn num(&self, t: TermId) -> Option<NumVal> {
         num_of(self.store.get(t))
     }
@@ -116,7 +116,7 @@ impl Rewriter {
         args: &[TermId],
     ) -> Result<Option<TermId>, RewriteError> {
         let store = self.store;
-        let cod: &'static Sort = store.func_of(f).sort.codomain();
+        let cod: &'s Sort = store.func_of(f).sort.codomain();
         let (tt, ff) = (store.true_term(), store.false_term());
         let a0 = args.first().copied();
         let a1 = args.get(1).copied();

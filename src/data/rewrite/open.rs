@@ -19,7 +19,7 @@ const INJECTIVE: [&str; 6] = [
     "Pos2Nat", "Pos2Int", "Nat2Int", "Pos2Real", "Nat2Real", "Int2Real",
 ];
 
-impl Rewriter {
+impl<'s> Rewriter<'s> {
     /// `name: sorts -> cod` applied to `args` and rewritten (the arguments are normal forms).
     pub(super) fn apply_named(
         &mut self,

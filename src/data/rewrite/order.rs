@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl Rewriter {
+impl<'s> Rewriter<'s> {
     // ----- values, equality and order ----------------------------------------------------
 
     /// Whether `t` is a constructor value (closed, built from constructors and numbers),

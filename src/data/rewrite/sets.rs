@@ -40,7 +40,7 @@ fn monus(a: &IntVal, b: &IntVal) -> IntVal {
 /// Largest number of values of a finite element sort that equality checks element by element.
 const MAX_FINITE_VALUES: usize = 4096;
 
-impl Rewriter {
+impl<'s> Rewriter<'s> {
     // ----- finite sets and bags ----------------------------------------------------------
 
     pub(super) fn sort_dedup(&mut self, e: &mut Vec<TermId>) {

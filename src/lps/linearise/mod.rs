@@ -124,7 +124,8 @@ pub fn linearise(spec: &ProcSpec, opts: LineariseOptions) -> Result<Lps, LinErro
     let _timer = crate::progress::time_stage("linearisation");
     let expanded = expand_trivial_calls(spec);
     let spec = &expanded;
-    let mut l = Lin::new(spec);
+    let store = crate::data::TermStore::new();
+    let mut l = Lin::new(spec, &store);
     let tree = l.expand(&spec.init, spec.init_span, &mut Vec::new())?;
     let sums = l.lin_node(&tree, &Constraint::any())?;
     let sums = l.decluster(sums);
@@ -235,7 +236,7 @@ struct Lin<'a> {
     reserved: HashSet<Name>,
     actions: Vec<ActionDecl>,
     /// Decides data equalities (the data engine's rewriter when available).
-    simp: Box<dyn Simplifier>,
+    simp: Box<dyn Simplifier + 'a>,
     /// How each sequential component terminates, for the explicit `Terminate`.
     terminations: Vec<super::terminate::Termination>,
     /// The Boolean selector variables clustering introduced (see `cluster`).
@@ -243,7 +244,7 @@ struct Lin<'a> {
 }
 
 impl<'a> Lin<'a> {
-    fn new(spec: &'a ProcSpec) -> Lin<'a> {
+    fn new(spec: &'a ProcSpec, store: &'a crate::data::TermStore) -> Lin<'a> {
         // Fixpoint: a process is "mCRL" when its body has a parallel operator or calls one.
         let n = spec.procs.len();
         let mut mcrl: Vec<bool> = spec
@@ -314,7 +315,7 @@ impl<'a> Lin<'a> {
             reserved: used_names.clone(),
             used_names,
             actions: spec.actions.clone(),
-            simp: crate::data::simplify::best_simplifier(&spec.data),
+            simp: crate::data::simplify::best_simplifier(&spec.data, store),
             terminations: Vec::new(),
             selectors: HashSet::new(),
         }

@@ -169,14 +169,17 @@ pub struct VarOrigin {
 /// only for the variables asked about (evidence reads a few of many).
 #[derive(Default)]
 pub struct Origins {
-    store: Option<&'static TermStore>,
+    store: Option<std::sync::Arc<TermStore>>,
     /// Per BES variable: `[equation, argument term ids…]`, `None` for auxiliary ones.
     keys: Vec<Option<std::rc::Rc<[u32]>>>,
 }
 
 impl Origins {
     /// Origins given by instance keys in `store`.
-    pub(crate) fn new(store: &'static TermStore, keys: Vec<Option<std::rc::Rc<[u32]>>>) -> Self {
+    pub(crate) fn new(
+        store: std::sync::Arc<TermStore>,
+        keys: Vec<Option<std::rc::Rc<[u32]>>>,
+    ) -> Self {
         Origins {
             store: Some(store),
             keys,
@@ -199,8 +202,8 @@ impl Origins {
     }
 
     /// The term store the instances' values live in (`None` when origins were not kept).
-    pub fn store(&self) -> Option<&'static TermStore> {
-        self.store
+    pub fn store(&self) -> Option<&TermStore> {
+        self.store.as_deref()
     }
 
     /// The instance key of variable `v`: its equation, then the term ids of its data
@@ -213,7 +216,7 @@ impl Origins {
     /// The origin of variable `v` (its equation and data instance), when it is an instance.
     pub fn get(&self, v: usize) -> Option<VarOrigin> {
         let key = self.keys.get(v)?.as_ref()?;
-        let store = self.store?;
+        let store = self.store.as_deref()?;
         Some(VarOrigin {
             equation: key[0],
             args: key[1..]

@@ -10,7 +10,7 @@ use rustc_hash::FxHashMap;
 use super::{enumerate_sort, equation_ranks, show, show_sort, InstError};
 use crate::bes::{bes_to_game, solve_naive, BesBuilder, BesVarId, Player, RhsKind};
 use crate::data::ir_ops::default_value;
-use crate::data::{Rewriter, Substitution, TermId};
+use crate::data::{Rewriter, Substitution, TermId, TermStore};
 use crate::pbes::ir::{Pbes, PbesExpr};
 
 /// A right-hand side after data is evaluated: constants, instances and junctions.
@@ -22,7 +22,7 @@ enum Rhs {
 
 struct Naive<'a> {
     pbes: &'a Pbes,
-    rw: Rewriter,
+    rw: Rewriter<'a>,
     ids: FxHashMap<(usize, Vec<TermId>), u32>,
     keys: Vec<(usize, Vec<TermId>)>,
     queue: VecDeque<u32>,
@@ -33,7 +33,8 @@ struct Naive<'a> {
 /// The value of the initial instance of `pbes`, computed the slow, obvious way; at most
 /// `max_vars` instances.
 pub fn solve(pbes: &Pbes, max_vars: usize) -> Result<bool, InstError> {
-    let rw = Rewriter::new(&pbes.data).map_err(|e| InstError::Data(e.to_string()))?;
+    let store = TermStore::new();
+    let rw = Rewriter::new(&pbes.data, &store).map_err(|e| InstError::Data(e.to_string()))?;
     let mut n = Naive {
         pbes,
         rw,

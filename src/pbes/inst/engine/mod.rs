@@ -25,7 +25,7 @@ use rustc_hash::FxHashMap;
 
 use crate::data::ir::{DataExpr, Func, Sort, Var};
 use crate::data::ir_ops::default_value;
-use crate::data::{NumSort, Rewriter, Substitution, Term, TermId, VarId};
+use crate::data::{NumSort, Rewriter, Substitution, Term, TermId, TermStore, VarId};
 use crate::pbes::graph::{b_and, b_or, Graph, B};
 use crate::pbes::inst::{
     enumerate_sort, show_sort, InstError, InstOptions, InstStats, Instantiation, Justification,
@@ -56,7 +56,7 @@ enum T {
 
 struct Eng<'a> {
     pbes: &'a Pbes,
-    rw: Rewriter,
+    rw: Rewriter<'a>,
     opts: &'a InstOptions,
     rank: Vec<u32>,
     rhs: Vec<T>,
@@ -137,8 +137,11 @@ fn bool_func(name: &str, arity: usize) -> Func {
 /// data engine cannot handle the PBES's data specification.
 pub fn instantiate(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiation, InstError> {
     let started = Instant::now();
-    let rw = Rewriter::new(&pbes.data).map_err(|e| InstError::Data(e.to_string()))?;
-    let store = rw.store();
+    // The run's terms: freed when the instantiation is dropped, or kept alive by its
+    // origins (which print instance arguments on demand).
+    let terms = std::sync::Arc::new(TermStore::new());
+    let store = &*terms;
+    let rw = Rewriter::new(&pbes.data, store).map_err(|e| InstError::Data(e.to_string()))?;
     let mut eng = Eng {
         pbes,
         opts,
@@ -245,7 +248,7 @@ pub fn instantiate(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiation, Ins
         None
     };
     let origin = if opts.keep_origins {
-        Origins::new(eng.rw.store(), std::mem::take(&mut eng.inst))
+        Origins::new(terms.clone(), std::mem::take(&mut eng.inst))
     } else {
         Origins::default()
     };
