@@ -25,7 +25,7 @@ fn arb_lts() -> impl Strategy<Value = Lts> {
         max_states: 6,
         max_transitions: 12,
         tau_weight: 3,
-        actions: ["a", "b"],
+        actions: &["a", "b"],
         random_initial: true,
     })
 }
@@ -42,7 +42,8 @@ fn spec() -> ProcSpec {
 fn model_check(spec: &ProcSpec, lts: &Lts, text: &str) -> bool {
     let formula = check_formula(&SourceFile::new("f.mcf", text), spec)
         .unwrap_or_else(|e| panic!("{text}: {e:?}"));
-    let parser = LabelArgParser::new(&spec.data);
+    let store = muon::data::TermStore::new();
+    let parser = LabelArgParser::new(&spec.data, &store);
     let labels = type_labels(lts, &spec.actions, &mut |t, sort| parser.parse(t, sort)).unwrap();
     let pbes = lts2pbes(lts, &labels, &spec.data, &formula).unwrap();
     solve_pbes(&pbes, &InstOptions::default(), SolverKind::Zielonka, true)

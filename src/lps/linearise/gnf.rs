@@ -98,7 +98,7 @@ impl Lin<'_> {
             }
         }
         let params = proc_free_vars(q);
-        let key = (q.clone(), params.clone());
+        let key = self.shapes.key(q, params.clone());
         if let Some(c) = self.expr_ctrl.get(&key) {
             return Ok(Call {
                 ctrl: *c,

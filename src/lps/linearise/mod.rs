@@ -25,6 +25,7 @@ mod component;
 mod compose;
 mod expr;
 mod gnf;
+mod key;
 use alphabet::*;
 use expr::*;
 
@@ -220,7 +221,9 @@ struct Lin<'a> {
     mcrl: Vec<bool>,
     ctrls: Vec<Ctrl>,
     proc_ctrl: HashMap<ProcId, CtrlId>,
-    expr_ctrl: HashMap<(Arc<ProcExpr>, Vec<Var>), CtrlId>,
+    expr_ctrl: HashMap<key::ExprKey, CtrlId>,
+    /// Structural hashes of the expressions keyed in `expr_ctrl`, one per shared node.
+    shapes: key::ShapeHashes,
     stack_ctrl: HashMap<Vec<CtrlId>, CtrlId>,
     /// GNF of process bodies in terms of their parameters (memo), and those in progress.
     proc_alts: HashMap<ProcId, Vec<Alt>>,
@@ -305,6 +308,7 @@ impl<'a> Lin<'a> {
             ctrls: Vec::new(),
             proc_ctrl: HashMap::new(),
             expr_ctrl: HashMap::new(),
+            shapes: key::ShapeHashes::default(),
             stack_ctrl: HashMap::new(),
             proc_alts: HashMap::new(),
             in_progress: Vec::new(),
