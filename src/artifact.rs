@@ -225,6 +225,29 @@ pub fn write_output<E>(
 where
     E: From<ArtifactError>,
 {
+    write_file(path, write, false)
+}
+
+/// Writes a report about a run (statistics) like [`write_output`], also after a stop: the
+/// report of a stopped run is whole, it describes a partial result (and says so).
+pub fn write_report<E>(
+    path: Option<&Path>,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), E>,
+) -> Result<(), E>
+where
+    E: From<ArtifactError>,
+{
+    write_file(path, write, true)
+}
+
+fn write_file<E>(
+    path: Option<&Path>,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), E>,
+    after_stop: bool,
+) -> Result<(), E>
+where
+    E: From<ArtifactError>,
+{
     let name = display_path(path, "<stdout>");
     let werr = |source: std::io::Error| ArtifactError::Write {
         path: name.clone(),
@@ -283,12 +306,15 @@ where
         Err(e) => Err(e),
         // A stopped run's output is incomplete: never rename it into place (unless partial
         // output was asked for).
-        Ok(()) if !crate::budget::may_persist() => Err(E::from(ArtifactError::Stopped {
-            path: name.clone(),
-            stop: crate::budget::Stopped(
-                crate::budget::stop_requested().expect("may_persist is false only after a stop"),
-            ),
-        })),
+        Ok(()) if !after_stop && !crate::budget::may_persist() => {
+            Err(E::from(ArtifactError::Stopped {
+                path: name.clone(),
+                stop: crate::budget::Stopped(
+                    crate::budget::stop_requested()
+                        .expect("may_persist is false only after a stop"),
+                ),
+            }))
+        }
         Ok(()) => tmp
             .persist(path)
             .map(|_| ())

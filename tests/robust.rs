@@ -182,6 +182,33 @@ fn memory_limit_stops_exploration_with_statistics_and_exit_3() {
     );
 }
 
+/// The statistics of a stopped run are whole (they say how far it got), so `--stats-json`
+/// is written after a stop, marked incomplete with the reason; the LTS output is not.
+#[test]
+fn stopped_exploration_still_writes_its_statistics() {
+    let dir = tempfile::tempdir().unwrap();
+    let lps = runaway_lps(dir.path());
+    let out = dir.path().join("out.aut");
+    let stats = dir.path().join("stats.json");
+    let (code, _, err) = muon(&[
+        "lps2lts",
+        "--timeout",
+        "1",
+        "--stats-json",
+        s(&stats),
+        s(&lps),
+        s(&out),
+    ]);
+    assert_eq!(code, 3, "{err}");
+    assert!(!out.exists());
+    let json = std::fs::read_to_string(&stats).expect("statistics written");
+    assert!(json.contains("\"complete\": false"), "{json}");
+    assert!(
+        json.contains("\"stopped_by\": \"the time limit of 1 s passed\""),
+        "{json}"
+    );
+}
+
 #[test]
 fn partial_output_is_written_only_when_asked() {
     let dir = tempfile::tempdir().unwrap();

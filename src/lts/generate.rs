@@ -19,7 +19,7 @@ use super::explore::{ExploreOptions, ExploreSummary, Explorer, Strategy, Transit
 use super::table::StoreKind;
 use super::trace::{Trace, TraceFormat, TraceStep};
 use super::{aut, dot, fsm, svg, Label, LabelId, Lts, StateId, Transition, TransitionSystem};
-use crate::artifact::{display_path, write_output, Artifact, ArtifactError};
+use crate::artifact::{display_path, write_output, write_report, Artifact, ArtifactError};
 
 /// The LTS file formats muon writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -373,14 +373,16 @@ pub fn generate<S: TransitionSystem>(
             }
         }
         if !opts.partial {
-            return Ok(GenerateReport {
+            let report = GenerateReport {
                 labels: explorer.labels().len(),
                 summary,
                 traces: Vec::new(),
                 peak_memory_kib: proc_status_kib("VmHWM"),
                 baseline_memory_kib: baseline,
                 cpu_seconds: proc_cpu_seconds(),
-            });
+            };
+            write_stats(opts, &report, &explore)?;
+            return Ok(report);
         }
     }
 
@@ -546,16 +548,26 @@ pub fn generate<S: TransitionSystem>(
         baseline_memory_kib: baseline,
         cpu_seconds: proc_cpu_seconds(),
     };
-    if let Some(p) = &opts.stats_json {
-        let json = stats_json(&report, &explore);
-        let name = p.display().to_string();
-        write_output(Some(p), |w| {
-            w.write_all(json.as_bytes()).map_err(|source| {
-                GenerateError::Artifact(ArtifactError::Write { path: name, source })
-            })
-        })?;
-    }
+    write_stats(opts, &report, &explore)?;
     Ok(report)
+}
+
+/// `--stats-json`: written after a stop too, since the statistics say how far the run got
+/// (`"complete": false` and `"stopped_by"`).
+fn write_stats(
+    opts: &GenerateOptions,
+    report: &GenerateReport,
+    explore: &ExploreOptions,
+) -> Result<(), GenerateError> {
+    let Some(p) = &opts.stats_json else {
+        return Ok(());
+    };
+    let json = stats_json(report, explore);
+    let name = p.display().to_string();
+    write_report(Some(p), |w| {
+        w.write_all(json.as_bytes())
+            .map_err(|source| GenerateError::Artifact(ArtifactError::Write { path: name, source }))
+    })
 }
 
 /// The error message, with the failing state's values where the system can print them.
@@ -653,6 +665,7 @@ fn stats_json(r: &GenerateReport, opts: &ExploreOptions) -> String {
             "  \"levels\": {},\n",
             "  \"explored\": {},\n",
             "  \"complete\": {},\n",
+            "  \"stopped_by\": {},\n",
             "  \"strategy\": \"{}\",\n",
             "  \"threads\": {},\n",
             "  \"seconds\": {:.6},\n",
@@ -675,7 +688,13 @@ fn stats_json(r: &GenerateReport, opts: &ExploreOptions) -> String {
         r.labels,
         s.levels,
         s.explored,
-        !s.stopped_at_max,
+        !s.stopped_at_max && s.stopped_by.is_none(),
+        s.stopped_by.map_or("null".to_string(), |r| {
+            format!(
+                "\"{}\"",
+                r.describe().replace('\\', "\\\\").replace('"', "\\\"")
+            )
+        }),
         strategy_name(opts.strategy),
         if opts.threads == 0 {
             rayon::current_num_threads()
