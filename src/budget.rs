@@ -104,6 +104,26 @@ pub fn poll_stop() -> Option<StopReason> {
     r
 }
 
+/// Announces an allocation of `bytes` at once in a step that does not poll (a hash table's
+/// rehash), by a stage that polls between such steps (exploration). When the memory limit
+/// would be reached, or a stop is already pending, the stop is requested and acknowledged
+/// here: the step completes (overshooting the limit by at most `bytes`) and the stage stops
+/// at its next polling point with its partial results, instead of the watchdog ending the
+/// process in the middle of the step because it did not poll in time.
+pub fn before_big_allocation(bytes: u64) {
+    let limit = MEM_LIMIT.load(Ordering::Relaxed);
+    if limit != u64::MAX {
+        if let Some(rss) = resident_bytes() {
+            if rss.saturating_add(bytes) >= limit {
+                request_stop(StopReason::Memory(limit));
+            }
+        }
+    }
+    if stop_requested().is_some() {
+        ACKNOWLEDGED.store(true, Ordering::Relaxed);
+    }
+}
+
 /// A stop request as an error value, for stages whose loops return `Result`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("stopped: {}", .0.describe())]

@@ -133,6 +133,8 @@ impl StateTable {
 
     fn grow(&mut self) {
         let new_len = self.slots.len() * 2;
+        // A rehash does not poll: stop after it, cleanly, if it reaches the memory limit.
+        crate::budget::before_big_allocation(new_len as u64 * 4);
         self.shift -= 1;
         let mask = new_len - 1;
         let mut slots = vec![EMPTY; new_len];

@@ -291,6 +291,8 @@ impl PairTable {
     /// old index does not name) are left out.
     fn grow(&mut self, bits: u32) {
         let new_len = self.slots.len() << bits;
+        // A rehash does not poll: stop after it, cleanly, if it reaches the memory limit.
+        crate::budget::before_big_allocation(new_len as u64 * 4);
         let old = std::mem::replace(&mut self.slots, empty_slots(new_len));
         self.shift -= bits;
         let mask = new_len - 1;
