@@ -29,11 +29,9 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
+use super::counterexample::separating_levels;
 use super::{disjoint_union, scc, ReduceError};
 use crate::lts::{LabelId, Lts};
-
-/// The most `rounds × states` entries of partition history kept.
-const HISTORY_LIMIT: u64 = 200_000_000;
 
 /// A modal formula over the labels of an LTS, with the branching modalities.
 #[derive(Debug, PartialEq, Eq)]
@@ -258,32 +256,19 @@ pub fn branching_distinguishing_formula(
     let (u, init_b) = disjoint_union(a, b);
     let g = Graph::new(&u);
     let n = g.n;
-    let mut levels: Vec<Vec<u32>> = vec![vec![0; n]];
-    let mut count = 1;
-    loop {
-        if (levels.len() as u64 + 1) * (n as u64) > HISTORY_LIMIT {
-            return Err(ReduceError::CounterexampleTooLarge);
-        }
-        let prev = levels.last().expect("level 0");
+    let Some(levels) = separating_levels(n, (u.initial.index(), init_b.index()), |prev| {
         let sigs = signatures(&g, prev, divergence);
         let mut ids: FxHashMap<(u32, &Signature), u32> = FxHashMap::default();
-        let next: Vec<u32> = (0..n)
+        (0..n)
             .map(|s| {
                 let fresh = ids.len() as u32;
                 *ids.entry((prev[s], &sigs[s])).or_insert(fresh)
             })
-            .collect();
-        let new_count = ids.len();
-        let separated = next[u.initial.index()] != next[init_b.index()];
-        levels.push(next);
-        if separated {
-            break;
-        }
-        if new_count == count {
-            return Ok(None);
-        }
-        count = new_count;
-    }
+            .collect()
+    })?
+    else {
+        return Ok(None);
+    };
     let mut builder = Builder {
         g: &g,
         levels: &levels,

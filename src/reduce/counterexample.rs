@@ -79,15 +79,9 @@ pub fn distinguishing_formula(a: &Lts, b: &Lts) -> Result<Option<Hml>, ReduceErr
         o.sort_unstable();
         o.dedup();
     }
-    let mut levels: Vec<Vec<u32>> = vec![vec![0; n]];
-    let mut count = 1;
-    loop {
-        if (levels.len() as u64 + 1) * (n as u64) > HISTORY_LIMIT {
-            return Err(ReduceError::CounterexampleTooLarge);
-        }
-        let prev = levels.last().expect("level 0");
+    let Some(levels) = separating_levels(n, (u.initial.index(), init_b.index()), |prev| {
         let mut ids: FxHashMap<(u32, Vec<(u32, u32)>), u32> = FxHashMap::default();
-        let next: Vec<u32> = (0..n)
+        (0..n)
             .map(|s| {
                 let mut sig: Vec<(u32, u32)> =
                     out[s].iter().map(|&(l, t)| (l, prev[t as usize])).collect();
@@ -96,24 +90,46 @@ pub fn distinguishing_formula(a: &Lts, b: &Lts) -> Result<Option<Hml>, ReduceErr
                 let fresh = ids.len() as u32;
                 *ids.entry((prev[s], sig)).or_insert(fresh)
             })
-            .collect();
-        let new_count = ids.len();
-        let separated = next[u.initial.index()] != next[init_b.index()];
-        levels.push(next);
-        if separated {
-            break;
-        }
-        if new_count == count {
-            return Ok(None);
-        }
-        count = new_count;
-    }
+            .collect()
+    })?
+    else {
+        return Ok(None);
+    };
     let builder = Builder {
         lts: &u,
         out: &out,
         levels: &levels,
     };
     Ok(Some(builder.formula(u.initial.0, init_b.0)))
+}
+
+/// The partitions of signature refinement, level by level from one block (`refine` maps a
+/// level's block numbers to the next level's), until states `pair` are in different blocks
+/// (the levels, for building a formula of least depth) or the partition is stable (`None`:
+/// they are equivalent). Shared by the strong and the branching formula builders.
+pub(super) fn separating_levels(
+    n: usize,
+    pair: (usize, usize),
+    mut refine: impl FnMut(&[u32]) -> Vec<u32>,
+) -> Result<Option<Vec<Vec<u32>>>, ReduceError> {
+    let mut levels: Vec<Vec<u32>> = vec![vec![0; n]];
+    let mut count = 1;
+    loop {
+        if (levels.len() as u64 + 1) * (n as u64) > HISTORY_LIMIT {
+            return Err(ReduceError::CounterexampleTooLarge);
+        }
+        let next = refine(levels.last().expect("level 0"));
+        let new_count = next.iter().map(|&b| b as usize + 1).max().unwrap_or(0);
+        let separated = next[pair.0] != next[pair.1];
+        levels.push(next);
+        if separated {
+            return Ok(Some(levels));
+        }
+        if new_count == count {
+            return Ok(None);
+        }
+        count = new_count;
+    }
 }
 
 struct Builder<'a> {
