@@ -263,7 +263,8 @@ where
     let path = path.expect("checked above");
     // Devices, pipes and other special files (e.g. `/dev/null`, a FIFO) must be written in
     // place: renaming a temporary file onto them would replace the special file itself.
-    if let Ok(meta) = std::fs::metadata(path) {
+    let existing = std::fs::metadata(path).ok();
+    if let Some(meta) = &existing {
         if !meta.file_type().is_file() {
             let file = std::fs::OpenOptions::new()
                 .write(true)
@@ -286,9 +287,9 @@ where
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(path)
-            .map(|m| m.permissions().mode() & 0o7777)
-            .unwrap_or(0o666);
+        let mode = existing
+            .as_ref()
+            .map_or(0o666, |m| m.permissions().mode() & 0o7777);
         builder.permissions(std::fs::Permissions::from_mode(mode));
     }
     let tmp = builder.tempfile_in(&dir).map_err(werr)?;

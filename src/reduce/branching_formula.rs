@@ -259,12 +259,13 @@ pub fn branching_distinguishing_formula(
     let Some(levels) = separating_levels(n, (u.initial.index(), init_b.index()), |prev| {
         let sigs = signatures(&g, prev, divergence);
         let mut ids: FxHashMap<(u32, &Signature), u32> = FxHashMap::default();
-        (0..n)
+        let next: Vec<u32> = (0..n)
             .map(|s| {
                 let fresh = ids.len() as u32;
                 *ids.entry((prev[s], &sigs[s])).or_insert(fresh)
             })
-            .collect()
+            .collect();
+        (next, ids.len())
     })?
     else {
         return Ok(None);

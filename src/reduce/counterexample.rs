@@ -81,7 +81,7 @@ pub fn distinguishing_formula(a: &Lts, b: &Lts) -> Result<Option<Hml>, ReduceErr
     }
     let Some(levels) = separating_levels(n, (u.initial.index(), init_b.index()), |prev| {
         let mut ids: FxHashMap<(u32, Vec<(u32, u32)>), u32> = FxHashMap::default();
-        (0..n)
+        let next: Vec<u32> = (0..n)
             .map(|s| {
                 let mut sig: Vec<(u32, u32)> =
                     out[s].iter().map(|&(l, t)| (l, prev[t as usize])).collect();
@@ -90,7 +90,8 @@ pub fn distinguishing_formula(a: &Lts, b: &Lts) -> Result<Option<Hml>, ReduceErr
                 let fresh = ids.len() as u32;
                 *ids.entry((prev[s], sig)).or_insert(fresh)
             })
-            .collect()
+            .collect();
+        (next, ids.len())
     })?
     else {
         return Ok(None);
@@ -104,13 +105,13 @@ pub fn distinguishing_formula(a: &Lts, b: &Lts) -> Result<Option<Hml>, ReduceErr
 }
 
 /// The partitions of signature refinement, level by level from one block (`refine` maps a
-/// level's block numbers to the next level's), until states `pair` are in different blocks
+/// level's block numbers to the next level's and their count), until states `pair` are in different blocks
 /// (the levels, for building a formula of least depth) or the partition is stable (`None`:
 /// they are equivalent). Shared by the strong and the branching formula builders.
 pub(super) fn separating_levels(
     n: usize,
     pair: (usize, usize),
-    mut refine: impl FnMut(&[u32]) -> Vec<u32>,
+    mut refine: impl FnMut(&[u32]) -> (Vec<u32>, usize),
 ) -> Result<Option<Vec<Vec<u32>>>, ReduceError> {
     let mut levels: Vec<Vec<u32>> = vec![vec![0; n]];
     let mut count = 1;
@@ -118,8 +119,7 @@ pub(super) fn separating_levels(
         if (levels.len() as u64 + 1) * (n as u64) > HISTORY_LIMIT {
             return Err(ReduceError::CounterexampleTooLarge);
         }
-        let next = refine(levels.last().expect("level 0"));
-        let new_count = next.iter().map(|&b| b as usize + 1).max().unwrap_or(0);
+        let (next, new_count) = refine(levels.last().expect("level 0"));
         let separated = next[pair.0] != next[pair.1];
         levels.push(next);
         if separated {
