@@ -329,11 +329,24 @@ fn max_states_stops_cleanly() {
             ..ExploreOptions::default()
         };
         let (s, ts, _) = explore_all(&sys, o);
-        assert_eq!(s.states, 37);
+        // mCRL2's rule: the state that finds the 37th state is expanded in full, then the
+        // exploration stops; the result is a prefix of the full exploration.
+        let (_, full_ts, _) = explore_all(&sys, ExploreOptions::default());
+        let finder = full_ts.iter().find(|t| t.to.0 == 36).unwrap().from.0;
+        assert_eq!(s.explored, u64::from(finder) + 1);
+        let prefix: Vec<_> = full_ts
+            .iter()
+            .filter(|t| t.from.0 <= finder)
+            .copied()
+            .collect();
+        assert_eq!(ts, prefix);
+        assert!(s.states >= 37);
+        assert_eq!(
+            s.states,
+            prefix.iter().map(|t| u64::from(t.to.0) + 1).max().unwrap()
+        );
         assert!(s.stopped_at_max);
-        assert!(ts.iter().all(|t| t.to.0 < 37 && t.from.0 < 37));
         assert_eq!(s.transitions, ts.len() as u64);
-        assert!(s.explored < 37);
     }
     let (a, ta, _) = explore_all(
         &sys,
@@ -353,16 +366,25 @@ fn max_states_stops_cleanly() {
     );
     assert_eq!((a.explored, a.transitions), (b.explored, b.transitions));
     assert_eq!(ta, tb);
-    // A bound above the state space changes nothing.
-    let (c, _, _) = explore_all(
-        &sys,
-        ExploreOptions {
-            max_states: Some(100),
-            ..ExploreOptions::default()
-        },
-    );
+    // A bound above the state space (100 states) changes nothing; a bound equal to it
+    // stops once the last state is found, as mCRL2 does, leaving later states unexplored.
+    let bounded = |max| {
+        explore_all(
+            &sys,
+            ExploreOptions {
+                max_states: Some(max),
+                ..ExploreOptions::default()
+            },
+        )
+        .0
+    };
+    let c = bounded(101);
     assert!(!c.stopped_at_max);
-    assert_eq!(c.states, 100);
+    assert_eq!((c.states, c.explored), (100, 100));
+    let d = bounded(100);
+    assert!(d.stopped_at_max);
+    assert_eq!(d.states, 100);
+    assert!(d.explored < 100);
 }
 
 #[test]

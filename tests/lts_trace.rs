@@ -347,3 +347,58 @@ fn tracepp_reads_checks_json_evidence() {
         format!("trace (2 steps):\n{body}")
     );
 }
+
+/// An infinite state space with a deadlock and an action `b` every fourth step.
+const INFINITE: &str = "act a, b: Nat;\n\
+proc P(n: Nat) = (n mod 4 == 3) -> (b(n) . delta + a(n) . P(n + 1)) <> a(n) . P(n + 1);\n\
+init P(0);\n";
+
+/// `lps2lts -t NUM` stops once NUM traces of one kind are written, and `--max N` once the
+/// state that finds the N-th state is complete, as mCRL2 202607.0 does: the `.aut` headers
+/// are mCRL2's on the same specification (its `lps2lts` run beside muon).
+#[test]
+fn trace_count_and_state_bound_stop_where_mcrl2_stops() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("m.mcrl2");
+    std::fs::write(&spec, INFINITE).unwrap();
+    let lps = dir.path().join("m.lps");
+    assert_eq!(muon(&["mcrl22lps", s(&spec), s(&lps)]).0, 0);
+    let aut = dir.path().join("m.aut");
+    for (args, header, files) in [
+        (&["-D", "--trace=1"][..], "des (0,5,6)", 1),
+        (&["-ab", "--trace=2"][..], "des (0,10,10)", 2),
+        (&["-ab", "-D", "--trace=3"][..], "des (0,15,14)", 4),
+        (&["--max", "6"][..], "des (0,5,6)", 0),
+    ] {
+        for f in std::fs::read_dir(dir.path()).unwrap() {
+            let p = f.unwrap().path();
+            if p.extension().is_some_and(|e| e == "trc") {
+                std::fs::remove_file(p).unwrap();
+            }
+        }
+        let mut argv = vec!["lps2lts", "-q", s(&lps), s(&aut)];
+        argv.extend_from_slice(args);
+        let (code, _, err) = muon(&argv);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let got = std::fs::read_to_string(&aut).unwrap();
+        assert_eq!(got.lines().next().unwrap(), header, "{args:?}");
+        let written = std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter(|f| {
+                f.as_ref()
+                    .unwrap()
+                    .path()
+                    .extension()
+                    .is_some_and(|e| e == "trc")
+            })
+            .count();
+        assert_eq!(written, files, "{args:?}");
+    }
+    // Without -q the stop is reported.
+    let (code, _, err) = muon(&["lps2lts", s(&lps), s(&aut), "-D", "--trace=1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("stopped after 1 trace of one kind (--trace=1"),
+        "{err}"
+    );
+}

@@ -17,6 +17,8 @@ use crate::lts::{generate, ExploreOptions, GenerateOptions, OutputFormat, Strate
 /// Stack of the exploring threads: deep recursion in user equations needs it, and the
 /// rewriter measures its own use against a limit below it (an error, never a crash).
 const STACK: usize = 256 << 20;
+/// `-t` without NUM: no limit on the number of traces (`usize::MAX`), as in mCRL2.
+const NO_TRACE_LIMIT: &str = "18446744073709551615";
 
 /// The exploration strategies of `--strategy`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,7 +67,8 @@ pub struct Args {
     /// With `--strategy highway`: the random seed (default 0).
     #[arg(long, value_name = "NUM")]
     pub seed: Option<u64>,
-    /// Explore at most NUM states, then stop (the output is the part found so far).
+    /// Stop once NUM states are found (the output is the part found so far). As in mCRL2,
+    /// the state being expanded at that moment is completed, so a few more may be found.
     #[arg(short = 'l', long = "max", value_name = "NUM")]
     pub max: Option<u64>,
     /// Report deadlock states (states without outgoing transitions).
@@ -79,12 +82,14 @@ pub struct Args {
         value_delimiter = ','
     )]
     pub actions: Vec<String>,
-    /// Write shortest traces to up to NUM deadlocks / detected actions (default 10) to
+    /// Write shortest traces to the deadlocks / detected actions to
     /// `<infile>_dlk_<n>.trc` and `<infile>_act_<n>_<action>.trc` (`m.lps_dlk_0.trc`, as
     /// mCRL2 names them): the initial state, then per step the multi-action and the
-    /// parameters it changes. `muon tracepp` prints them in other formats.
+    /// parameters it changes. `muon tracepp` prints them in other formats. As in mCRL2,
+    /// exploration stops once NUM traces of one kind are written; without NUM there is no
+    /// limit.
     #[arg(short = 't', long = "trace", value_name = "NUM", num_args = 0..=1,
-          default_missing_value = "10", require_equals = true)]
+          default_missing_value = NO_TRACE_LIMIT, require_equals = true)]
     pub trace: Option<usize>,
     /// Worker threads (default: all cores); results do not depend on it.
     #[arg(long, value_name = "NUM", default_value_t = 0)]
@@ -145,7 +150,12 @@ pub fn options(args: &Args, g: Global) -> miette::Result<GenerateOptions> {
             detect_deadlocks: args.deadlock,
             detect_actions: args.actions.clone(),
             keep_parents: args.trace.is_some(),
-            record_limit: 1000,
+            // Every hit that gets a trace file is kept.
+            record_limit: args.trace.map_or(1000, |n| n.max(1000)),
+            stop_after_reports: args
+                .trace
+                .filter(|&n| n > 0 && n != usize::MAX)
+                .map(|n| n as u64),
             thread_stack: Some(STACK),
             store: match args.state_store {
                 StoreArg::Tree => StoreKind::Tree,
@@ -185,6 +195,8 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
                     " (incomplete: stopped)"
                 } else if r.summary.stopped_at_max {
                     " (incomplete: --max reached)"
+                } else if r.summary.stopped_at_reports {
+                    " (incomplete: stopped after --trace=NUM traces)"
                 } else {
                     ""
                 }

@@ -97,7 +97,9 @@ pub enum Strategy {
 pub struct ExploreOptions {
     /// The exploration order.
     pub strategy: Strategy,
-    /// Stop cleanly once this many states have been found.
+    /// Stop once this many states have been found, as mCRL2's `--max` does: the state
+    /// being expanded when the bound is reached is completed (so a few more states may be
+    /// found), then exploration stops.
     pub max_states: Option<u64>,
     /// Threads for parallel expansion; 0 means all cores, 1 sequential.
     pub threads: usize,
@@ -109,6 +111,10 @@ pub struct ExploreOptions {
     pub keep_parents: bool,
     /// How many deadlock states and action occurrences to keep (all are counted).
     pub record_limit: usize,
+    /// Stop after the state whose expansion found the n-th deadlock state or the n-th
+    /// transition with a detected action (mCRL2's `lps2lts --trace=NUM`, which aborts the
+    /// exploration once NUM traces are written, each detector counting its own).
+    pub stop_after_reports: Option<u64>,
     /// Stack size in bytes of the parallel worker threads (`None`: rayon's default); deep
     /// rewriting needs more than the default.
     pub thread_stack: Option<usize>,
@@ -127,6 +133,7 @@ impl Default for ExploreOptions {
             detect_actions: Vec::new(),
             keep_parents: false,
             record_limit: 1000,
+            stop_after_reports: None,
             thread_stack: None,
             store: StoreKind::default(),
         }
@@ -193,6 +200,9 @@ pub struct ExploreSummary {
     pub levels: u32,
     /// Whether exploration stopped at the state bound before the state space was complete.
     pub stopped_at_max: bool,
+    /// Whether exploration stopped because [`ExploreOptions::stop_after_reports`] deadlocks
+    /// or detected actions were found (the state space is then incomplete too).
+    pub stopped_at_reports: bool,
     /// Why exploration stopped early by the run's budget (memory limit, timeout, Ctrl-C),
     /// if it did: the counts are then those of the part found so far.
     pub stopped_by: Option<crate::budget::StopReason>,
@@ -335,6 +345,8 @@ pub struct Explorer<'a, S: TransitionSystem> {
     frontier: Frontier,
     summary: ExploreSummary,
     stopped: bool,
+    /// The state bound was reached: stop once the current state is complete.
+    bound_hit: bool,
     start: Instant,
     last_report: Instant,
     level: u32,
@@ -371,6 +383,7 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
             frontier,
             summary: ExploreSummary::default(),
             stopped: false,
+            bound_hit: false,
             start: now,
             last_report: now,
             level: 0,
@@ -453,6 +466,11 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
             self.parents.push(NO_PARENT);
         }
         self.workers.get_mut().expect("no poisoning").push(worker);
+        // As in mCRL2, a bound of 0 or 1 keeps even the initial state unexplored.
+        self.note_bound();
+        if self.bound_hit {
+            self.stopped = true;
+        }
 
         match self.opts.strategy {
             Strategy::Dfs => self.run_dfs(sink)?,
@@ -460,7 +478,8 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         }
 
         self.summary.states = self.table.len() as u64;
-        self.summary.stopped_at_max = self.stopped && self.summary.stopped_by.is_none();
+        self.summary.stopped_at_max =
+            self.stopped && self.summary.stopped_by.is_none() && !self.summary.stopped_at_reports;
         self.summary.seconds = self.start.elapsed().as_secs_f64();
         self.summary.table_bytes = self.table.memory_bytes() as u64;
         self.summary.parent_bytes = (self.parents.capacity() * 4) as u64;
@@ -497,7 +516,7 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         }
         let mut worker = self.take_worker();
         let mut scratch = Scratch::default();
-        loop {
+        while !self.stopped {
             let next = match &mut self.frontier {
                 Frontier::Stack(st) => st.pop(),
                 _ => None,
@@ -762,35 +781,23 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         tgt: TgtIn<'_>,
         sink: &mut dyn TransitionSink,
     ) -> Result<(), ExploreError<S::Error>> {
-        let full = self
-            .opts
-            .max_states
-            .is_some_and(|max| self.table.len() as u64 >= max);
-        let found = match tgt {
-            TgtIn::Known(t) => Some((t, false)),
-            // At the bound only known states are accepted.
-            TgtIn::Fresh(p) if full => self.table.find_fresh(p).map(|t| (t, false)),
-            TgtIn::Key(key, hash) if full => self.table.find_key(key, hash).map(|t| (t, false)),
-            TgtIn::Fresh(p) => Some(
-                self.table
-                    .insert_fresh(p)
-                    .ok_or(ExploreError::TooManyStates)?,
-            ),
-            TgtIn::Key(key, hash) => Some(
-                self.table
-                    .insert_key(key, hash)
-                    .ok_or(ExploreError::TooManyStates)?,
-            ),
-        };
-        let Some((to, new)) = found else {
-            self.stopped = true;
-            return Ok(());
+        let (to, new) = match tgt {
+            TgtIn::Known(t) => (t, false),
+            TgtIn::Fresh(p) => self
+                .table
+                .insert_fresh(p)
+                .ok_or(ExploreError::TooManyStates)?,
+            TgtIn::Key(key, hash) => self
+                .table
+                .insert_key(key, hash)
+                .ok_or(ExploreError::TooManyStates)?,
         };
         if new {
             if self.opts.keep_parents {
                 self.parents.push(from.0);
             }
             self.on_new_state(to);
+            self.note_bound();
         }
         let label = match lab {
             LabIn::Known(id) => id,
@@ -835,12 +842,36 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         }
     }
 
+    /// mCRL2's `--max`: the state that finds the bound-th state is still expanded in full
+    /// (its other new successors included), then exploration stops. So the counts at the
+    /// bound are mCRL2's, and a bounded run is a prefix of the full one.
+    fn note_bound(&mut self) {
+        if self
+            .opts
+            .max_states
+            .is_some_and(|max| self.table.len() as u64 >= max)
+        {
+            self.bound_hit = true;
+        }
+    }
+
     fn finish_state(&mut self, s: StateId, successors: u32) {
+        if self.bound_hit {
+            self.stopped = true;
+        }
         self.summary.explored += 1;
         if successors == 0 && self.opts.detect_deadlocks {
             self.summary.deadlock_count += 1;
             if self.summary.deadlocks.len() < self.opts.record_limit {
                 self.summary.deadlocks.push(s);
+            }
+        }
+        // Checked once the state is complete, as mCRL2 checks its abort flag between states,
+        // so the counts at the stop are the same for every thread count.
+        if let Some(n) = self.opts.stop_after_reports {
+            if self.summary.deadlock_count >= n || self.summary.action_count >= n {
+                self.stopped = true;
+                self.summary.stopped_at_reports = true;
             }
         }
     }

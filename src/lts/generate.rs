@@ -97,7 +97,9 @@ pub struct GenerateOptions {
     pub explore: ExploreOptions,
     /// The output file (format from its extension); `None` writes nothing.
     pub output: Option<PathBuf>,
-    /// Write up to this many trace files to deadlocks / detected actions (`-t[N]`).
+    /// Write up to this many trace files to deadlocks and as many to detected actions
+    /// (`-t[N]`; `usize::MAX` for no limit). The exploration stops once either count is
+    /// reached: set [`ExploreOptions::stop_after_reports`] to the same number.
     pub traces: Option<usize>,
     /// The path prefix of trace files (the input file's path, as mCRL2 names them).
     pub trace_prefix: PathBuf,
@@ -451,6 +453,15 @@ pub fn generate<S: TransitionSystem>(
             summary.explored
         ));
     }
+    if summary.stopped_at_reports {
+        let n = explore.stop_after_reports.unwrap_or(0);
+        say(format!(
+            "lps2lts: stopped after {n} trace{} of one kind (--trace={n}, as mCRL2 stops); the state space is incomplete: {} states found, {} explored",
+            if n == 1 { "" } else { "s" },
+            summary.states,
+            summary.explored
+        ));
+    }
     let max_traces = opts.traces.unwrap_or(0);
     const SHOWN: usize = 20;
     if explore.detect_deadlocks {
@@ -688,7 +699,7 @@ fn stats_json(r: &GenerateReport, opts: &ExploreOptions) -> String {
         r.labels,
         s.levels,
         s.explored,
-        !s.stopped_at_max && s.stopped_by.is_none(),
+        !s.stopped_at_max && !s.stopped_at_reports && s.stopped_by.is_none(),
         s.stopped_by.map_or("null".to_string(), |r| {
             format!(
                 "\"{}\"",
