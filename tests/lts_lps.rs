@@ -493,3 +493,31 @@ fn boolean_if_bounds_a_sum() {
     labels.sort();
     assert_eq!(labels, vec!["m(0)".to_string(), "m(1)".to_string()]);
 }
+
+/// Sum variables over `Nat` bounded only through constructor terms (`enc(v, kk) in [...]`,
+/// `f(v, kk)` with `f` defined per constructor of `kk`): the transitions mCRL2 202607.0
+/// explores (its `lps2lts` on the same file; the order of summands differs, the set not).
+#[test]
+fn sum_variables_bounded_through_constructors_as_mcrl2() {
+    let dir = tempfile::tempdir().unwrap();
+    let lps = linearise(Path::new("fixtures/lts/narrowing.mcrl2"), dir.path());
+    let aut = dir.path().join("n.aut");
+    let (code, _, err) = muon(&["lps2lts", s(&lps), s(&aut)]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&aut).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.remove(0), "des (0,7,1)");
+    lines.sort_unstable();
+    assert_eq!(
+        lines,
+        [
+            "(0,\"a(0, k1)\",0)",
+            "(0,\"a(1, k1)\",0)",
+            "(0,\"a(1, k1)\",0)",
+            "(0,\"a(1, k2)\",0)",
+            "(0,\"a(2, k1)\",0)",
+            "(0,\"a(3, k2)\",0)",
+            "(0,\"b(5)\",0)",
+        ]
+    );
+}

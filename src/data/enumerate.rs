@@ -8,7 +8,9 @@
 //!    disjunction the hull of theirs (`x < 3 || (5 <= x && x <= 7)` gives `0..=7`);
 //! 3. constructor expansion: `Bool`, structs and `cons` sorts are expanded constructor by
 //!    constructor with fresh variables for the fields (recursive sorts stop at the budget);
-//! 4. otherwise the set of solutions is not known to be finite: [`EnumError::Unbounded`].
+//! 4. otherwise the variable waits until the other pending variables have values (they may
+//!    bound it, or make the condition `false`); when none is bounded, the set of solutions
+//!    is not known to be finite: [`EnumError::Unbounded`].
 //!
 //! Partial solutions whose condition rewrites to `false` are pruned as early as possible.
 //! Every enumeration has a budget of candidate values ([`Rewriter::set_enum_budget`]), so it
@@ -70,6 +72,9 @@ struct Partial {
     values: Vec<TermId>,
     /// Variables still to be given a value (requested or fresh).
     pending: Vec<VarId>,
+    /// How many pending variables in a row were put last because the condition did not
+    /// bound them yet; when every one was, the enumeration cannot go on.
+    deferred: usize,
 }
 
 impl<'r, 's> Enumerator<'r, 's> {
@@ -95,6 +100,7 @@ impl<'r, 's> Enumerator<'r, 's> {
         let mut stack = vec![Partial {
             values: vars.iter().map(|v| store.var(*v)).collect(),
             pending: vars.to_vec(),
+            deferred: 0,
         }];
         while let Some(p) = stack.pop() {
             let sigma: Vec<(VarId, TermId)> =
@@ -123,10 +129,26 @@ impl<'r, 's> Enumerator<'r, 's> {
                 stack.push(Partial {
                     values: p.values,
                     pending: rest.to_vec(),
+                    deferred: 0,
                 });
                 continue;
             }
-            let candidates = self.candidates(x, c)?;
+            let candidates = match self.candidates(x, c) {
+                // The values of the other variables may bound x, or make the condition false
+                // (`in(f(x, k), [f(1, k0)]) && k == k1`: every k is pruned, x never needs
+                // values), as mCRL2's narrowing finds: x goes last, once per round.
+                Err(EnumError::Unbounded { .. }) if p.deferred + 1 < p.pending.len() => {
+                    let mut pending = rest.to_vec();
+                    pending.push(x);
+                    stack.push(Partial {
+                        values: p.values,
+                        pending,
+                        deferred: p.deferred + 1,
+                    });
+                    continue;
+                }
+                other => other?,
+            };
             let sort = store.var_of(x).sort.clone();
             used += candidates.len();
             if used > budget {
@@ -145,7 +167,11 @@ impl<'r, 's> Enumerator<'r, 's> {
                     .collect();
                 let mut pending = fresh;
                 pending.extend_from_slice(rest);
-                stack.push(Partial { values, pending });
+                stack.push(Partial {
+                    values,
+                    pending,
+                    deferred: 0,
+                });
             }
         }
         Ok(())
@@ -360,6 +386,37 @@ impl<'r, 's> Enumerator<'r, 's> {
                     Some(e) if *l == xt => Bound::Vals(e),
                     _ => Bound::Any,
                 }
+            }
+            // `f(x, k) in [f(1, k), g]`: one of `f(x, k) == e` holds; rewritten, each is
+            // `x == 1` or `false` (constructors are injective), as mCRL2's narrowing finds.
+            // Numbers only: other sorts are expanded by constructors, in their order.
+            (Kind::Op(Op::In), [l, r])
+                if subj == Subject::Value
+                    && NumSort::of(sort).is_some()
+                    && store.occurs_free(x, *l)
+                    && store.is_closed(*r)
+                    && depth < 32 =>
+            {
+                let Some(elems) = self.elements(*r) else {
+                    return Bound::Any;
+                };
+                let s = store.sort_of(*l);
+                let eq = store.intern_func(&Func {
+                    name: "==".into(),
+                    sort: Sort::Arrow(vec![s.clone(), s], Box::new(Sort::Bool)),
+                });
+                let mut acc = Bound::Vals(vec![]);
+                for e in elems {
+                    let Ok(c) = self.rw.rewrite(store.app_func(eq, &[*l, e])) else {
+                        return Bound::Any;
+                    };
+                    let b = self.bound(x, sort, c, subj, depth + 1);
+                    acc = self.join(acc, b);
+                    if matches!(acc, Bound::Any) {
+                        break;
+                    }
+                }
+                acc
             }
             (Kind::Op(Op::Lt), [l, r]) => self.compare(x, subj, sort_lo, *l, *r, true),
             (Kind::Op(Op::Le), [l, r]) => self.compare(x, subj, sort_lo, *l, *r, false),
