@@ -219,7 +219,9 @@ impl Lin<'_> {
             }
             ProcExpr::Seq(p, q) => {
                 let mut alts = self.gnf(p, scope, owner, span)?;
-                if alts.is_empty() {
+                // `p . q` is `p` when `p` cannot terminate (mCRL2 drops `q` likewise): `q`
+                // gets no control state and is never pushed on a stack.
+                if alts.is_empty() || !expr_terminates(&self.term, p) {
                     return Ok(alts);
                 }
                 let cont = self.tail_call(q, owner, span)?;
@@ -296,7 +298,7 @@ impl Lin<'_> {
         self.in_progress.push(p);
         let mut scope: HashSet<Name> = decl.params.iter().map(|v| v.name.clone()).collect();
         scope.extend(self.reserved.iter().cloned());
-        let body = distribute_prefix_over_conditions(self.spec, &decl.body);
+        let body = distribute_prefix_over_conditions(&self.term, &decl.body);
         let r = self.gnf(&body, &scope, &decl.name.clone(), decl.span);
         self.in_progress.pop();
         let alts = r?;
@@ -320,7 +322,7 @@ impl Lin<'_> {
                 let body = if matches!(**e, ProcExpr::Seq(..)) {
                     (**e).clone()
                 } else {
-                    distribute_prefix_over_conditions(self.spec, e)
+                    distribute_prefix_over_conditions(&self.term, e)
                 };
                 self.gnf(&body, &scope, &ctrl.owner, ctrl.span)?
             }
@@ -372,20 +374,44 @@ impl Lin<'_> {
         Ok(alts)
     }
 
+    /// Whether base control state `c` (not a stack) can terminate successfully.
+    fn ctrl_terminates(&self, c: CtrlId) -> bool {
+        match &self.ctrls[c.0 as usize].kind {
+            CtrlKind::Proc(p) => self.term[p.0 as usize],
+            CtrlKind::Expr(e) => expr_terminates(&self.term, e),
+            CtrlKind::Stack(ids) => ids.iter().all(|id| self.ctrl_terminates(*id)),
+        }
+    }
+
     /// The control state and arguments that a non-empty stack jumps to.
     pub(super) fn stack_target(&mut self, stack: &[Call]) -> Result<Call, LinError> {
         if stack.len() == 1 {
             return Ok(stack[0].clone());
         }
-        // Flatten nested stack states so the key is a sequence of base states.
+        // Flatten nested stack states so the key is a sequence of base states, and cut the
+        // stack after the first state that cannot terminate: what lies below it is never
+        // reached (mCRL2's `cut_off_unreachable_tail`), and keeping it would store dead
+        // arguments and let stacks grow (WMS).
         let mut ids = Vec::new();
         let mut args = Vec::new();
-        for c in stack {
-            match &self.ctrls[c.ctrl.0 as usize].kind {
-                CtrlKind::Stack(inner) => ids.extend(inner.iter().copied()),
-                _ => ids.push(c.ctrl),
+        'calls: for c in stack {
+            let inner = match &self.ctrls[c.ctrl.0 as usize].kind {
+                CtrlKind::Stack(inner) => inner.clone(),
+                _ => vec![c.ctrl],
+            };
+            let mut off = 0;
+            for id in inner {
+                let n = self.ctrls[id.0 as usize].params.len();
+                ids.push(id);
+                args.extend(c.args[off..off + n].iter().cloned());
+                off += n;
+                if !self.ctrl_terminates(id) {
+                    break 'calls;
+                }
             }
-            args.extend(c.args.iter().cloned());
+        }
+        if ids.len() == 1 {
+            return Ok(Call { ctrl: ids[0], args });
         }
         if ids.len() > MAX_STACK {
             // Name the process that repeats most.

@@ -219,6 +219,8 @@ struct Lin<'a> {
     spec: &'a ProcSpec,
     /// Which processes contain parallel operators (directly or through calls).
     mcrl: Vec<bool>,
+    /// Which processes can terminate successfully ([`terminating_procs`]).
+    term: Vec<bool>,
     ctrls: Vec<Ctrl>,
     proc_ctrl: HashMap<ProcId, CtrlId>,
     expr_ctrl: HashMap<key::ExprKey, CtrlId>,
@@ -305,6 +307,7 @@ impl<'a> Lin<'a> {
         Lin {
             spec,
             mcrl,
+            term: terminating_procs(spec),
             ctrls: Vec::new(),
             proc_ctrl: HashMap::new(),
             expr_ctrl: HashMap::new(),
