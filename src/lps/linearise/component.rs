@@ -285,8 +285,18 @@ impl Lin<'_> {
                         .acts
                         .iter()
                         .map(|a| {
-                            let mut a = subst_action(a, &sigma);
-                            a.args = a.args.iter().map(|d| simp.simplify(d)).collect();
+                            // Only arguments a constant went into are rewritten: mCRL2
+                            // leaves action arguments as written, and a closed argument
+                            // can be a whole computation (games/sudoku's
+                            // `a(solve_sudo(hard_sudoku))`, 4 s), which exploration
+                            // evaluates anyway. Conditions are rewritten, so
+                            // communication between components is still decided here.
+                            let mut a = a.clone();
+                            for d in &mut a.args {
+                                if ir_ops::free_vars(d).iter().any(|v| sigma.contains_key(v)) {
+                                    *d = simp.simplify(&substitute(d, &sigma));
+                                }
+                            }
                             a
                         })
                         .collect(),
