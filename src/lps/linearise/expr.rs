@@ -51,17 +51,6 @@ pub(super) fn collect_calls(e: &ProcExpr, out: &mut Vec<ProcId>) {
     }
 }
 
-/// The operands of a (nested) sequential composition, in execution order.
-pub(super) fn flatten_seq<'e>(e: &'e ProcExpr, out: &mut Vec<&'e ProcExpr>) {
-    match e {
-        ProcExpr::Seq(a, b) => {
-            flatten_seq(a, out);
-            flatten_seq(b, out);
-        }
-        _ => out.push(e),
-    }
-}
-
 /// Free data variables of a process expression, in order of first occurrence.
 pub(crate) fn proc_free_vars(e: &ProcExpr) -> Vec<Var> {
     fn go(e: &ProcExpr, bound: &mut Vec<Var>, out: &mut Vec<Var>) {

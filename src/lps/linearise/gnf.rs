@@ -77,27 +77,12 @@ impl Lin<'_> {
         // without `-lregular2`) keys by the whole instances instead and keeps constant
         // arguments in the new process's body; the two are strongly bisimilar, but where a
         // stored argument is dead muon can count more states (abp_bw: 97 against 70).
-        let mut parts = Vec::new();
-        flatten_seq(q, &mut parts);
-        if parts.len() > 1 {
-            let mut calls = Vec::with_capacity(parts.len());
-            for part in &parts {
-                match part {
-                    ProcExpr::Call { proc, args } if !self.mcrl[proc.0 as usize] => {
-                        let ctrl = self.ctrl_of_proc(*proc)?;
-                        calls.push(Call {
-                            ctrl,
-                            args: args.clone(),
-                        });
-                    }
-                    _ => break,
-                }
-            }
-            if calls.len() == parts.len() {
+        if let Some(calls) = self.call_sequence(q)? {
+            if calls.len() > 1 {
                 return self.stack_target(&calls);
             }
         }
-        let params = proc_free_vars(q);
+        let params = (*self.shapes.free_vars(q)).clone();
         let key = self.shapes.key(q, params.clone());
         if let Some(c) = self.expr_ctrl.get(&key) {
             return Ok(Call {
@@ -113,6 +98,31 @@ impl Lin<'_> {
             ctrl: id,
             args: params.into_iter().map(DataExpr::Var).collect(),
         })
+    }
+
+    /// The calls of `q` when `q` is a sequence of calls of sequential processes only (in
+    /// order), else `None`. Stops at the first part that is not such a call, so a tail of a
+    /// long `.` chain of actions costs O(1) here, not a walk of the chain.
+    fn call_sequence(&mut self, q: &ProcExpr) -> Result<Option<Vec<Call>>, LinError> {
+        let mut calls = Vec::new();
+        let mut todo = vec![q];
+        while let Some(e) = todo.pop() {
+            match e {
+                ProcExpr::Seq(a, b) => {
+                    todo.push(b);
+                    todo.push(a);
+                }
+                ProcExpr::Call { proc, args } if !self.mcrl[proc.0 as usize] => {
+                    let ctrl = self.ctrl_of_proc(*proc)?;
+                    calls.push(Call {
+                        ctrl,
+                        args: args.clone(),
+                    });
+                }
+                _ => return Ok(None),
+            }
+        }
+        Ok(Some(calls))
     }
 
     /// GNF alternatives of `e`; `scope` holds the variables in scope and the reserved names
