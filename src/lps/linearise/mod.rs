@@ -242,6 +242,8 @@ struct Lin<'a> {
     actions: Vec<ActionDecl>,
     /// Decides data equalities (the data engine's rewriter when available).
     simp: Box<dyn Simplifier + 'a>,
+    /// The syntactic folds alone, for closed action arguments (see `component_constelm`).
+    syn: ir_ops::SyntacticSimplifier,
     /// How each sequential component terminates, for the explicit `Terminate`.
     terminations: Vec<super::terminate::Termination>,
     /// The Boolean selector variables clustering introduced (see `cluster`).
@@ -323,6 +325,7 @@ impl<'a> Lin<'a> {
             used_names,
             actions: spec.actions.clone(),
             simp: crate::data::simplify::best_simplifier(&spec.data, store),
+            syn: ir_ops::SyntacticSimplifier::new(&spec.data),
             terminations: Vec::new(),
             selectors: HashSet::new(),
         }
