@@ -403,6 +403,33 @@ fn clustering_keeps_every_transition() {
     );
 }
 
+#[test]
+fn sequences_after_a_process_that_never_returns_stay_small() {
+    // Branches that restart the process inside a sequence: the pending rest is dropped, as
+    // mCRL2 drops it. Before, the stacks of pending processes grew until the control-state
+    // guard refused the model (WMS.mcrl2).
+    let dir = tempfile::tempdir().unwrap();
+    let lps = linearise(Path::new("fixtures/lts/never_returns.mcrl2"), dir.path());
+    let (code, out, err) = muon(&["lpsinfo", s(&lps)]);
+    assert_eq!(code, 0, "{err}");
+    let summands: usize = out
+        .lines()
+        .find_map(|l| l.strip_prefix("Number of summands"))
+        .and_then(|l| l.trim_start_matches([' ', ':']).trim().parse().ok())
+        .expect("summand count");
+    // mCRL2 has 9; muon keeps the same order of magnitude.
+    assert!(summands <= 20, "{summands} summands");
+    let aut = dir.path().join("never_returns.aut");
+    let (code, _, err) = muon(&["lps2lts", s(&lps), s(&aut)]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&aut).unwrap();
+    assert!(
+        text.starts_with("des (0,36,20)"),
+        "{}",
+        text.lines().next().unwrap()
+    );
+}
+
 /// (specification, mCRL2 202607.0's transitions) for one state: each value of an unused sum
 /// variable is a transition of its own, except under a `comm` that mCRL2's alphabet
 /// reduction keeps (its sum elimination drops unused variables there).

@@ -30,7 +30,9 @@
 //!    process expressions. Recursion through a parallel operator is reported as an error.
 //! 2. **Greibach normal form per leaf.** Each reachable process body becomes a list of
 //!    alternatives `sum e. c -> α . stack` where `stack` is a sequence of process calls (or
-//!    empty: termination). Unguarded calls are unfolded (an unguarded cycle is an error that
+//!    empty: termination). In `p . q` with `p` unable to terminate (a least fixpoint over
+//!    the equations, mCRL2's `canterminate`) `q` is dropped, and a stack is cut after its
+//!    first such call. Unguarded calls are unfolded (an unguarded cycle is an error that
 //!    names the process); a tail that is not a call becomes a fresh process whose parameters
 //!    are the tail's free variables; a stack of several calls becomes a process of its own
 //!    (regular processes need finitely many; a stack that keeps growing is reported as
@@ -47,7 +49,9 @@
 //!    must not contain another matching group with equal data (maximal communication);
 //!    `allow`/`block` filter by multi-action names, `hide` drops names, `rename` renames.
 //!    Each component is simplified on its own right away (constant parameters substituted,
-//!    data rewritten with the data engine), so communication conditions between components
+//!    conditions, updates and the action arguments a constant went into rewritten with the
+//!    data engine; other action arguments stay as written, as in mCRL2, since a closed one
+//!    can be a whole computation that exploration does anyway), so communication conditions between components
 //!    such as `lf(p1) == f2` are decided before composing. A "don't care" reset does not
 //!    break constancy (the parameter is meaningless in the target state).
 //! 5. **Alphabet reasoning.** Every node passes down a downward-closed constraint on the

@@ -225,6 +225,7 @@ impl Lin<'_> {
     ) -> Vec<CSum> {
         let end = self.params.len();
         let simp = &*self.simp;
+        let syn = &self.syn;
         let mut constant: Vec<Option<DataExpr>> = (first..end)
             .map(|i| {
                 let e = simp.simplify(&self.init[i]);
@@ -285,8 +286,21 @@ impl Lin<'_> {
                         .acts
                         .iter()
                         .map(|a| {
-                            let mut a = subst_action(a, &sigma);
-                            a.args = a.args.iter().map(|d| simp.simplify(d)).collect();
+                            // The data engine rewrites only arguments a constant went
+                            // into; the others get the syntactic folds alone, which decide
+                            // what open arguments need (`if(false, v, v) == v`, so an
+                            // unused sum variable can go). A closed argument stays as
+                            // written, as mCRL2 leaves sudoku's `a(solve_sudo(hard_sudoku))`
+                            // (rewriting it solved the sudoku: 4 s); exploration evaluates
+                            // it anyway, and a closed term holds no sum variable.
+                            let mut a = a.clone();
+                            for d in &mut a.args {
+                                *d = if ir_ops::free_vars(d).iter().any(|v| sigma.contains_key(v)) {
+                                    simp.simplify(&substitute(d, &sigma))
+                                } else {
+                                    syn.simplify(d)
+                                };
+                            }
                             a
                         })
                         .collect(),

@@ -51,17 +51,6 @@ pub(super) fn collect_calls(e: &ProcExpr, out: &mut Vec<ProcId>) {
     }
 }
 
-/// The operands of a (nested) sequential composition, in execution order.
-pub(super) fn flatten_seq<'e>(e: &'e ProcExpr, out: &mut Vec<&'e ProcExpr>) {
-    match e {
-        ProcExpr::Seq(a, b) => {
-            flatten_seq(a, out);
-            flatten_seq(b, out);
-        }
-        _ => out.push(e),
-    }
-}
-
 /// Free data variables of a process expression, in order of first occurrence.
 pub(crate) fn proc_free_vars(e: &ProcExpr) -> Vec<Var> {
     fn go(e: &ProcExpr, bound: &mut Vec<Var>, out: &mut Vec<Var>) {
@@ -250,43 +239,47 @@ pub(super) fn expand_trivial_calls(spec: &ProcSpec) -> ProcSpec {
     out
 }
 
-/// Whether `e` can terminate successfully (mCRL2's `canterminatebody`); `visiting` holds
-/// the processes being examined, and a call back into one of them is taken not to terminate
-/// (its other alternatives decide).
-pub(super) fn can_terminate(spec: &ProcSpec, e: &ProcExpr, visiting: &mut Vec<ProcId>) -> bool {
+/// Which processes can terminate successfully (mCRL2's `canterminate`): the least fixpoint
+/// of [`expr_terminates`] over all equations, so a process that can only call itself again
+/// (`X = a . X`) cannot. Why: `X . Y` with `X` unable to terminate is `X`, and keeping `Y`
+/// on the stack of pending processes makes stacks grow without need (WMS: `JobAgent`'s
+/// branches that restart `JobAgent` inside a sequence) and stores dead arguments.
+pub(super) fn terminating_procs(spec: &ProcSpec) -> Vec<bool> {
+    let mut term = vec![false; spec.procs.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (i, p) in spec.procs.iter().enumerate() {
+            if !term[i] && expr_terminates(&term, &p.body) {
+                term[i] = true;
+                changed = true;
+            }
+        }
+    }
+    term
+}
+
+/// Whether `e` can terminate successfully (mCRL2's `canterminatebody`), given which
+/// processes can ([`terminating_procs`]). Conditions are not evaluated.
+pub(super) fn expr_terminates(term: &[bool], e: &ProcExpr) -> bool {
     match e {
         ProcExpr::Action(_) | ProcExpr::Tau => true,
         ProcExpr::Delta => false,
         ProcExpr::Seq(a, b)
         | ProcExpr::Sync(a, b)
         | ProcExpr::Par(a, b)
-        | ProcExpr::LeftMerge(a, b) => {
-            can_terminate(spec, a, visiting) && can_terminate(spec, b, visiting)
-        }
-        ProcExpr::Choice(a, b) => {
-            can_terminate(spec, a, visiting) || can_terminate(spec, b, visiting)
-        }
+        | ProcExpr::LeftMerge(a, b) => expr_terminates(term, a) && expr_terminates(term, b),
+        ProcExpr::Choice(a, b) => expr_terminates(term, a) || expr_terminates(term, b),
         ProcExpr::If { then, else_, .. } => {
-            can_terminate(spec, then, visiting)
-                || else_
-                    .as_ref()
-                    .is_some_and(|x| can_terminate(spec, x, visiting))
+            expr_terminates(term, then) || else_.as_ref().is_some_and(|x| expr_terminates(term, x))
         }
         ProcExpr::Sum { body, .. }
         | ProcExpr::Allow { body, .. }
         | ProcExpr::Block { body, .. }
         | ProcExpr::Hide { body, .. }
         | ProcExpr::Rename { body, .. }
-        | ProcExpr::Comm { body, .. } => can_terminate(spec, body, visiting),
-        ProcExpr::Call { proc, .. } => {
-            if visiting.contains(proc) {
-                return false;
-            }
-            visiting.push(*proc);
-            let r = can_terminate(spec, &spec.proc(*proc).body, visiting);
-            visiting.pop();
-            r
-        }
+        | ProcExpr::Comm { body, .. } => expr_terminates(term, body),
+        ProcExpr::Call { proc, .. } => term[proc.0 as usize],
     }
 }
 
@@ -304,9 +297,9 @@ pub(super) fn can_terminate(spec: &ProcSpec, e: &ProcExpr, visiting: &mut Vec<Pr
 /// `a . b . (c -> ..)` (mCRL2 parses `.` to the right, so the condition follows `b` in a
 /// tail), nor when `p` cannot terminate. Both this function and its leaf collection recurse
 /// only into proper subterms of their input (the produced `p . leaf` is not revisited), so it
-/// terminates; `can_terminate` stops at the first repeated process.
-pub(super) fn distribute_prefix_over_conditions(spec: &ProcSpec, e: &ProcExpr) -> ProcExpr {
-    let r = |x: &ProcExpr| Arc::new(distribute_prefix_over_conditions(spec, x));
+/// terminates. `term` says which processes can terminate ([`terminating_procs`]).
+pub(super) fn distribute_prefix_over_conditions(term: &[bool], e: &ProcExpr) -> ProcExpr {
+    let r = |x: &ProcExpr| Arc::new(distribute_prefix_over_conditions(term, x));
     match e {
         ProcExpr::Choice(a, b) => ProcExpr::Choice(r(a), r(b)),
         ProcExpr::Sum { vars, body } => ProcExpr::Sum {
@@ -327,7 +320,7 @@ pub(super) fn distribute_prefix_over_conditions(spec: &ProcSpec, e: &ProcExpr) -
         ProcExpr::Seq(p, q)
             if matches!(**q, ProcExpr::If { .. })
                 && !matches!(**p, ProcExpr::Seq(..))
-                && can_terminate(spec, p, &mut Vec::new()) =>
+                && expr_terminates(term, p) =>
         {
             fn leaves(p: &ProcExpr, c: DataExpr, rest: &ProcExpr, out: &mut Vec<ProcExpr>) {
                 match rest {

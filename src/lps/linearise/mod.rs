@@ -219,6 +219,8 @@ struct Lin<'a> {
     spec: &'a ProcSpec,
     /// Which processes contain parallel operators (directly or through calls).
     mcrl: Vec<bool>,
+    /// Which processes can terminate successfully ([`terminating_procs`]).
+    term: Vec<bool>,
     ctrls: Vec<Ctrl>,
     proc_ctrl: HashMap<ProcId, CtrlId>,
     expr_ctrl: HashMap<key::ExprKey, CtrlId>,
@@ -240,6 +242,8 @@ struct Lin<'a> {
     actions: Vec<ActionDecl>,
     /// Decides data equalities (the data engine's rewriter when available).
     simp: Box<dyn Simplifier + 'a>,
+    /// The syntactic folds alone, for closed action arguments (see `component_constelm`).
+    syn: ir_ops::SyntacticSimplifier,
     /// How each sequential component terminates, for the explicit `Terminate`.
     terminations: Vec<super::terminate::Termination>,
     /// The Boolean selector variables clustering introduced (see `cluster`).
@@ -305,6 +309,7 @@ impl<'a> Lin<'a> {
         Lin {
             spec,
             mcrl,
+            term: terminating_procs(spec),
             ctrls: Vec::new(),
             proc_ctrl: HashMap::new(),
             expr_ctrl: HashMap::new(),
@@ -320,6 +325,7 @@ impl<'a> Lin<'a> {
             used_names,
             actions: spec.actions.clone(),
             simp: crate::data::simplify::best_simplifier(&spec.data, store),
+            syn: ir_ops::SyntacticSimplifier::new(&spec.data),
             terminations: Vec::new(),
             selectors: HashSet::new(),
         }
