@@ -98,6 +98,39 @@ pub(crate) fn proc_free_vars(e: &ProcExpr) -> Vec<Var> {
     out
 }
 
+/// `e` with every data expression in it (arguments, conditions) simplified by `simp`.
+pub(crate) fn simplify_proc(e: &ProcExpr, simp: &dyn Simplifier) -> ProcExpr {
+    match e {
+        ProcExpr::Action(a) => ProcExpr::Action(Action {
+            name: a.name.clone(),
+            sorts: a.sorts.clone(),
+            args: a.args.iter().map(|d| simp.simplify(d)).collect(),
+        }),
+        ProcExpr::Call { proc, args } => ProcExpr::Call {
+            proc: *proc,
+            args: args.iter().map(|d| simp.simplify(d)).collect(),
+        },
+        ProcExpr::If { cond, then, else_ } => ProcExpr::If {
+            cond: simp.simplify(cond),
+            then: Arc::new(simplify_proc(then, simp)),
+            else_: else_.as_ref().map(|x| Arc::new(simplify_proc(x, simp))),
+        },
+        _ => e.map_children(|x| simplify_proc(x, simp)),
+    }
+}
+
+/// `spec` with the data of every body and of `init` simplified by `simp`. mCRL2 simplifies
+/// before linearising too: a tail `a . P(bb => (false => cc))` then has no free variables,
+/// so its control state does not keep `bb` and `cc` (and the state space has mCRL2's size).
+pub(super) fn simplify_bodies(spec: &ProcSpec, simp: &dyn Simplifier) -> ProcSpec {
+    let mut out = spec.clone();
+    for p in out.procs.iter_mut() {
+        p.body = simplify_proc(&p.body, simp);
+    }
+    out.init = simplify_proc(&spec.init, simp);
+    out
+}
+
 /// Capture-avoiding substitution in a process expression.
 pub(crate) fn subst_proc(e: &ProcExpr, sigma: &Subst) -> ProcExpr {
     if sigma.is_empty() {

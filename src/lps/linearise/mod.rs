@@ -123,7 +123,10 @@ const MAX_SUMMANDS: usize = 2_000_000;
 /// Linearises `spec` into a linear process.
 pub fn linearise(spec: &ProcSpec, opts: LineariseOptions) -> Result<Lps, LinError> {
     let _timer = crate::progress::time_stage("linearisation");
-    let expanded = expand_trivial_calls(spec);
+    let expanded = simplify_bodies(
+        &expand_trivial_calls(spec),
+        &crate::data::ir_ops::SyntacticSimplifier::new(&spec.data),
+    );
     let spec = &expanded;
     let store = crate::data::TermStore::new();
     let mut l = Lin::new(spec, &store);
