@@ -69,7 +69,10 @@ pub fn branching_partition_watched<W: Watch>(
     let mut divergent: Vec<bool> = size.iter().map(|&s| s > 1).collect();
     // The contracted graph; the pseudo-label `div` marks divergence.
     let div = is_tau.len() as u32;
-    let tau_label = is_tau.iter().position(|&t| t).map_or(u32::MAX, |a| a as u32);
+    let tau_label = is_tau
+        .iter()
+        .position(|&t| t)
+        .map_or(u32::MAX, |a| a as u32);
     let mut edges: Vec<(u32, u32, u32)> = Vec::with_capacity(transitions.len());
     for t in transitions {
         let (cf, ct) = (comp[t.from.index()], comp[t.to.index()]);

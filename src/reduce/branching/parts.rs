@@ -265,16 +265,17 @@ impl Parts {
             edge_slice[e] = Slice(slot_of_label[a]);
         }
         // Counters: edges are sorted by source, then label.
-        let mut edge_cnt = vec![Counter(0); m];
         let mut cnt: Vec<u32> = Vec::new();
-        for e in 0..m {
-            if e == 0 || g.from[e] != g.from[e - 1] || g.label[e] != g.label[e - 1] {
-                cnt.push(0);
-            }
-            let c = cnt.len() - 1;
-            cnt[c] += 1;
-            edge_cnt[e] = Counter(c as u32);
-        }
+        let edge_cnt: Vec<Counter> = (0..m)
+            .map(|e| {
+                if e == 0 || g.from[e] != g.from[e - 1] || g.label[e] != g.label[e - 1] {
+                    cnt.push(0);
+                }
+                let c = cnt.len() - 1;
+                cnt[c] += 1;
+                Counter(c as u32)
+            })
+            .collect();
         let ns = parts_slices.len();
         let nc = cnt.len();
         Parts {
@@ -356,7 +357,8 @@ impl Parts {
     /// Whether `v` has an edge labelled `label` into constellation `c`.
     pub(super) fn has_step(&self, v: Node, label: u32, c: Cons) -> bool {
         self.g.out(v).any(|e| {
-            self.g.label[e.ix()] == label && self.bl_cons[self.block_of[self.g.to[e.ix()].ix()].ix()] == c
+            self.g.label[e.ix()] == label
+                && self.bl_cons[self.block_of[self.g.to[e.ix()].ix()].ix()] == c
         })
     }
 

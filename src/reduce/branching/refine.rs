@@ -19,9 +19,10 @@
 //! last inert step went are *new bottom states*, for which the block is then stabilised
 //! under every slice of its transitions (`stabilise`).
 //!
-//! Where this departs from the paper: the stabilisation visits every slice of a block with
-//! new bottom states, one split at a time, instead of the paper's bookkeeping of unstable
-//! slices, so a block with many slices that gets new bottom states often costs more.
+//! Where this departs from the paper: a block with new bottom states is stabilised by
+//! counting their transitions per slice and splitting under every slice some of them miss
+//! (the paper keeps finer bookkeeping of unstable slices), so each pass visits all slices
+//! of such a block; the splits themselves are the same two-search splits.
 
 use super::parts::{Block, Cons, Edge, Node, Parts, Pending};
 use crate::progress::{grouped, Watch};
@@ -162,7 +163,12 @@ impl Refiner {
                         .collect();
                     if !lacking.is_empty() {
                         let sources = self.sources(x);
-                        self.split(r, &sources, Unmarked::List(&lacking), Mark::Step { label, cons });
+                        self.split(
+                            r,
+                            &sources,
+                            Unmarked::List(&lacking),
+                            Mark::Step { label, cons },
+                        );
                     }
                 }
             }
@@ -322,9 +328,12 @@ impl Refiner {
         true
     }
 
-    /// Makes every block with new bottom states stable again: while a slice of the block
-    /// (other than tau into its own constellation) misses a new bottom state, split the
-    /// block into the states that reach the slice by inert steps and the rest.
+    /// Makes every block with new bottom states stable again. Per block, the new bottom
+    /// states' transitions are counted per slice; every slice (other than tau into the
+    /// block's own constellation) that some of them miss becomes a splitter, and all of them
+    /// split the block in one pass. Afterwards each part either has such a slice at all its
+    /// bottom states or not at all, except for states that became bottom during the pass,
+    /// which the next pass checks.
     fn stabilise<W: Watch>(&mut self, watch: &mut W) -> Result<(), W::Stop> {
         while !self.p.new_bottom.is_empty() {
             let mut list = std::mem::take(&mut self.p.new_bottom);
@@ -339,24 +348,20 @@ impl Refiner {
                     j += 1;
                 }
                 self.tick(watch)?;
-                let group = &list[i..j];
-                if self.stabilise_block(b, group) {
-                    self.p.new_bottom.extend_from_slice(group);
-                } else {
-                    for v in group {
-                        self.p.is_new[v.ix()] = false;
-                    }
+                self.queue_missed(b, &list[i..j]);
+                for v in &list[i..j] {
+                    self.p.is_new[v.ix()] = false;
                 }
                 i = j;
             }
+            self.process_pending(watch)?;
         }
         Ok(())
     }
 
-    /// One step of [`Self::stabilise`] on block `b` with new bottom states `news`: splits
-    /// `b` under the first slice some of them miss and returns true, or returns false when
-    /// none is missed.
-    fn stabilise_block(&mut self, b: Block, news: &[Node]) -> bool {
+    /// Queues as `Plain` splitters the slices of block `b` (other than tau into its own
+    /// constellation) that some of its new bottom states `news` have no transition in.
+    fn queue_missed(&mut self, b: Block, news: &[Node]) {
         self.slice_epoch += 1;
         let ep = self.slice_epoch;
         for &v in news {
@@ -374,22 +379,16 @@ impl Refiner {
             }
         }
         self.p.compact_slices(b);
-        let missed = self.p.bl_slices[b.ix()].iter().copied().find(|&y| {
-            !self.p.slice_inert(y)
-                && (self.p.sl_stamp[y.ix()] != ep || (self.p.sl_count[y.ix()] as usize) < news.len())
-        });
-        let Some(y) = missed else {
-            return false;
-        };
-        let (label, cons) = (self.p.sl_label[y.ix()], self.p.sl_cons[y.ix()]);
-        let lacking: Vec<Node> = news
-            .iter()
-            .copied()
-            .filter(|&v| !self.p.has_step(v, label, cons))
-            .collect();
-        let sources = self.sources(y);
-        let split = self.split(b, &sources, Unmarked::List(&lacking), Mark::Step { label, cons });
-        debug_assert!(split, "a slice missed by a bottom state splits its block");
-        true
+        for k in 0..self.p.bl_slices[b.ix()].len() {
+            let y = self.p.bl_slices[b.ix()][k];
+            if !self.p.slice_inert(y)
+                && (self.p.sl_stamp[y.ix()] != ep
+                    || (self.p.sl_count[y.ix()] as usize) < news.len())
+            {
+                self.p.sl_pending[y.ix()] = Pending::Plain;
+                self.p.sl_sibling[y.ix()] = super::parts::Slice::NONE;
+                self.p.pending.push(y);
+            }
+        }
     }
 }
