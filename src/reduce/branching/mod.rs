@@ -93,7 +93,7 @@ pub fn branching_partition_watched<W: Watch>(
     }
     edges.sort_unstable();
     edges.dedup();
-    let (block, num_blocks) = refine::refine(parts::Graph::new(k, &edges, tau_label), watch)?;
+    let (block, num_blocks) = refine::refine(parts::Graph::new(k, edges, tau_label), watch)?;
     let blocks = comp.iter().map(|&c| block[c as usize]).collect();
     Ok(Partition::from_blocks(blocks, num_blocks))
 }

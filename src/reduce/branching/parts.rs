@@ -70,10 +70,10 @@ pub(super) struct Graph {
 
 impl Graph {
     /// The graph of `k` nodes and `edges` `(from, label, to)`, sorted and without duplicates.
-    pub(super) fn new(k: usize, edges: &[(u32, u32, u32)], tau: u32) -> Graph {
+    pub(super) fn new(k: usize, edges: Vec<(u32, u32, u32)>, tau: u32) -> Graph {
         let mut out_start = vec![0u32; k + 1];
         let mut in_start = vec![0u32; k + 1];
-        for &(f, _, t) in edges {
+        for &(f, _, t) in &edges {
             out_start[f as usize + 1] += 1;
             in_start[t as usize + 1] += 1;
         }
