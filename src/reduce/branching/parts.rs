@@ -69,7 +69,7 @@ pub(super) struct Graph {
 }
 
 impl Graph {
-    /// The graph of `k` nodes and `edges` `(from, label, to)`, sorted and without duplicates.
+    /// The graph of `k` nodes and `edges` `(from, label, to)`, sorted, each edge once.
     pub(super) fn new(k: usize, edges: Vec<(u32, u32, u32)>, tau: u32) -> Graph {
         let mut out_start = vec![0u32; k + 1];
         let mut in_start = vec![0u32; k + 1];
