@@ -102,7 +102,7 @@ fn memory_limit_stops_a_branching_reduction_at_its_first_round() {
     ]);
     assert_eq!(code, 3, "{err}");
     assert!(
-        err.contains("reduction stopped") && err.contains("refinement rounds"),
+        err.contains("reduction stopped") && err.contains("constellations"),
         "{err}"
     );
     assert!(err.contains("memory limit"), "{err}");

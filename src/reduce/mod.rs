@@ -6,8 +6,8 @@
 //! - [`partition`]: the coarsest [`Bisimulation`] (strong, branching, divergence-preserving
 //!   branching) of an LTS as a [`Partition`] of its states. Strong bisimulation is Paige and
 //!   Tarjan's O(m log n) refinement ([`strong`]); the branching variants contract tau-SCCs
-//!   and refine signatures over the inert-tau DAG, recomputing only the states a split can
-//!   affect ([`branching`]). [`naive::partition`] is a
+//!   and refine blocks under constellations in O(m log n), after Jansen, Groote, Keiren and
+//!   Wijs (TACAS 2020) ([`branching`]). [`naive::partition`] is a
 //!   plain signature-refinement reference that the property tests hold both against.
 //! - [`quotient`]: the LTS with one state per block, as mCRL2's `ltsconvert` builds it.
 //! - [`reduce`] / [`compare`]: the whole `ltsconvert -e` / `ltscompare -e` for an

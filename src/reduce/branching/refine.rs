@@ -1,0 +1,394 @@
+//! Refinement to the coarsest branching bisimulation in O(m log n) (after Jansen, Groote,
+//! Keiren and Wijs, "An O(m log n) algorithm for branching bisimilarity on labelled
+//! transition systems", TACAS 2020), over the structure of `parts.rs`.
+//!
+//! The partition is kept *stable* under the constellations: for every block `B`, label `a`
+//! and constellation `C` (other than tau into `B`'s own constellation), if some state of `B`
+//! has an `a`-step into `C` then every bottom state of `B` has one. Stable and every
+//! constellation one block means a branching bisimulation; starting from one block, only
+//! necessary splits are made, so it is the coarsest.
+//!
+//! The loop splits a constellation `C`: a block `B'` of at most half of it becomes a
+//! constellation of its own (each transition moves O(log n) times). Every block with an
+//! `a`-step into `B'` splits into the states that reach one by inert steps and the rest,
+//! and the first part again under `a`-steps into `C \ B'` (a counter per state says which
+//! bottom states have one). A split runs two searches side by side, one from the marked
+//! states backwards over inert steps, one from the unmarked bottom states backwards
+//! counting each state's inert steps, and stops when the first finishes: a split costs the
+//! smaller part's edges. Tau-steps between the two parts stop being inert; states whose
+//! last inert step went are *new bottom states*, for which the block is then stabilised
+//! under every slice of its transitions (`stabilise`).
+//!
+//! Where this departs from the paper: a block with new bottom states is stabilised by
+//! counting their transitions per slice and splitting under every slice some of them miss
+//! (the paper keeps finer bookkeeping of unstable slices), so each pass visits all slices
+//! of such a block; the splits themselves are the same two-search splits.
+
+use super::parts::{Block, Cons, Edge, Node, Parts, Pending};
+use crate::progress::{grouped, Watch};
+
+/// Which states count as marked in a split (the states the first search starts from).
+#[derive(Clone, Copy)]
+enum Mark {
+    /// The states stamped in `Refiner::marked`.
+    Flag,
+    /// The states with a step labelled `label` into constellation `cons`.
+    Step { label: u32, cons: Cons },
+}
+
+/// Where the second search of a split starts: the bottom states that are not marked.
+enum Unmarked<'a> {
+    /// The block's bottom states, filtered by the mark.
+    Bottom,
+    /// These states (the caller knows them to be all the unmarked bottom states).
+    List(&'a [Node]),
+}
+
+/// The refinement's state beside the partition: scratch marks of the searches.
+struct Refiner {
+    p: Parts,
+    /// `marked[v] == mark_epoch`: `v` is marked (for `Mark::Flag`).
+    marked: Vec<u32>,
+    mark_epoch: u32,
+    /// `in_r[v] == op`, `in_u[v] == op`: `v` found by a search of split number `op`.
+    in_r: Vec<u32>,
+    in_u: Vec<u32>,
+    /// Inert steps of `v` not yet known to lead into the unmarked part (valid when
+    /// `u_stamp[v] == op`).
+    u_left: Vec<u32>,
+    u_stamp: Vec<u32>,
+    op: u32,
+    r_list: Vec<Node>,
+    u_list: Vec<Node>,
+    /// Scratch lists.
+    seeds: Vec<Node>,
+    rest: Vec<super::parts::Counter>,
+    /// Splits done, for progress and stop messages.
+    splits: u64,
+    /// Stamp for per-slice counting in `stabilise_block`.
+    slice_epoch: u32,
+}
+
+/// The coarsest stable partition of the graph's nodes: each node's block and the number
+/// of blocks. Ticks `watch` once per split.
+pub(super) fn refine<W: Watch>(
+    g: super::parts::Graph,
+    watch: &mut W,
+) -> Result<(Vec<u32>, u32), W::Stop> {
+    let k = g.nodes();
+    let mut r = Refiner {
+        p: Parts::new(g),
+        marked: vec![0; k],
+        mark_epoch: 0,
+        in_r: vec![0; k],
+        in_u: vec![0; k],
+        u_left: vec![0; k],
+        u_stamp: vec![0; k],
+        op: 0,
+        r_list: Vec::new(),
+        u_list: Vec::new(),
+        seeds: Vec::new(),
+        rest: Vec::new(),
+        splits: 0,
+        slice_epoch: 0,
+    };
+    r.stabilise(watch)?;
+    while r.p.split_constellation().is_some() {
+        r.tick(watch)?;
+        r.process_pending(watch)?;
+        r.p.recycle_counters();
+        r.stabilise(watch)?;
+    }
+    let blocks = r.p.block_of.iter().map(|b| b.0).collect();
+    Ok((blocks, r.p.num_blocks() as u32))
+}
+
+impl Refiner {
+    fn tick<W: Watch>(&mut self, watch: &mut W) -> Result<(), W::Stop> {
+        self.splits += 1;
+        let (blocks, cons) = (self.p.num_blocks(), self.p.num_constellations());
+        watch.tick(self.splits, || {
+            format!(
+                "{} blocks, {} constellations",
+                grouped(blocks as u64),
+                grouped(cons as u64)
+            )
+        })
+    }
+
+    /// Splits every block under the waiting slices (see [`Pending`]).
+    fn process_pending<W: Watch>(&mut self, watch: &mut W) -> Result<(), W::Stop> {
+        while let Some(y) = self.p.pending.pop() {
+            let kind = self.p.sl_pending[y.ix()];
+            self.p.sl_pending[y.ix()] = Pending::No;
+            if kind == Pending::No || self.p.slice_empty(y) {
+                continue;
+            }
+            self.tick(watch)?;
+            let b = self.p.sl_block[y.ix()];
+            let label = self.p.sl_label[y.ix()];
+            self.mark_epoch += 1;
+            let mut seeds = std::mem::take(&mut self.seeds);
+            let mut rest = std::mem::take(&mut self.rest);
+            seeds.clear();
+            rest.clear();
+            for &e in self.p.slice_edges(y) {
+                let s = self.p.g.from[e.ix()];
+                if self.marked[s.ix()] != self.mark_epoch {
+                    self.marked[s.ix()] = self.mark_epoch;
+                    seeds.push(s);
+                    rest.push(self.p.cnt_parent[self.p.edge_cnt[e.ix()].ix()]);
+                }
+            }
+            let e0: Edge = self.p.slice_edges(y)[0];
+            self.split(b, &seeds, Unmarked::Bottom, Mark::Flag);
+            if kind == Pending::WithRest {
+                // The part that reaches `y` (holding all of `y`'s transitions), split under
+                // the same label into the rest of the old constellation. Its bottom states
+                // are all marked (a bottom state reaches only itself).
+                let r = self.p.block_of[seeds[0].ix()];
+                let ny = self.p.edge_slice[e0.ix()];
+                let x = self.p.sl_sibling[ny.ix()];
+                if x != super::parts::Slice::NONE && !self.p.slice_empty(x) {
+                    let cons = self.p.sl_cons[x.ix()];
+                    let lacking: Vec<Node> = seeds
+                        .iter()
+                        .zip(&rest)
+                        .filter(|&(&s, &c)| {
+                            self.p.block_of[s.ix()] == r
+                                && self.p.inert_out[s.ix()] == 0
+                                && self.p.cnt[c.ix()] == 0
+                        })
+                        .map(|(&s, _)| s)
+                        .collect();
+                    if !lacking.is_empty() {
+                        let sources = self.sources(x);
+                        self.split(
+                            r,
+                            &sources,
+                            Unmarked::List(&lacking),
+                            Mark::Step { label, cons },
+                        );
+                    }
+                }
+            }
+            self.seeds = seeds;
+            self.rest = rest;
+        }
+        Ok(())
+    }
+
+    /// The distinct sources of slice `x`'s transitions.
+    fn sources(&mut self, x: super::parts::Slice) -> Vec<Node> {
+        self.mark_epoch += 1;
+        let mut out = Vec::new();
+        for &e in self.p.slice_edges(x) {
+            let s = self.p.g.from[e.ix()];
+            if self.marked[s.ix()] != self.mark_epoch {
+                self.marked[s.ix()] = self.mark_epoch;
+                out.push(s);
+            }
+        }
+        out
+    }
+
+    fn is_marked(&self, v: Node, mark: Mark) -> bool {
+        match mark {
+            Mark::Flag => self.marked[v.ix()] == self.mark_epoch,
+            Mark::Step { label, cons } => self.p.has_step(v, label, cons),
+        }
+    }
+
+    /// Splits block `b` into the states that reach a marked state by inert steps (`marked`
+    /// lists every marked state of `b`, none twice) and the rest, by two searches side by
+    /// side; the part whose search finishes first moves to a new block. Returns whether
+    /// `b` split.
+    fn split(&mut self, b: Block, marked: &[Node], unmarked: Unmarked, mark: Mark) -> bool {
+        self.op += 1;
+        let op = self.op;
+        let tau = self.p.g.tau;
+        self.r_list.clear();
+        self.u_list.clear();
+        let size = self.p.block_size(b);
+        // Search R: seeds, then inert predecessors; (state index, in-edge cursor).
+        let (mut r_seed, mut r_at, mut r_edge) = (0usize, 0usize, 0usize);
+        // Search U: seeds, then inert predecessors whose inert steps all lead into U.
+        let (mut u_seed, mut u_at, mut u_edge) = (0usize, 0usize, 0usize);
+        let u_seeds: &[Node] = match unmarked {
+            Unmarked::Bottom => &[],
+            Unmarked::List(l) => l,
+        };
+        let bottom_len = self.p.bl_bottom[b.ix()].len();
+        let (mut r_work, mut u_work) = (0u64, 0u64);
+        let r_first = loop {
+            if r_work <= u_work {
+                // One step of R.
+                r_work += 1;
+                if r_seed < marked.len() {
+                    let s = marked[r_seed];
+                    r_seed += 1;
+                    if self.in_r[s.ix()] != op {
+                        self.in_r[s.ix()] = op;
+                        self.r_list.push(s);
+                        r_work += self.p.g.degree(s);
+                    }
+                } else if r_at < self.r_list.len() {
+                    let s = self.r_list[r_at];
+                    let ins = self.p.g.incoming(s);
+                    if r_edge < ins.len() {
+                        let e = ins[r_edge];
+                        r_edge += 1;
+                        let q = self.p.g.from[e.ix()];
+                        if self.p.g.label[e.ix()] == tau
+                            && self.p.block_of[q.ix()] == b
+                            && self.in_r[q.ix()] != op
+                        {
+                            self.in_r[q.ix()] = op;
+                            self.r_list.push(q);
+                            r_work += self.p.g.degree(q);
+                        }
+                    } else {
+                        r_at += 1;
+                        r_edge = 0;
+                    }
+                } else {
+                    break true;
+                }
+            } else {
+                // One step of U.
+                u_work += 1;
+                let seed = match unmarked {
+                    Unmarked::Bottom if u_seed < bottom_len => {
+                        let s = self.p.bl_bottom[b.ix()][u_seed];
+                        u_seed += 1;
+                        (!self.is_marked(s, mark)).then_some(s)
+                    }
+                    Unmarked::List(_) if u_seed < u_seeds.len() => {
+                        u_seed += 1;
+                        Some(u_seeds[u_seed - 1])
+                    }
+                    _ => {
+                        if u_at < self.u_list.len() {
+                            let s = self.u_list[u_at];
+                            let ins = self.p.g.incoming(s);
+                            if u_edge < ins.len() {
+                                let e = ins[u_edge];
+                                u_edge += 1;
+                                let q = self.p.g.from[e.ix()];
+                                let mut found = None;
+                                if self.p.g.label[e.ix()] == tau && self.p.block_of[q.ix()] == b {
+                                    if self.u_stamp[q.ix()] != op {
+                                        self.u_stamp[q.ix()] = op;
+                                        self.u_left[q.ix()] = self.p.inert_out[q.ix()];
+                                    }
+                                    self.u_left[q.ix()] -= 1;
+                                    if self.u_left[q.ix()] == 0 {
+                                        u_work += self.p.g.degree(q);
+                                        if !self.is_marked(q, mark) {
+                                            found = Some(q);
+                                        }
+                                    }
+                                }
+                                found
+                            } else {
+                                u_at += 1;
+                                u_edge = 0;
+                                None
+                            }
+                        } else {
+                            break false;
+                        }
+                    }
+                };
+                if let Some(s) = seed {
+                    if self.in_u[s.ix()] != op {
+                        self.in_u[s.ix()] = op;
+                        self.u_list.push(s);
+                        u_work += self.p.g.degree(s);
+                    }
+                }
+            }
+        };
+        self.splits += 1;
+        if r_first {
+            if self.r_list.len() == size {
+                return false;
+            }
+            let moved = std::mem::take(&mut self.r_list);
+            self.p.split_off(b, &moved);
+            self.r_list = moved;
+        } else {
+            if self.u_list.is_empty() || self.u_list.len() == size {
+                return false;
+            }
+            let moved = std::mem::take(&mut self.u_list);
+            self.p.split_off(b, &moved);
+            self.u_list = moved;
+        }
+        true
+    }
+
+    /// Makes every block with new bottom states stable again. Per block, the new bottom
+    /// states' transitions are counted per slice; every slice (other than tau into the
+    /// block's own constellation) that some of them miss becomes a splitter, and all of them
+    /// split the block in one pass. Afterwards each part either has such a slice at all its
+    /// bottom states or not at all, except for states that became bottom during the pass,
+    /// which the next pass checks.
+    fn stabilise<W: Watch>(&mut self, watch: &mut W) -> Result<(), W::Stop> {
+        while !self.p.new_bottom.is_empty() {
+            let mut list = std::mem::take(&mut self.p.new_bottom);
+            list.retain(|v| self.p.is_new[v.ix()]);
+            list.sort_unstable_by_key(|v| (self.p.block_of[v.ix()], *v));
+            list.dedup();
+            let mut i = 0;
+            while i < list.len() {
+                let b = self.p.block_of[list[i].ix()];
+                let mut j = i;
+                while j < list.len() && self.p.block_of[list[j].ix()] == b {
+                    j += 1;
+                }
+                self.tick(watch)?;
+                self.queue_missed(b, &list[i..j]);
+                for v in &list[i..j] {
+                    self.p.is_new[v.ix()] = false;
+                }
+                i = j;
+            }
+            self.process_pending(watch)?;
+        }
+        Ok(())
+    }
+
+    /// Queues as `Plain` splitters the slices of block `b` (other than tau into its own
+    /// constellation) that some of its new bottom states `news` have no transition in.
+    fn queue_missed(&mut self, b: Block, news: &[Node]) {
+        self.slice_epoch += 1;
+        let ep = self.slice_epoch;
+        for &v in news {
+            for e in self.p.g.out(v) {
+                let y = self.p.edge_slice[e.ix()];
+                if self.p.sl_stamp[y.ix()] != ep {
+                    self.p.sl_stamp[y.ix()] = ep;
+                    self.p.sl_count[y.ix()] = 0;
+                    self.p.sl_last[y.ix()] = Node::NONE;
+                }
+                if self.p.sl_last[y.ix()] != v {
+                    self.p.sl_last[y.ix()] = v;
+                    self.p.sl_count[y.ix()] += 1;
+                }
+            }
+        }
+        self.p.compact_slices(b);
+        for k in 0..self.p.bl_slices[b.ix()].len() {
+            let y = self.p.bl_slices[b.ix()][k];
+            if !self.p.slice_inert(y)
+                && (self.p.sl_stamp[y.ix()] != ep
+                    || (self.p.sl_count[y.ix()] as usize) < news.len())
+            {
+                self.p.sl_pending[y.ix()] = Pending::Plain;
+                self.p.sl_sibling[y.ix()] = super::parts::Slice::NONE;
+                self.p.pending.push(y);
+            }
+        }
+    }
+}
