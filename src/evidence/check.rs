@@ -206,8 +206,14 @@ impl<'a> Replayer<'a> {
                 "a step does not give summand {summand}'s parameters and sum variables"
             )));
         }
-        let mut sigma: Vec<(VarId, TermId)> = Vec::with_capacity(from.len() + sums.len());
-        sigma.extend(self.params.iter().copied().zip(from.iter().copied()));
+        // Only the parameters the summand reads are bound: every rewrite below binds its
+        // substitution afresh, and a summand of a large LPS reads few of its parameters.
+        let mut sigma: Vec<(VarId, TermId)> = Vec::with_capacity(c.reads().len() + sums.len());
+        sigma.extend(
+            c.reads()
+                .iter()
+                .map(|&i| (self.params[i as usize], from[i as usize])),
+        );
         sigma.extend(c.sum_vars.iter().copied().zip(sums.iter().copied()));
         let sigma = &sigma;
         let cond = self.rewrite(c.condition, sigma)?;
