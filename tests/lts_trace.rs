@@ -402,3 +402,61 @@ fn trace_count_and_state_bound_stop_where_mcrl2_stops() {
         "{err}"
     );
 }
+
+#[test]
+fn tracepp_reads_checks_txt_evidence_when_it_is_one_trace_or_lasso() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("e.mcrl2");
+    std::fs::write(
+        &spec,
+        "act a, b, c;\nproc P(n: Nat) = (n == 0) -> (a . P(1) + c . P(1)) + (n == 1) -> b . P(1);\ninit P(0);\n",
+    )
+    .unwrap();
+    let ev = dir.path().join("ev");
+    // A finite counterexample, a lasso (no path ends) and a witness that branches.
+    let formulas = [
+        ("trace.mcf", "[c . true*][b]false\n"),
+        ("lasso.mcf", "mu X. [true]X\n"),
+        ("branching.mcf", "[true*]<true>true\n"),
+    ];
+    for (name, text) in formulas {
+        let f = dir.path().join(name);
+        std::fs::write(&f, text).unwrap();
+        let (code, out, err) = muon(&["check", s(&spec), "-f", s(&f), "--evidence-dir", s(&ev)]);
+        assert!(code <= 1, "{name}: {out}{err}");
+    }
+    let txt = |stem: &str| std::fs::read_to_string(ev.join(format!("{stem}.txt"))).unwrap();
+    // The trace: a trace file as `lps2lts -t` writes them, read back as it is written.
+    let body = "  initial state: n = 0\n  1    c   n: 0 → 1\n  2    b   (no parameter changes)\n";
+    let trace = txt("trace");
+    assert_eq!(
+        trace,
+        format!("muon trace 1\nparameters: n\ncounterexample (2 steps):\n{body}")
+    );
+    let path = ev.join("trace.txt");
+    assert_eq!(tracepp(&["-f", "trace", s(&path)]), trace);
+    assert_eq!(
+        tracepp(&[s(&path)]),
+        format!("counterexample (2 steps):\n{body}")
+    );
+    // The lasso keeps its cycle through tracepp.
+    let path = ev.join("lasso.txt");
+    let lasso = txt("lasso");
+    assert!(
+        lasso.starts_with("muon trace 1\nparameters: n\n"),
+        "{lasso}"
+    );
+    assert!(lasso.contains("a lasso"), "{lasso}");
+    assert_eq!(tracepp(&["-f", "trace", s(&path)]), lasso);
+    let json: serde_json::Value =
+        serde_json::from_str(&tracepp(&["-f", "json", s(&path)])).unwrap();
+    assert!(json["loop_start"].is_u64(), "{json}");
+    // Evidence that branches is not one trace: its text lists the other branches, and
+    // tracepp points to the JSON trace beside it.
+    let branching = txt("branching");
+    assert!(!branching.starts_with("muon trace"), "{branching}");
+    assert!(branching.contains("the evidence branches"), "{branching}");
+    let (code, _, err) = muon(&["tracepp", s(&ev.join("branching.txt"))]);
+    assert_eq!(code, 1);
+    assert!(err.contains("JSON trace"), "{err}");
+}

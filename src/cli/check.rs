@@ -65,7 +65,8 @@ pub struct Args {
     pub format: TraceFormat,
     /// Write each formula's evidence to DIR as `<formula>.aut`, `<formula>.dot` and
     /// `<formula>.svg` (the evidence LTS; the picture when it is small enough to draw) and
-    /// `<formula>.json` and `<formula>.txt` (the trace).
+    /// `<formula>.json` and `<formula>.txt` (the trace; a trace file `tracepp` reads when
+    /// the evidence is one trace or lasso).
     #[arg(
         long = "evidence-dir",
         value_name = "DIR",

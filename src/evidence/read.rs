@@ -97,8 +97,9 @@ impl StateTable {
     }
 }
 
-/// A replayed step's key: summand, source state, sum values (term ids).
-type ReplayKey = (u32, u32, Box<[u32]>);
+/// A replayed step's key: summand, source state, sum values (numbers of rows of term ids,
+/// so that looking a step up allocates nothing).
+type ReplayKey = (u32, u32, u32);
 
 /// Where a step vertex's values are: its summand, the sum values then the state (term ids
 /// of its instance key), and how many sum values come first.
@@ -115,11 +116,13 @@ struct Reader<'a> {
     /// Per equation: the summand of a step equation.
     step_of: Vec<Option<usize>>,
     states: StateTable,
+    /// The rows of sum values and of action arguments seen, numbered.
+    rows: StateTable,
     /// Per label number: its text and multi-action.
     labels: Vec<(String, Vec<Action>)>,
     label_ids: HashMap<String, u32>,
-    /// The label number of a summand's action arguments.
-    label_of: HashMap<(u32, Box<[u32]>), u32>,
+    /// The label number of a summand's action arguments (their row in `rows`).
+    label_of: HashMap<(u32, u32), u32>,
     /// Replayed steps: (summand, source state, sum values) to (label, target state).
     replayed: HashMap<ReplayKey, (u32, u32)>,
     /// Scratch rows.
@@ -156,6 +159,7 @@ impl<'a> Reader<'a> {
             rp,
             step_of,
             states: StateTable::default(),
+            rows: StateTable::default(),
             labels: Vec::new(),
             label_ids: HashMap::default(),
             label_of: HashMap::default(),
@@ -214,7 +218,7 @@ impl StepSource for Reader<'_> {
         };
         let (sums, from) = values.split_at(m);
         let from_id = self.states.intern(from);
-        let memo = (i as u32, from_id, Box::<[u32]>::from(sums));
+        let memo = (i as u32, from_id, self.rows.intern(sums));
         if let Some(&(label, to)) = self.replayed.get(&memo) {
             return Ok(Some(StepRef {
                 from: from_id,
@@ -234,7 +238,9 @@ impl StepSource for Reader<'_> {
         self.row.clear();
         self.row.extend(self.to.iter().map(|t| t.0));
         let to = self.states.intern(&self.row);
-        let arg_key = (i as u32, args.iter().map(|t| t.0).collect::<Box<[u32]>>());
+        self.row.clear();
+        self.row.extend(args.iter().map(|t| t.0));
+        let arg_key = (i as u32, self.rows.intern(&self.row));
         let label = match self.label_of.get(&arg_key) {
             Some(&l) => l,
             None => {
@@ -378,10 +384,23 @@ impl Proof {
         kept: &dyn Fn(VertexId, &mut Vec<VertexId>),
         root: VertexId,
     ) -> Result<Proof, EvidenceError> {
-        let mut index: HashMap<VertexId, u32> = HashMap::default();
-        index.insert(root, 0);
+        // Per BES vertex: its node, or `u32::MAX` (flat: a proof may have millions of nodes).
+        let mut index: Vec<u32> = Vec::new();
+        let mut node = |w: VertexId, vertex: &mut Vec<VertexId>| {
+            let i = w.index();
+            if i >= index.len() {
+                index.resize(i + 1, u32::MAX);
+            }
+            if index[i] == u32::MAX {
+                index[i] = vertex.len() as u32;
+                vertex.push(w);
+            }
+            index[i]
+        };
+        let mut vertex = Vec::new();
+        node(root, &mut vertex);
         let mut p = Proof {
-            vertex: vec![root],
+            vertex,
             step: Vec::new(),
             start: vec![0],
             succ: Vec::new(),
@@ -399,10 +418,7 @@ impl Proof {
             out.clear();
             kept(v, &mut out);
             for &w in &out {
-                let n = *index.entry(w).or_insert_with(|| {
-                    p.vertex.push(w);
-                    p.vertex.len() as u32 - 1
-                });
+                let n = node(w, &mut p.vertex);
                 p.succ.push(n);
             }
             p.start.push(p.succ.len() as u32);

@@ -2,7 +2,7 @@
 //! changed by name, a lasso's cycle marked) and as JSON, both printed by the one trace
 //! renderer ([`crate::lts::trace`]) with what only evidence has (verdict, branches, summand
 //! numbers) around it, and [`write_evidence`], which writes the evidence in the format an
-//! output file's extension names.
+//! output file's extension names (a linear trace's `.txt` is a trace file `tracepp` reads).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -10,7 +10,7 @@ use std::path::Path;
 use super::{Evidence, Model};
 use crate::data::ir::DataExpr;
 use crate::data::print::data_expr_to_string;
-use crate::lts::trace::{Trace, TraceStep};
+use crate::lts::trace::{Trace, TraceFormat, TraceStep};
 
 /// The evidence's trace as [`crate::lts::trace::Trace`], the one form every trace is printed
 /// from: states and sum values printed by [`data_expr_to_string`], sum variables as the
@@ -152,9 +152,23 @@ pub fn trace_json<'a>(model: impl Into<Model<'a>>, ev: &Evidence) -> serde_json:
     out
 }
 
+/// The evidence's `.txt` file. Linear evidence (a trace or a lasso) is written as a trace
+/// file ([`TraceFormat::File`]: [`trace_text`] behind the trace file's header and the
+/// parameter names, as `lps2lts -t` writes traces), so `tracepp` reads it back; evidence
+/// that branches is not one trace, so its file is the text for people, [`trace_text`] with
+/// the other branches (its trace is in the `.json` beside it).
+pub fn trace_file_text<'a>(model: impl Into<Model<'a>>, ev: &Evidence) -> String {
+    let model = model.into();
+    if is_linear(ev) {
+        shown_trace(model, ev).render(TraceFormat::File, ev.kind())
+    } else {
+        trace_text(model, ev)
+    }
+}
+
 /// Writes the evidence to `path` in the format its extension names: `.json` (the trace,
-/// [`trace_json`]), `.txt` (the trace, [`trace_text`]), or an LTS format (`.aut`, `.dot`,
-/// `.svg`, `.lts`) for the evidence LTS.
+/// [`trace_json`]), `.txt` (the trace, [`trace_file_text`]), or an LTS format (`.aut`,
+/// `.dot`, `.svg`, `.lts`) for the evidence LTS.
 pub fn write_evidence<'a>(
     model: impl Into<Model<'a>>,
     ev: &Evidence,
@@ -163,7 +177,7 @@ pub fn write_evidence<'a>(
     let model = model.into();
     let text = match path.extension().and_then(|e| e.to_str()) {
         Some("json") => format!("{:#}\n", trace_json(model, ev)),
-        Some("txt") => trace_text(model, ev),
+        Some("txt") => trace_file_text(model, ev),
         _ => return Ok(crate::lts::generate::write_lts(&ev.lts, path)?),
     };
     crate::artifact::write_output(Some(path), |w| {

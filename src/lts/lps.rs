@@ -88,6 +88,12 @@ pub struct CompiledSummand {
 }
 
 impl CompiledSummand {
+    /// Indices of the parameters the summand reads (free in its condition, action arguments
+    /// or next state): only these need a value to take it.
+    pub fn reads(&self) -> &[u32] {
+        &self.reads
+    }
+
     /// Compiles `s` (a summand with a multi-action; `None` for a delta summand) in `rw`'s
     /// store; `params` are the LPS's parameters there, `name_id` numbers action names.
     pub fn compile(
