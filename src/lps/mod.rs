@@ -28,7 +28,10 @@
 //!    `rename`, `comm` form a tree; calls to processes whose body contains these operators
 //!    are inlined (with their arguments substituted). The leaves are sequential (pCRL)
 //!    process expressions. Recursion through a parallel operator is reported as an error.
-//! 2. **Greibach normal form per leaf.** Each reachable process body becomes a list of
+//! 2. **Greibach normal form per leaf.** The data in every body is first simplified by the
+//!    syntactic folds (`bb => (false => cc)` is `true`), as mCRL2 rewrites before it
+//!    linearises, so a tail's control state keeps only the variables the tail really uses.
+//!    Each reachable process body becomes a list of
 //!    alternatives `sum e. c -> α . stack` where `stack` is a sequence of process calls (or
 //!    empty: termination). In `p . q` with `p` unable to terminate (a least fixpoint over
 //!    the equations, mCRL2's `canterminate`) `q` is dropped, and a stack is cut after its
