@@ -548,3 +548,16 @@ fn sum_variables_bounded_through_constructors_as_mcrl2() {
         ]
     );
 }
+
+/// A tail `a . P(bb => (false => cc), …)` keeps no parameters once its data is simplified,
+/// as in mCRL2: the state space has mCRL2's 9 states and 21 transitions (12 and 24 before).
+#[test]
+fn tails_keep_only_the_variables_their_simplified_data_uses() {
+    let dir = tempfile::tempdir().unwrap();
+    let lps = linearise(Path::new("fixtures/lts/simplified_tail.mcrl2"), dir.path());
+    let aut = dir.path().join("t.aut");
+    let (code, _, err) = muon(&["lps2lts", s(&lps), s(&aut)]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&aut).unwrap();
+    assert_eq!(text.lines().next().unwrap(), "des (0,21,9)");
+}
