@@ -325,15 +325,15 @@ proptest! {
     }
 }
 
+/// The model: `[c . true*][b]false` is false, by the counterexample `c`, `b`.
+const EVIDENCE_SPEC: &str =
+    "act a, b, c;\nproc P(n: Nat) = (n == 0) -> (a . P(1) + c . P(1)) + (n == 1) -> b . P(1);\ninit P(0);\n";
+
 #[test]
 fn tracepp_reads_checks_json_evidence() {
     let dir = tempfile::tempdir().unwrap();
     let spec = dir.path().join("e.mcrl2");
-    std::fs::write(
-        &spec,
-        "act a, b, c;\nproc P(n: Nat) = (n == 0) -> (a . P(1) + c . P(1)) + (n == 1) -> b . P(1);\ninit P(0);\n",
-    )
-    .unwrap();
+    std::fs::write(&spec, EVIDENCE_SPEC).unwrap();
     let f = dir.path().join("f.mcf");
     std::fs::write(&f, "[c . true*][b]false\n").unwrap();
     let ev = dir.path().join("ev");
@@ -407,11 +407,7 @@ fn trace_count_and_state_bound_stop_where_mcrl2_stops() {
 fn tracepp_reads_checks_txt_evidence_when_it_is_one_trace_or_lasso() {
     let dir = tempfile::tempdir().unwrap();
     let spec = dir.path().join("e.mcrl2");
-    std::fs::write(
-        &spec,
-        "act a, b, c;\nproc P(n: Nat) = (n == 0) -> (a . P(1) + c . P(1)) + (n == 1) -> b . P(1);\ninit P(0);\n",
-    )
-    .unwrap();
+    std::fs::write(&spec, EVIDENCE_SPEC).unwrap();
     let ev = dir.path().join("ev");
     // A finite counterexample, a lasso (no path ends) and a witness that branches.
     let formulas = [
