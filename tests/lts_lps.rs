@@ -561,3 +561,16 @@ fn tails_keep_only_the_variables_their_simplified_data_uses() {
     let text = std::fs::read_to_string(&aut).unwrap();
     assert_eq!(text.lines().next().unwrap(), "des (0,21,9)");
 }
+
+/// A parameter that occurs nowhere in its process's body is dropped, as in mCRL2: the state
+/// space has mCRL2's 3 states and 13 transitions (12 and 52 while it was kept).
+#[test]
+fn parameters_unused_in_their_body_are_dropped_as_in_mcrl2() {
+    let dir = tempfile::tempdir().unwrap();
+    let lps = linearise(Path::new("fixtures/lts/unused_parameter.mcrl2"), dir.path());
+    let aut = dir.path().join("u.aut");
+    let (code, _, err) = muon(&["lps2lts", s(&lps), s(&aut)]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&aut).unwrap();
+    assert_eq!(text.lines().next().unwrap(), "des (0,13,3)");
+}

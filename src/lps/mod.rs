@@ -28,7 +28,9 @@
 //!    `rename`, `comm` form a tree; calls to processes whose body contains these operators
 //!    are inlined (with their arguments substituted). The leaves are sequential (pCRL)
 //!    process expressions. Recursion through a parallel operator is reported as an error.
-//! 2. **Greibach normal form per leaf.** The data in every body is first simplified by the
+//! 2. **Greibach normal form per leaf.** A process parameter that occurs nowhere in its
+//!    body (and in no other process's body under the same name and sort) is dropped with
+//!    the matching call arguments, as mCRL2 drops it. The data in every body is then simplified by the
 //!    syntactic folds (`bb => (false => cc)` is `true`), as mCRL2 rewrites before it
 //!    linearises, so a tail's control state keeps only the variables the tail really uses.
 //!    Each reachable process body becomes a list of

@@ -131,6 +131,69 @@ pub(super) fn simplify_bodies(spec: &ProcSpec, simp: &dyn Simplifier) -> ProcSpe
     out
 }
 
+/// `spec` without the process parameters that occur nowhere in their process's body, and
+/// without the matching arguments of every call, as mCRL2 does (`P(n: Nat, b: Bool) =
+/// a . P(n, false)` becomes `P(n: Nat)`): such a parameter cannot influence behaviour, and
+/// keeping it would split states mCRL2 does not split. One pass on the bodies as written,
+/// as mCRL2's (a parameter only passed on to a dropped one stays). A parameter that another
+/// process uses under the same name and sort stays too (see the comment below).
+pub(super) fn drop_unused_params(spec: &ProcSpec) -> ProcSpec {
+    let used: Vec<HashSet<Var>> = spec
+        .procs
+        .iter()
+        .map(|p| proc_free_vars(&p.body).into_iter().collect())
+        .collect();
+    // A parameter that another process uses under the same name and sort stays: mCRL2
+    // merges such parameters into one, and its initial value then still counts.
+    let used_anywhere: HashSet<&Var> = spec
+        .procs
+        .iter()
+        .zip(&used)
+        .flat_map(|(p, u)| p.params.iter().filter(|v| u.contains(*v)))
+        .collect();
+    let keep: Vec<Vec<bool>> = spec
+        .procs
+        .iter()
+        .zip(&used)
+        .map(|(p, u)| {
+            p.params
+                .iter()
+                .map(|v| u.contains(v) || used_anywhere.contains(v))
+                .collect()
+        })
+        .collect();
+    if keep.iter().all(|k| k.iter().all(|&b| b)) {
+        return spec.clone();
+    }
+    fn strip(e: &ProcExpr, keep: &[Vec<bool>]) -> ProcExpr {
+        match e {
+            ProcExpr::Call { proc, args } => ProcExpr::Call {
+                proc: *proc,
+                args: args
+                    .iter()
+                    .zip(&keep[proc.0 as usize])
+                    .filter(|(_, &k)| k)
+                    .map(|(a, _)| a.clone())
+                    .collect(),
+            },
+            _ => e.map_children(|x| strip(x, keep)),
+        }
+    }
+    let mut out = spec.clone();
+    for (p, k) in out.procs.iter_mut().zip(&keep) {
+        p.params = p
+            .params
+            .iter()
+            .zip(k)
+            .filter(|(_, &k)| k)
+            .map(|(v, _)| v.clone())
+            .collect();
+        p.body = strip(&p.body, &keep);
+    }
+    out.init = strip(&spec.init, &keep);
+    out
+}
+
 /// Capture-avoiding substitution in a process expression.
 pub(crate) fn subst_proc(e: &ProcExpr, sigma: &Subst) -> ProcExpr {
     if sigma.is_empty() {

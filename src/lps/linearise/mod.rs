@@ -123,8 +123,10 @@ const MAX_SUMMANDS: usize = 2_000_000;
 /// Linearises `spec` into a linear process.
 pub fn linearise(spec: &ProcSpec, opts: LineariseOptions) -> Result<Lps, LinError> {
     let _timer = crate::progress::time_stage("linearisation");
+    // Parameters are dropped by their occurrences as written, and only then is the data
+    // simplified (`P(bb) = c(bb) . P(if(bb, 1, 1))` keeps `bb`, as in mCRL2).
     let expanded = simplify_bodies(
-        &expand_trivial_calls(spec),
+        &drop_unused_params(&expand_trivial_calls(spec)),
         &crate::data::ir_ops::SyntacticSimplifier::new(&spec.data),
     );
     let spec = &expanded;
