@@ -553,24 +553,29 @@ fn sum_variables_bounded_through_constructors_as_mcrl2() {
 /// as in mCRL2: the state space has mCRL2's 9 states and 21 transitions (12 and 24 before).
 #[test]
 fn tails_keep_only_the_variables_their_simplified_data_uses() {
-    let dir = tempfile::tempdir().unwrap();
-    let lps = linearise(Path::new("fixtures/lts/simplified_tail.mcrl2"), dir.path());
-    let aut = dir.path().join("t.aut");
-    let (code, _, err) = muon(&["lps2lts", s(&lps), s(&aut)]);
-    assert_eq!(code, 0, "{err}");
-    let text = std::fs::read_to_string(&aut).unwrap();
-    assert_eq!(text.lines().next().unwrap(), "des (0,21,9)");
+    assert_eq!(
+        aut_header("fixtures/lts/simplified_tail.mcrl2"),
+        "des (0,21,9)"
+    );
 }
 
 /// A parameter that occurs nowhere in its process's body is dropped, as in mCRL2: the state
 /// space has mCRL2's 3 states and 13 transitions (12 and 52 while it was kept).
 #[test]
 fn parameters_unused_in_their_body_are_dropped_as_in_mcrl2() {
+    assert_eq!(
+        aut_header("fixtures/lts/unused_parameter.mcrl2"),
+        "des (0,13,3)"
+    );
+}
+
+/// The `.aut` header of the state space of `spec` (muon's `mcrl22lps` and `lps2lts`).
+fn aut_header(spec: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
-    let lps = linearise(Path::new("fixtures/lts/unused_parameter.mcrl2"), dir.path());
-    let aut = dir.path().join("u.aut");
+    let lps = linearise(Path::new(spec), dir.path());
+    let aut = dir.path().join("m.aut");
     let (code, _, err) = muon(&["lps2lts", s(&lps), s(&aut)]);
     assert_eq!(code, 0, "{err}");
     let text = std::fs::read_to_string(&aut).unwrap();
-    assert_eq!(text.lines().next().unwrap(), "des (0,13,3)");
+    text.lines().next().unwrap().to_string()
 }
