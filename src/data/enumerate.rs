@@ -394,8 +394,7 @@ impl<'r, 's> Enumerator<'r, 's> {
                 if subj == Subject::Value
                     && NumSort::of(sort).is_some()
                     && store.occurs_free(x, *l)
-                    && store.is_closed(*r)
-                    && depth < 32 =>
+                    && store.is_closed(*r) =>
             {
                 let Some(elems) = self.elements(*r) else {
                     return Bound::Any;
