@@ -569,6 +569,17 @@ fn parameters_unused_in_their_body_are_dropped_as_in_mcrl2() {
     );
 }
 
+/// A jump into a process that never reads a parameter resets it to "don't care", as mCRL2
+/// does, while `init` keeps its written value: mCRL2's 7 states and 10 transitions (9 and 13
+/// while jumps passed the value on).
+#[test]
+fn parameters_a_process_never_reads_are_reset_on_each_jump_into_it() {
+    assert_eq!(
+        aut_header("fixtures/lts/unread_parameter_reset.mcrl2"),
+        "des (0,10,7)"
+    );
+}
+
 /// The `.aut` header of the state space of `spec` (muon's `mcrl22lps` and `lps2lts`).
 fn aut_header(spec: &str) -> String {
     let dir = tempfile::tempdir().unwrap();

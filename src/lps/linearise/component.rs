@@ -86,6 +86,26 @@ impl Lin<'_> {
             }
             maps.push(m);
         }
+        // Per control state and parameter: does the state's body read it? A jump into a
+        // process whose body never reads a parameter resets it to "don't care", whatever
+        // the call passes, as mCRL2 202607.0 does (`find_dummy_arguments`: by the free
+        // variables of the target's body, not by its parameter list). The initial state
+        // still gets the value written in `init`. The body counts as written, before its
+        // data is simplified (`a(if(p <= p, e1, e1))` reads `p`). Other control states
+        // (tails, stacks) hold exactly the variables they read.
+        let read: Vec<Vec<bool>> = order
+            .iter()
+            .map(|c| {
+                let ctrl = &self.ctrls[c.0 as usize];
+                match &ctrl.kind {
+                    CtrlKind::Proc(p) => {
+                        let fv = &self.read_as_written[p.0 as usize];
+                        ctrl.params.iter().map(|v| fv.contains(v)).collect()
+                    }
+                    _ => vec![true; ctrl.params.len()],
+                }
+            })
+            .collect();
         // Global names: control parameter first.
         let need_ctrl = order.len() > 1 || terminates;
         let base = self.params.len() as u32;
@@ -169,7 +189,9 @@ impl Lin<'_> {
                     Some(t) => {
                         let ti = index[&t.ctrl];
                         for (pos, k) in maps[ti].iter().enumerate() {
-                            vals[*k] = Some(arg(&t.args[pos]));
+                            if read[ti][pos] {
+                                vals[*k] = Some(arg(&t.args[pos]));
+                            }
                         }
                         ti as u32 + 1
                     }

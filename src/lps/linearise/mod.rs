@@ -125,13 +125,19 @@ pub fn linearise(spec: &ProcSpec, opts: LineariseOptions) -> Result<Lps, LinErro
     let _timer = crate::progress::time_stage("linearisation");
     // Parameters are dropped by their occurrences as written, and only then is the data
     // simplified (`P(bb) = c(bb) . P(if(bb, 1, 1))` keeps `bb`, as in mCRL2).
+    let dropped = drop_unused_params(&expand_trivial_calls(spec));
     let expanded = simplify_bodies(
-        &drop_unused_params(&expand_trivial_calls(spec)),
+        &dropped,
         &crate::data::ir_ops::SyntacticSimplifier::new(&spec.data),
     );
     let spec = &expanded;
     let store = crate::data::TermStore::new();
     let mut l = Lin::new(spec, &store);
+    l.read_as_written = dropped
+        .procs
+        .iter()
+        .map(|p| proc_free_vars(&p.body).into_iter().collect())
+        .collect();
     let tree = l.expand(&spec.init, spec.init_span, &mut Vec::new())?;
     let sums = l.lin_node(&tree, &Constraint::any())?;
     let sums = l.decluster(sums);
@@ -253,6 +259,9 @@ struct Lin<'a> {
     terminations: Vec<super::terminate::Termination>,
     /// The Boolean selector variables clustering introduced (see `cluster`).
     selectors: HashSet<Name>,
+    /// Per process, the variables its body reads as written, before the data is
+    /// simplified: mCRL2 decides which parameters a jump resets by these (see `component`).
+    read_as_written: Vec<HashSet<Var>>,
 }
 
 impl<'a> Lin<'a> {
@@ -333,6 +342,7 @@ impl<'a> Lin<'a> {
             syn: ir_ops::SyntacticSimplifier::new(&spec.data),
             terminations: Vec::new(),
             selectors: HashSet::new(),
+            read_as_written: Vec::new(),
         }
     }
 
