@@ -580,6 +580,16 @@ fn parameters_a_process_never_reads_are_reset_on_each_jump_into_it() {
     );
 }
 
+/// A parameter read only after an action blocked above counts as unread, as mCRL2 pushes the
+/// `block` into the process first: mCRL2's 2 states and 10 transitions (6 and 30 before).
+#[test]
+fn parameters_read_only_after_a_blocked_action_are_reset() {
+    assert_eq!(
+        aut_header("fixtures/lts/blocked_parameter_reset.mcrl2"),
+        "des (0,10,2)"
+    );
+}
+
 /// The `.aut` header of the state space of `spec` (muon's `mcrl22lps` and `lps2lts`).
 fn aut_header(spec: &str) -> String {
     let dir = tempfile::tempdir().unwrap();

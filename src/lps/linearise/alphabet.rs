@@ -233,3 +233,41 @@ impl Constraint {
         }
     }
 }
+
+/// `e` as written, with every multi-action that holds a name blocked above it replaced by
+/// `delta` (and what follows dropped). mCRL2 pushes a `block` into the process definitions
+/// below it before linearising, so a parameter read only after a blocked action counts as
+/// unread there. It does not do so under an `allow` (a `block` above an `allow` merges into
+/// it): then `e` is returned as it is.
+pub(super) fn prune_blocked(e: &ProcExpr, k: &Constraint) -> ProcExpr {
+    let Constraint::Any { blocked } = k else {
+        return e.clone();
+    };
+    if blocked.is_empty() {
+        return e.clone();
+    }
+    fn go(e: &ProcExpr, blocked: &BTreeSet<Name>) -> ProcExpr {
+        fn has_blocked(e: &ProcExpr, blocked: &BTreeSet<Name>) -> Option<bool> {
+            match e {
+                ProcExpr::Action(a) => Some(blocked.contains(&a.name)),
+                ProcExpr::Tau => Some(false),
+                ProcExpr::Sync(x, y) => Some(has_blocked(x, blocked)? || has_blocked(y, blocked)?),
+                _ => None,
+            }
+        }
+        if let Some(b) = has_blocked(e, blocked) {
+            return if b { ProcExpr::Delta } else { e.clone() };
+        }
+        match e {
+            ProcExpr::Seq(a, b) => match go(a, blocked) {
+                ProcExpr::Delta => ProcExpr::Delta,
+                pa => ProcExpr::Seq(Arc::new(pa), Arc::new(go(b, blocked))),
+            },
+            ProcExpr::Choice(..) | ProcExpr::Sum { .. } | ProcExpr::If { .. } => {
+                e.map_children(|x| go(x, blocked))
+            }
+            _ => e.clone(),
+        }
+    }
+    go(e, blocked)
+}

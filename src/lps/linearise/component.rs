@@ -33,6 +33,7 @@ impl Lin<'_> {
         &mut self,
         e: &ProcExpr,
         span: Span,
+        k: &Constraint,
     ) -> Result<(Vec<CSum>, Vec<Vec<u32>>), LinError> {
         let start = self.tail_call(&Arc::new(e.clone()), "init", span)?;
         // Explore reachable control states.
@@ -91,7 +92,8 @@ impl Lin<'_> {
         // the call passes, as mCRL2 202607.0 does (`find_dummy_arguments`: by the free
         // variables of the target's body, not by its parameter list). The initial state
         // still gets the value written in `init`. The body counts as written, before its
-        // data is simplified (`a(if(p <= p, e1, e1))` reads `p`). Other control states
+        // data is simplified (`a(if(p <= p, e1, e1))` reads `p`), but without what follows
+        // an action blocked above it (`prune_blocked`). Other control states
         // (tails, stacks) hold exactly the variables they read.
         let read: Vec<Vec<bool>> = order
             .iter()
@@ -99,7 +101,7 @@ impl Lin<'_> {
                 let ctrl = &self.ctrls[c.0 as usize];
                 match &ctrl.kind {
                     CtrlKind::Proc(p) => {
-                        let fv = &self.read_as_written[p.0 as usize];
+                        let fv = proc_free_vars(&prune_blocked(&self.written[p.0 as usize], k));
                         ctrl.params.iter().map(|v| fv.contains(v)).collect()
                     }
                     _ => vec![true; ctrl.params.len()],

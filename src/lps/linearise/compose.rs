@@ -103,7 +103,7 @@ impl Lin<'_> {
         let r = match n {
             PNode::Leaf(e, span) => {
                 let first = self.params.len();
-                let (s, dcs) = self.component(e, *span)?;
+                let (s, dcs) = self.component(e, *span, k)?;
                 let mut s = self.component_constelm(s, &dcs, first);
                 s.retain(|x| k.possible(&x.names()));
                 // As mCRL2 does with every sequential component before composing: one summand

@@ -133,11 +133,7 @@ pub fn linearise(spec: &ProcSpec, opts: LineariseOptions) -> Result<Lps, LinErro
     let spec = &expanded;
     let store = crate::data::TermStore::new();
     let mut l = Lin::new(spec, &store);
-    l.read_as_written = dropped
-        .procs
-        .iter()
-        .map(|p| proc_free_vars(&p.body).into_iter().collect())
-        .collect();
+    l.written = dropped.procs.iter().map(|p| p.body.clone()).collect();
     let tree = l.expand(&spec.init, spec.init_span, &mut Vec::new())?;
     let sums = l.lin_node(&tree, &Constraint::any())?;
     let sums = l.decluster(sums);
@@ -259,9 +255,9 @@ struct Lin<'a> {
     terminations: Vec<super::terminate::Termination>,
     /// The Boolean selector variables clustering introduced (see `cluster`).
     selectors: HashSet<Name>,
-    /// Per process, the variables its body reads as written, before the data is
-    /// simplified: mCRL2 decides which parameters a jump resets by these (see `component`).
-    read_as_written: Vec<HashSet<Var>>,
+    /// Per process, its body as written, before the data is simplified: mCRL2 decides
+    /// which parameters a jump resets by the variables this reads (see `component`).
+    written: Vec<ProcExpr>,
 }
 
 impl<'a> Lin<'a> {
@@ -342,7 +338,7 @@ impl<'a> Lin<'a> {
             syn: ir_ops::SyntacticSimplifier::new(&spec.data),
             terminations: Vec::new(),
             selectors: HashSet::new(),
-            read_as_written: Vec::new(),
+            written: Vec::new(),
         }
     }
 
