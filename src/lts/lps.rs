@@ -16,10 +16,13 @@
 //! skips rewriting and enumeration entirely; the emitted transitions and their order are
 //! exactly those of a fresh evaluation (rewriting is a function of the term and the values
 //! of its free variables). The memo is bounded (`MEMO_WORDS`) and cleared when full.
+//! Before the memo, a summand's guards (`guard.rs`: conjuncts `parameter == literal` of its
+//! condition) are checked on the state row, so a disabled summand costs a few comparisons.
 
 use rustc_hash::FxHashMap;
 use thiserror::Error;
 
+use super::guard::{self, Guard};
 use super::{ActionPart, Label, TransitionSystem};
 use crate::data::print::data_expr_to_string;
 use crate::data::{ConvertError, EnumError, RewriteError, Rewriter, TermId, TermStore, VarId};
@@ -85,6 +88,8 @@ pub struct CompiledSummand {
     reads: Vec<u32>,
     /// Indices of the parameters it changes (the `Some` entries of `next`), in order.
     writes: Vec<u32>,
+    /// Conjuncts of the condition decided on the state row (see [`super::guard`]).
+    guards: Vec<Guard>,
 }
 
 impl CompiledSummand {
@@ -148,7 +153,9 @@ impl CompiledSummand {
         let writes = (0..next.len() as u32)
             .filter(|&i| next[i as usize].is_some())
             .collect();
+        let guards = guard::guards(store, rw.spec(), params, &sum_vars, condition);
         Ok(Some(CompiledSummand {
+            guards,
             sum_vars,
             condition,
             actions,
@@ -412,7 +419,11 @@ impl<'s> TransitionSystem for LpsSystem<'s> {
         state: &[u32],
         emit: &mut dyn FnMut(&Vec<u32>, &[u32]),
     ) -> Result<(), LpsError> {
+        let store = w.rw.store();
         for (k, s) in self.summands.iter().enumerate() {
+            if s.guards.iter().any(|g| g.fails(store, state)) {
+                continue;
+            }
             w.key.clear();
             w.key.extend(s.reads.iter().map(|&i| state[i as usize]));
             if let Some(out) = w.memo[k].get(w.key.as_slice()) {
