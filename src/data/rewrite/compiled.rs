@@ -16,6 +16,7 @@
 //! semantics. The interpreter stays the reference ([`Rewriter::set_compiled`]) and the
 //! property tests in `tests/data_rewrite_compiled.rs` check that both agree.
 
+use super::switch::Switch;
 use super::*;
 
 /// One instruction of a matching program; registers `0..arity` hold the arguments.
@@ -85,10 +86,15 @@ pub(super) struct CompiledRule {
 #[derive(Debug, Default)]
 pub(super) struct Compiled {
     pub(super) rules: Vec<Vec<Option<CompiledRule>>>,
+    /// Per head symbol: the switch that selects the equations that can match (`switch.rs`).
+    switches: Vec<Option<Switch>>,
 }
 
 /// The compiled form of a system without equations.
-pub(super) static NO_RULES: Compiled = Compiled { rules: Vec::new() };
+pub(super) static NO_RULES: Compiled = Compiled {
+    rules: Vec::new(),
+    switches: Vec::new(),
+};
 
 /// A matching program, the registers it uses, and the variables' registers.
 type MatchProgram = (Vec<MatchOp>, usize, Vec<(VarId, u16)>);
@@ -211,6 +217,7 @@ impl<'s> Rewriter<'s> {
                 });
             }
             out.rules.push(per_head);
+            out.switches.push(Switch::build(self.store, rules));
         }
         out
     }
@@ -311,17 +318,46 @@ impl<'s> Rewriter<'s> {
             Some(rs) if self.use_compiled && !curried && !rs.is_empty() => rs,
             _ => return self.try_rules_interp(f, args, curried, None, 0),
         };
-        for (i, rule) in compiled.iter().enumerate() {
-            let r = match rule {
-                Some(rule) => self.try_compiled(rule, args, 0)?,
-                // An interpreted equation: try it alone, in its place in the order.
-                None => self.try_rules_interp(f, args, curried, Some(i), 0)?,
-            };
-            if r.is_some() {
-                return Ok(r);
+        let selected = match code.switches.get(f.0 as usize) {
+            Some(Some(sw)) => sw.select(self.store, args),
+            _ => None,
+        };
+        match selected {
+            Some(ks) => {
+                for &k in ks {
+                    let r = self.try_compiled_at(f, compiled, k as usize, args, curried)?;
+                    if r.is_some() {
+                        return Ok(r);
+                    }
+                }
+            }
+            None => {
+                for k in 0..compiled.len() {
+                    let r = self.try_compiled_at(f, compiled, k, args, curried)?;
+                    if r.is_some() {
+                        return Ok(r);
+                    }
+                }
             }
         }
         Ok(None)
+    }
+
+    /// Tries equation `k` of `f` (all arguments normal forms): compiled, or interpreted
+    /// alone in its place in the order.
+    #[inline]
+    fn try_compiled_at(
+        &mut self,
+        f: FuncId,
+        compiled: &'s [Option<CompiledRule>],
+        k: usize,
+        args: &[TermId],
+        curried: bool,
+    ) -> Result<Option<TermId>, RewriteError> {
+        match &compiled[k] {
+            Some(rule) => self.try_compiled(rule, args, 0),
+            None => self.try_rules_interp(f, args, curried, Some(k), 0),
+        }
     }
 
     /// Tries equation `k` (in the order tried) of `f` on `args`, the arguments in `raw`

@@ -40,6 +40,7 @@ mod native;
 mod open;
 mod order;
 mod strategy;
+mod switch;
 use lists::elem;
 use native::*;
 
