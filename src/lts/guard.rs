@@ -16,12 +16,12 @@
 //! has no transitions, exactly what its evaluation gives. Any other value (an unreduced
 //! application, a constructor with arguments) passes and the condition is rewritten as
 //! before. Guards are taken only from the conjuncts evaluated before any conjunct that might
-//! not terminate or fail (only guards and arithmetic comparisons of number and Boolean
-//! parameters come before them), so a summand skipped by a guard would not have stopped the
-//! exploration with a rewriting error either.
+//! not terminate or fail (only conjuncts of variables, literals, built-ins, constructors,
+//! projections and recognisers come before them, no symbol with equations), so a summand
+//! skipped by a guard would not have stopped the exploration with a rewriting error either.
 
 use crate::data::ir::{DataSpec, Sort, SortDef};
-use crate::data::{NumSort, Term, TermId, TermStore, VarId};
+use crate::data::{NumSort, Rewriter, Term, TermId, TermStore, VarId};
 
 /// What the values a guard can decide look like.
 #[derive(Debug, Clone)]
@@ -85,12 +85,12 @@ impl Guard {
 /// rewritten in) up to the first one that is neither a guard nor a comparison of numbers.
 /// `params` are the LPS's parameters; `sum_vars` shadow parameters of the same name.
 pub(super) fn guards(
-    store: &TermStore,
-    spec: &DataSpec,
+    rw: &Rewriter<'_>,
     params: &[VarId],
     sum_vars: &[VarId],
     cond: TermId,
 ) -> Vec<Guard> {
+    let (store, spec) = (rw.store(), rw.spec());
     let mut conjuncts = Vec::new();
     flatten_and(store, cond, &mut conjuncts);
     let param_of = |t: TermId| -> Option<(u32, VarId)> {
@@ -107,7 +107,7 @@ pub(super) fn guards(
     for c in conjuncts {
         if let Some(g) = guard_of(store, spec, c, &param_of) {
             out.push(g);
-        } else if !terminates(store, c, &param_of) {
+        } else if !terminates(rw, c) {
             break;
         }
     }
@@ -240,39 +240,31 @@ fn struct_constants(store: &TermStore, spec: &DataSpec, name: &str) -> Option<Ve
     )
 }
 
-/// Whether rewriting `c` surely finishes without an error: a comparison or Boolean
-/// combination of number/Boolean parameters and literals (plus `+`/`-`).
-fn terminates(
-    store: &TermStore,
-    c: TermId,
-    param_of: &dyn Fn(TermId) -> Option<(u32, VarId)>,
-) -> bool {
+/// Whether rewriting `c` surely finishes without an error: variables, literals and
+/// applications of symbols without equations (built-ins, constructors, projections,
+/// recognisers) other than `exp`, none taking a set, bag or function (whose normal forms
+/// may apply lambdas), to arguments that finish.
+fn terminates(rw: &Rewriter<'_>, c: TermId) -> bool {
+    let store = rw.store();
     match store.get(c) {
-        Term::Num(..) => true,
-        Term::Func(_) => c == store.true_term() || c == store.false_term(),
-        Term::Var(_) => param_of(c).is_some_and(|(_, v)| {
-            matches!(
-                store.var_of(v).sort,
-                Sort::Bool | Sort::Pos | Sort::Nat | Sort::Int
-            )
-        }),
+        Term::Num(..) | Term::BigNum(..) | Term::Real(_) | Term::Var(_) => true,
+        Term::Func(f) => !rw.has_equations(*f),
         Term::App(..) => {
             let Some((f, args)) = store.as_func_app(c) else {
                 return false;
             };
             let func = store.func_of(f);
-            let simple = func
-                .sort
-                .domain()
-                .iter()
-                .all(|s| matches!(s, Sort::Bool | Sort::Pos | Sort::Nat | Sort::Int));
-            simple
-                && matches!(
-                    &*func.name,
-                    "==" | "!=" | "<" | "<=" | ">" | ">=" | "!" | "&&" | "||" | "+"
+            let plain = func.sort.domain().iter().all(|s| {
+                !matches!(
+                    s,
+                    Sort::Set(_) | Sort::Bag(_) | Sort::Arrow(..) | Sort::Real
                 )
-                && args.iter().all(|a| terminates(store, *a, param_of))
+            });
+            plain
+                && &*func.name != "exp"
+                && !rw.has_equations(f)
+                && args.iter().all(|a| terminates(rw, *a))
         }
-        _ => false,
+        Term::Binder(..) => false,
     }
 }

@@ -153,7 +153,7 @@ impl CompiledSummand {
         let writes = (0..next.len() as u32)
             .filter(|&i| next[i as usize].is_some())
             .collect();
-        let guards = guard::guards(store, rw.spec(), params, &sum_vars, condition);
+        let guards = guard::guards(rw, params, &sum_vars, condition);
         Ok(Some(CompiledSummand {
             guards,
             sum_vars,
@@ -563,5 +563,80 @@ mod tests {
         want.sort();
         assert_eq!(want.len(), 18);
         assert_eq!(transitions(&sys), want);
+    }
+
+    /// Every transition from the initial state, or the error of expanding it.
+    fn first_step(text: &str) -> Result<Vec<String>, LpsError> {
+        let lps = lps(text);
+        let store = TermStore::new();
+        let sys = LpsSystem::new(&lps, &store, None).expect("compiles");
+        let mut w = sys.worker();
+        let mut init = Vec::new();
+        sys.initial_state(&mut w, &mut init)?;
+        let mut out = Vec::new();
+        sys.successors(&mut w, &init, &mut |l, row| {
+            out.push(format!("{} {}", sys.label(l), sys.format_state(row)))
+        })?;
+        Ok(out)
+    }
+
+    #[test]
+    fn guards_decide_comparisons_with_literals() {
+        // Every summand's condition starts with guards; only the ones noted hold in
+        // (s = 2, c = green, b = false, n = 2). The last summand keeps constelm from
+        // replacing the parameters by their values (which would leave no guard).
+        let out = first_step(
+            "sort Col = struct red | green;\n\
+             act a, b, c, d, e: Nat; z;\n\
+             proc P(s: Pos, c: Col, b: Bool, n: Nat) =\n\
+                 (s == 1) -> a(n) . P()\n\
+               + (c == red) -> a(n) . P()\n\
+               + (b) -> a(n) . P()\n\
+               + (n < 2) -> a(n) . P()\n\
+               + (n > 2) -> a(n) . P()\n\
+               + (s != 2) -> a(n) . P()\n\
+               + (!(c == green)) -> a(n) . P()\n\
+               + (s == 2 && green == c && !b) -> b(n) . P()\n\
+               + (n <= 2 && n >= 2 && 2 == s) -> c(n) . P()\n\
+               + (s == 2 && n + 1 == 3) -> d(n) . P()\n\
+               + (!(s == 1) && c != red) -> e(n) . P()\n\
+               + z . P(s + 1, red, !b, n + 1);\n\
+             init P(2, green, false, 2);",
+        )
+        .expect("no error");
+        let labels: Vec<&str> = out.iter().map(|t| t.split(' ').next().unwrap()).collect();
+        assert_eq!(labels, ["b(2)", "c(2)", "d(2)", "e(2)", "z"]);
+    }
+
+    #[test]
+    fn guards_leave_undecided_values_and_earlier_conjuncts_alone() {
+        // `g(0)` has no equation: `x == 1` does not rewrite to false, so the summand is
+        // evaluated and its undecided condition reported, not skipped.
+        let e = first_step(
+            "map g: Nat -> Nat;\n\
+             act a;\n\
+             proc P(x: Nat) = (x == 1) -> a . P() + a . P(x + 1);\n\
+             init P(g(0));",
+        );
+        assert!(matches!(e, Err(LpsError::Undecided { .. })), "{e:?}");
+        // A conjunct that does not terminate comes before the guard: the guard is not used
+        // and rewriting fails, as it does without guards (and in mCRL2).
+        let looping = "map loop: Nat -> Bool;\n\
+             var n: Nat;\n\
+             eqn loop(n) = loop(n + 1);\n\
+             act a, z;\n";
+        let e = first_step(&format!(
+            "{looping}proc P(s: Pos, n: Nat) = (loop(n) && s == 2) -> a . P() + z . P(s + 1, n + 1);\n\
+             init P(1, 0);"
+        ));
+        assert!(matches!(e, Err(LpsError::Rewrite(_))), "{e:?}");
+        // After the guard it is never reached.
+        let out = first_step(&format!(
+            "{looping}proc P(s: Pos, n: Nat) = (s == 2 && loop(n)) -> a . P() + z . P(s + 1, n + 1);\n\
+             init P(1, 0);"
+        ));
+        let out = out.expect("no error");
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert!(out[0].starts_with("z "), "{out:?}");
     }
 }
