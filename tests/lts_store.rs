@@ -245,7 +245,7 @@ proptest::proptest! {
 
     /// Random specifications, through linearisation and the LPS system (rewriter, summand
     /// memo, labels with data): one and two threads and both stores give the same numbered
-    /// transitions and labels.
+    /// transitions and labels, and so does exploring without the summand guards.
     #[test]
     fn random_specs_explore_identically_with_threads(src in random_spec()) {
         use muon::lts::lps::LpsSystem;
@@ -271,5 +271,13 @@ proptest::proptest! {
         for (threads, store) in [(2, StoreKind::Tree), (2, StoreKind::Table), (3, StoreKind::Tree)] {
             proptest::prop_assert!(run(threads, store) == one, "{} threads, {:?}:\n{}", threads, store, src);
         }
+        // The summand guards (`x != c`, `y < e`, `b`, ...) against evaluating every summand.
+        let mut plain = LpsSystem::new(&lps, &terms, None).unwrap();
+        plain.set_guards(false);
+        let mut ex = Explorer::new(&plain, ExploreOptions { detect_deadlocks: true, ..ExploreOptions::default() });
+        let mut ts: Vec<Transition> = Vec::new();
+        let sum = ex.run(&mut ts).unwrap();
+        let labels: Vec<String> = ex.labels().iter().map(|l| l.text().to_string()).collect();
+        proptest::prop_assert!((sum.states, sum.deadlocks, ts, labels) == one, "without guards:\n{}", src);
     }
 }

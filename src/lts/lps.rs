@@ -16,10 +16,13 @@
 //! skips rewriting and enumeration entirely; the emitted transitions and their order are
 //! exactly those of a fresh evaluation (rewriting is a function of the term and the values
 //! of its free variables). The memo is bounded (`MEMO_WORDS`) and cleared when full.
+//! Before the memo, a summand's guards (`guard.rs`: conjuncts `parameter == literal` of its
+//! condition) are checked on the state row, so a disabled summand costs a few comparisons.
 
 use rustc_hash::FxHashMap;
 use thiserror::Error;
 
+use super::guard::{self, Guard};
 use super::{ActionPart, Label, TransitionSystem};
 use crate::data::print::data_expr_to_string;
 use crate::data::{ConvertError, EnumError, RewriteError, Rewriter, TermId, TermStore, VarId};
@@ -85,6 +88,8 @@ pub struct CompiledSummand {
     reads: Vec<u32>,
     /// Indices of the parameters it changes (the `Some` entries of `next`), in order.
     writes: Vec<u32>,
+    /// Conjuncts of the condition decided on the state row (see [`super::guard`]).
+    guards: Vec<Guard>,
 }
 
 impl CompiledSummand {
@@ -148,7 +153,9 @@ impl CompiledSummand {
         let writes = (0..next.len() as u32)
             .filter(|&i| next[i as usize].is_some())
             .collect();
+        let guards = guard::guards(rw, params, &sum_vars, condition);
         Ok(Some(CompiledSummand {
+            guards,
             sum_vars,
             condition,
             actions,
@@ -178,6 +185,9 @@ pub struct LpsSystem<'s> {
     init: Vec<TermId>,
     names: Vec<Name>,
     summands: Vec<CompiledSummand>,
+    /// Decide summand guards on the state row (see [`super::guard`]); off, every summand
+    /// is looked up or evaluated: the reference the guards are tested against.
+    use_guards: bool,
 }
 
 /// Per-thread scratch: a rewriting context and buffers.
@@ -251,7 +261,14 @@ impl<'s> LpsSystem<'s> {
             init,
             names,
             summands,
+            use_guards: true,
         })
+    }
+
+    /// Turns the summand guards on (the default) or off; the transitions are the same
+    /// either way (property-tested in `tests/lts_store.rs`).
+    pub fn set_guards(&mut self, on: bool) {
+        self.use_guards = on;
     }
 
     fn print(&self, t: TermId) -> String {
@@ -412,7 +429,11 @@ impl<'s> TransitionSystem for LpsSystem<'s> {
         state: &[u32],
         emit: &mut dyn FnMut(&Vec<u32>, &[u32]),
     ) -> Result<(), LpsError> {
+        let store = w.rw.store();
         for (k, s) in self.summands.iter().enumerate() {
+            if self.use_guards && s.guards.iter().any(|g| g.fails(store, state)) {
+                continue;
+            }
             w.key.clear();
             w.key.extend(s.reads.iter().map(|&i| state[i as usize]));
             if let Some(out) = w.memo[k].get(w.key.as_slice()) {
@@ -552,5 +573,80 @@ mod tests {
         want.sort();
         assert_eq!(want.len(), 18);
         assert_eq!(transitions(&sys), want);
+    }
+
+    /// Every transition from the initial state, or the error of expanding it.
+    fn first_step(text: &str) -> Result<Vec<String>, LpsError> {
+        let lps = lps(text);
+        let store = TermStore::new();
+        let sys = LpsSystem::new(&lps, &store, None).expect("compiles");
+        let mut w = sys.worker();
+        let mut init = Vec::new();
+        sys.initial_state(&mut w, &mut init)?;
+        let mut out = Vec::new();
+        sys.successors(&mut w, &init, &mut |l, row| {
+            out.push(format!("{} {}", sys.label(l), sys.format_state(row)))
+        })?;
+        Ok(out)
+    }
+
+    #[test]
+    fn guards_decide_comparisons_with_literals() {
+        // Every summand's condition starts with guards; only the ones noted hold in
+        // (s = 2, c = green, b = false, n = 2). The last summand keeps constelm from
+        // replacing the parameters by their values (which would leave no guard).
+        let out = first_step(
+            "sort Col = struct red | green;\n\
+             act a, b, c, d, e: Nat; z;\n\
+             proc P(s: Pos, c: Col, b: Bool, n: Nat) =\n\
+                 (s == 1) -> a(n) . P()\n\
+               + (c == red) -> a(n) . P()\n\
+               + (b) -> a(n) . P()\n\
+               + (n < 2) -> a(n) . P()\n\
+               + (n > 2) -> a(n) . P()\n\
+               + (s != 2) -> a(n) . P()\n\
+               + (!(c == green)) -> a(n) . P()\n\
+               + (s == 2 && green == c && !b) -> b(n) . P()\n\
+               + (n <= 2 && n >= 2 && 2 == s) -> c(n) . P()\n\
+               + (s == 2 && n + 1 == 3) -> d(n) . P()\n\
+               + (!(s == 1) && c != red) -> e(n) . P()\n\
+               + z . P(s + 1, red, !b, n + 1);\n\
+             init P(2, green, false, 2);",
+        )
+        .expect("no error");
+        let labels: Vec<&str> = out.iter().map(|t| t.split(' ').next().unwrap()).collect();
+        assert_eq!(labels, ["b(2)", "c(2)", "d(2)", "e(2)", "z"]);
+    }
+
+    #[test]
+    fn guards_leave_undecided_values_and_earlier_conjuncts_alone() {
+        // `g(0)` has no equation: `x == 1` does not rewrite to false, so the summand is
+        // evaluated and its undecided condition reported, not skipped.
+        let e = first_step(
+            "map g: Nat -> Nat;\n\
+             act a;\n\
+             proc P(x: Nat) = (x == 1) -> a . P() + a . P(x + 1);\n\
+             init P(g(0));",
+        );
+        assert!(matches!(e, Err(LpsError::Undecided { .. })), "{e:?}");
+        // A conjunct that does not terminate comes before the guard: the guard is not used
+        // and rewriting fails, as it does without guards (and in mCRL2).
+        let looping = "map loop: Nat -> Bool;\n\
+             var n: Nat;\n\
+             eqn loop(n) = loop(n + 1);\n\
+             act a, z;\n";
+        let e = first_step(&format!(
+            "{looping}proc P(s: Pos, n: Nat) = (loop(n) && s == 2) -> a . P() + z . P(s + 1, n + 1);\n\
+             init P(1, 0);"
+        ));
+        assert!(matches!(e, Err(LpsError::Rewrite(_))), "{e:?}");
+        // After the guard it is never reached.
+        let out = first_step(&format!(
+            "{looping}proc P(s: Pos, n: Nat) = (s == 2 && loop(n)) -> a . P() + z . P(s + 1, n + 1);\n\
+             init P(1, 0);"
+        ));
+        let out = out.expect("no error");
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert!(out[0].starts_with("z "), "{out:?}");
     }
 }

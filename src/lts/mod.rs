@@ -125,6 +125,7 @@ mod expand;
 pub mod explore;
 pub mod fsm;
 pub mod generate;
+mod guard;
 pub mod label;
 pub mod lps;
 pub mod svg;

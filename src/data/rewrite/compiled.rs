@@ -10,12 +10,15 @@
 //! work once: matching is a straight-line program that loads the arguments of the matched
 //! applications into registers (no recursion, no search; a non-linear variable is one
 //! register comparison), the condition is only evaluated once the pattern matched, and the
-//! right-hand side reads the registers directly. Only what the code tree does not cover
-//! (binders, applications of non-symbol heads, variables the left-hand side does not bind)
-//! is handed to the interpreter under the rule's bindings, so both paths share one
-//! semantics. The interpreter stays the reference ([`Rewriter::set_compiled`]) and the
+//! right-hand side reads the registers directly (a right-hand-side subterm equal to a
+//! matched application pattern is that register, not rebuilt). Which equations are tried
+//! at all is narrowed first by the head symbol's switch (`switch.rs`). Only what the code
+//! tree does not cover (binders, applications of non-symbol heads, variables the left-hand
+//! side does not bind) is handed to the interpreter under the rule's bindings, so both
+//! paths share one semantics. The interpreter stays the reference ([`Rewriter::set_compiled`]) and the
 //! property tests in `tests/data_rewrite_compiled.rs` check that both agree.
 
+use super::switch::Switch;
 use super::*;
 
 /// One instruction of a matching program; registers `0..arity` hold the arguments.
@@ -85,55 +88,74 @@ pub(super) struct CompiledRule {
 #[derive(Debug, Default)]
 pub(super) struct Compiled {
     pub(super) rules: Vec<Vec<Option<CompiledRule>>>,
+    /// Per head symbol: the switch that selects the equations that can match (`switch.rs`).
+    switches: Vec<Option<Switch>>,
 }
 
 /// The compiled form of a system without equations.
-pub(super) static NO_RULES: Compiled = Compiled { rules: Vec::new() };
+pub(super) static NO_RULES: Compiled = Compiled {
+    rules: Vec::new(),
+    switches: Vec::new(),
+};
 
-/// A matching program, the registers it uses, and the variables' registers.
-type MatchProgram = (Vec<MatchOp>, usize, Vec<(VarId, u16)>);
+/// A matching program, the registers it uses, the variables' registers, and the registers
+/// that hold an instance of an application pattern (the pattern as a term).
+type MatchProgram = (Vec<MatchOp>, usize, Vec<(VarId, u16)>, Vec<(TermId, u16)>);
 
 /// Compiles the patterns `pats` (registers `0..pats.len()`) into a matching program; `None`
 /// when a pattern has a curried head.
-fn compile_match(pats: &[Pat]) -> Option<MatchProgram> {
-    fn emit(
-        p: &Pat,
-        reg: u16,
-        prog: &mut Vec<MatchOp>,
-        next: &mut usize,
-        vars: &mut Vec<(VarId, u16)>,
-    ) -> Option<()> {
-        match p {
-            Pat::Var(v) => match vars.iter().find(|(w, _)| w == v) {
-                Some(&(_, other)) => prog.push(MatchOp::Same { reg, other }),
-                None => vars.push((*v, reg)),
-            },
-            Pat::Term(t) => prog.push(MatchOp::Eq { reg, term: *t }),
+fn compile_match(store: &TermStore, pats: &[Pat]) -> Option<MatchProgram> {
+    struct Out {
+        prog: Vec<MatchOp>,
+        next: usize,
+        vars: Vec<(VarId, u16)>,
+        known: Vec<(TermId, u16)>,
+    }
+    /// Emits the tests of `p` on register `reg`; the pattern as a term.
+    fn emit(store: &TermStore, p: &Pat, reg: u16, out: &mut Out) -> Option<TermId> {
+        Some(match p {
+            Pat::Var(v) => {
+                match out.vars.iter().find(|(w, _)| w == v) {
+                    Some(&(_, other)) => out.prog.push(MatchOp::Same { reg, other }),
+                    None => out.vars.push((*v, reg)),
+                }
+                store.var(*v)
+            }
+            Pat::Term(t) => {
+                out.prog.push(MatchOp::Eq { reg, term: *t });
+                *t
+            }
             Pat::App(h, ps) => {
-                let dst = *next;
-                *next += ps.len();
-                prog.push(MatchOp::App {
+                let dst = out.next;
+                out.next += ps.len();
+                out.prog.push(MatchOp::App {
                     reg,
                     head: *h,
                     len: u16::try_from(ps.len()).ok()?,
                     dst: u16::try_from(dst).ok()?,
                 });
+                let mut args = Vec::with_capacity(ps.len());
                 for (j, q) in ps.iter().enumerate() {
-                    emit(q, u16::try_from(dst + j).ok()?, prog, next, vars)?;
+                    args.push(emit(store, q, u16::try_from(dst + j).ok()?, out)?);
                 }
+                let t = store.app(*h, &args);
+                out.known.push((t, reg));
+                t
             }
             Pat::AppOf(..) => return None,
-        }
-        Some(())
+        })
     }
-    let mut prog = Vec::new();
-    let mut next = pats.len();
-    let mut vars = Vec::new();
+    let mut out = Out {
+        prog: Vec::new(),
+        next: pats.len(),
+        vars: Vec::new(),
+        known: Vec::new(),
+    };
     for (i, p) in pats.iter().enumerate() {
-        emit(p, u16::try_from(i).ok()?, &mut prog, &mut next, &mut vars)?;
+        emit(store, p, u16::try_from(i).ok()?, &mut out)?;
     }
-    u16::try_from(next).ok()?;
-    Some((prog, next, vars))
+    u16::try_from(out.next).ok()?;
+    Some((out.prog, out.next, out.vars, out.known))
 }
 
 /// Runs a matching program on the registers `regs` (the arguments loaded first).
@@ -211,6 +233,7 @@ impl<'s> Rewriter<'s> {
                 });
             }
             out.rules.push(per_head);
+            out.switches.push(Switch::build(self.store, rules));
         }
         out
     }
@@ -218,9 +241,9 @@ impl<'s> Rewriter<'s> {
     /// Compiles one equation; the argument registers in `raw` (bits) may hold arguments
     /// not rewritten yet when it is tried.
     fn compile_rule_code(&mut self, rule: &Rule, raw: u64) -> Option<CompiledRule> {
-        let (prog, regs, vars) = compile_match(&rule.pats)?;
-        let cond = rule.cond.map(|c| self.compile_code(c, &vars, raw));
-        let rhs = self.compile_code(rule.rhs, &vars, raw);
+        let (prog, regs, vars, known) = compile_match(self.store, &rule.pats)?;
+        let cond = rule.cond.map(|c| self.compile_code(c, &vars, &known, raw));
+        let rhs = self.compile_code(rule.rhs, &vars, &known, raw);
         Some(CompiledRule {
             arity: rule.pats.len(),
             prog: prog.into(),
@@ -231,10 +254,24 @@ impl<'s> Rewriter<'s> {
         })
     }
 
-    fn compile_code(&mut self, t: TermId, vars: &[(VarId, u16)], raw: u64) -> Code {
+    /// The code of `t` (a condition or right-hand side) under the registers of `vars`;
+    /// a subterm equal to an application pattern of the left-hand side (`known`) is the
+    /// register that matched it: a subterm of the normal-form arguments, so a normal form
+    /// (`merge(x |> l, y |> m) = … merge(l, y |> m)` passes the matched `y |> m` on
+    /// instead of rebuilding and re-interning it).
+    fn compile_code(
+        &mut self,
+        t: TermId,
+        vars: &[(VarId, u16)],
+        known: &[(TermId, u16)],
+        raw: u64,
+    ) -> Code {
         let store = self.store;
         if store.is_closed(t) {
             return Code::Closed(t);
+        }
+        if let Some(&(_, r)) = known.iter().find(|(k, _)| *k == t) {
+            return Code::Reg(r);
         }
         match store.get(t) {
             Term::Var(v) => match vars.iter().find(|(w, _)| w == v) {
@@ -249,7 +286,7 @@ impl<'s> Rewriter<'s> {
                 let kind = self.kind(*f);
                 let code: Box<[Code]> = args
                     .iter()
-                    .map(|a| self.compile_code(*a, vars, raw))
+                    .map(|a| self.compile_code(*a, vars, known, raw))
                     .collect();
                 match kind {
                     Kind::Op(op @ (Op::If | Op::And | Op::Or | Op::Imp))
@@ -311,17 +348,46 @@ impl<'s> Rewriter<'s> {
             Some(rs) if self.use_compiled && !curried && !rs.is_empty() => rs,
             _ => return self.try_rules_interp(f, args, curried, None, 0),
         };
-        for (i, rule) in compiled.iter().enumerate() {
-            let r = match rule {
-                Some(rule) => self.try_compiled(rule, args, 0)?,
-                // An interpreted equation: try it alone, in its place in the order.
-                None => self.try_rules_interp(f, args, curried, Some(i), 0)?,
-            };
-            if r.is_some() {
-                return Ok(r);
+        let selected = match code.switches.get(f.0 as usize) {
+            Some(Some(sw)) => sw.select(self.store, args),
+            _ => None,
+        };
+        match selected {
+            Some(ks) => {
+                for &k in ks {
+                    let r = self.try_compiled_at(f, compiled, k as usize, args, curried)?;
+                    if r.is_some() {
+                        return Ok(r);
+                    }
+                }
+            }
+            None => {
+                for k in 0..compiled.len() {
+                    let r = self.try_compiled_at(f, compiled, k, args, curried)?;
+                    if r.is_some() {
+                        return Ok(r);
+                    }
+                }
             }
         }
         Ok(None)
+    }
+
+    /// Tries equation `k` of `f` (all arguments normal forms): compiled, or interpreted
+    /// alone in its place in the order.
+    #[inline]
+    fn try_compiled_at(
+        &mut self,
+        f: FuncId,
+        compiled: &'s [Option<CompiledRule>],
+        k: usize,
+        args: &[TermId],
+        curried: bool,
+    ) -> Result<Option<TermId>, RewriteError> {
+        match &compiled[k] {
+            Some(rule) => self.try_compiled(rule, args, 0),
+            None => self.try_rules_interp(f, args, curried, Some(k), 0),
+        }
     }
 
     /// Tries equation `k` (in the order tried) of `f` on `args`, the arguments in `raw`

@@ -40,6 +40,7 @@ mod native;
 mod open;
 mod order;
 mod strategy;
+mod switch;
 use lists::elem;
 use native::*;
 
@@ -533,6 +534,16 @@ impl<'s> Rewriter<'s> {
     /// The data specification this rewriter was built for.
     pub fn spec(&self) -> &DataSpec {
         &self.sys.spec
+    }
+
+    /// Whether some equation has function symbol `f` as its head: rewriting an application
+    /// of any other symbol to normal forms needs no equation (built-ins, constructors,
+    /// projections, recognisers and mappings without equations).
+    pub fn has_equations(&self, f: FuncId) -> bool {
+        self.sys
+            .rules
+            .get(f.0 as usize)
+            .is_some_and(|rs| !rs.is_empty())
     }
 
     /// Sets the stack budget of one rewrite call in bytes (the thread's stack must be bigger).
