@@ -137,7 +137,7 @@ impl Refiner {
                 if self.marked[s.ix()] != self.mark_epoch {
                     self.marked[s.ix()] = self.mark_epoch;
                     seeds.push(s);
-                    rest.push(self.p.cnt_parent[self.p.edge_cnt[e.ix()].ix()]);
+                    rest.push(self.p.cnt_link[self.p.edge_cnt[e.ix()].ix()]);
                 }
             }
             let e0: Edge = self.p.slice_edges(y)[0];
