@@ -83,7 +83,7 @@ impl Graph {
         let mut from = Vec::with_capacity(edges.len());
         for v in 0..k {
             let n = (out_start[v + 1] - out_start[v]) as usize;
-            from.extend(std::iter::repeat(Node(v as u32)).take(n));
+            from.extend(std::iter::repeat_n(Node(v as u32), n));
         }
         let label = edges.iter().map(|&(a, _)| a).collect();
         let to: Vec<Node> = edges.iter().map(|&(_, t)| Node(t)).collect();
