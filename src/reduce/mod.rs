@@ -348,8 +348,7 @@ pub fn quotient(lts: &Lts, p: &Partition, kind: Bisimulation) -> Lts {
             }
         }
     }
-    edges.sort_unstable();
-    edges.dedup();
+    let edges = sort_dedup_by_source(edges, next as usize);
     // Keep the labels in use, in their order.
     let mut used = vec![false; lts.labels.len()];
     for &(_, a, _) in &edges {
@@ -376,6 +375,33 @@ pub fn quotient(lts: &Lts, p: &Partition, kind: Bisimulation) -> Lts {
             })
             .collect(),
     }
+}
+
+/// `edges` sorted and each once, by a counting sort on the source (`< n`) and a sort of each
+/// source's few edges: linear in the edges, where sorting them all was a twentieth of
+/// `ltsconvert -e branching-bisim` on B.1.
+fn sort_dedup_by_source(edges: Vec<(u32, u32, u32)>, n: usize) -> Vec<(u32, u32, u32)> {
+    let mut start = vec![0u32; n + 1];
+    for &(f, _, _) in &edges {
+        start[f as usize + 1] += 1;
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    let mut sorted = vec![(0u32, 0u32, 0u32); edges.len()];
+    for &e in &edges {
+        sorted[start[e.0 as usize] as usize] = e;
+        start[e.0 as usize] += 1;
+    }
+    drop(edges);
+    // `start[i]` is now where source `i`'s edges end.
+    let mut begin = 0;
+    for &end in &start[..n] {
+        sorted[begin..end as usize].sort_unstable();
+        begin = end as usize;
+    }
+    sorted.dedup();
+    sorted
 }
 
 /// The part of `lts` reachable from its initial state: the reachable states keep their

@@ -362,12 +362,11 @@ impl Parts {
             && self.sl_cons[y.ix()] == self.bl_cons[self.sl_block[y.ix()].ix()]
     }
 
-    /// Whether `v` has an edge labelled `label` into constellation `c`.
-    pub(super) fn has_step(&self, v: Node, label: u32, c: Cons) -> bool {
-        self.g.out(v).any(|e| {
-            self.g.label[e.ix()] == label
-                && self.bl_cons[self.block_of[self.g.to[e.ix()].ix()].ix()] == c
-        })
+    /// Whether `v` has an edge in slice `y` (for `v` in `y`'s block: a step with `y`'s
+    /// label into `y`'s constellation). One read per edge, where comparing label and target
+    /// constellation took four.
+    pub(super) fn has_edge_in(&self, v: Node, y: Slice) -> bool {
+        self.g.out(v).any(|e| self.edge_slice[e.ix()] == y)
     }
 
     /// Makes `v` a bottom node of its block (its last inert step became non-inert), new.

@@ -38,7 +38,7 @@
 //! bottom one state per pass, 128,003 / 64,001 / 320,003: the visits stay below the new
 //! bottom states' own transitions. No family found so far makes them dominate.
 
-use super::parts::{Block, Cons, Edge, Node, Parts, Pending};
+use super::parts::{Block, Edge, Node, Parts, Pending};
 use crate::progress::{grouped, Watch};
 
 /// Which states count as marked in a split (the states the first search starts from).
@@ -46,8 +46,8 @@ use crate::progress::{grouped, Watch};
 enum Mark {
     /// The states stamped in `Refiner::marked`.
     Flag,
-    /// The states with a step labelled `label` into constellation `cons`.
-    Step { label: u32, cons: Cons },
+    /// The states with a transition in this slice of the block being split.
+    InSlice(super::parts::Slice),
 }
 
 /// Where the first search of a split starts: the marked states of the block.
@@ -151,17 +151,10 @@ impl Refiner {
             }
             self.tick(watch)?;
             let b = self.p.sl_block[y.ix()];
-            let label = self.p.sl_label[y.ix()];
             if kind == Pending::Plain {
                 // The marked states are found in `y` as the first search goes: listing them
                 // first would cost all of `y`, which may be the larger part.
-                let cons = self.p.sl_cons[y.ix()];
-                self.split(
-                    b,
-                    Seeds::Slice(y),
-                    Unmarked::Bottom,
-                    Mark::Step { label, cons },
-                );
+                self.split(b, Seeds::Slice(y), Unmarked::Bottom, Mark::InSlice(y));
                 continue;
             }
             self.mark_epoch += 1;
@@ -187,7 +180,6 @@ impl Refiner {
                 let ny = self.p.edge_slice[e0.ix()];
                 let x = self.p.sl_sibling[ny.ix()];
                 if x != super::parts::Slice::NONE && !self.p.slice_empty(x) {
-                    let cons = self.p.sl_cons[x.ix()];
                     let lacking: Vec<Node> = seeds
                         .iter()
                         .zip(&rest)
@@ -205,7 +197,7 @@ impl Refiner {
                             r,
                             Seeds::Slice(x),
                             Unmarked::List(&lacking),
-                            Mark::Step { label, cons },
+                            Mark::InSlice(x),
                         );
                     }
                 }
@@ -219,7 +211,7 @@ impl Refiner {
     fn is_marked(&self, v: Node, mark: Mark) -> bool {
         match mark {
             Mark::Flag => self.marked[v.ix()] == self.mark_epoch,
-            Mark::Step { label, cons } => self.p.has_step(v, label, cons),
+            Mark::InSlice(y) => self.p.has_edge_in(v, y),
         }
     }
 
