@@ -231,7 +231,7 @@ proptest! {
         // At most one state per class of the reachable part (a step into a class below
         // another successor is dropped, which may leave the lower class unreachable), and
         // no two states of the quotient simulation equivalent.
-        let r = reachable_part(&a);
+        let r = reachable_part(a.clone());
         prop_assert!(q.num_states <= simulation_preorder(&r).unwrap().equivalence().num_blocks());
         prop_assert_eq!(q.num_states, simulation_preorder(&q).unwrap().equivalence().num_blocks());
     }

@@ -203,8 +203,8 @@ fn relation_name(args: &Args) -> String {
 fn decide(args: &Args, g: Global) -> miette::Result<Option<bool>> {
     let a = Lts::read_file(Some(&args.infile1))?;
     let b = Lts::read_file(Some(&args.infile2))?;
-    let a = reduce::hide_actions(&a, &args.tau);
-    let b = reduce::hide_actions(&b, &args.tau);
+    let a = reduce::hide_actions(a, &args.tau);
+    let b = reduce::hide_actions(b, &args.tau);
     let opts = ReduceOptions {
         max_subsets: args.max_states,
     };

@@ -104,13 +104,18 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     }
     let started = Instant::now();
     let input = Lts::read_file(args.infile.as_deref())?;
-    let input = reduce::hide_actions(&input, &args.tau);
+    let input = reduce::hide_actions(input, &args.tau);
     let input = if args.no_reach {
         input
     } else {
         let _timer = time_stage("reachability check");
-        reduce::reachable_part(&input)
+        reduce::reachable_part(input)
     };
+    let (states, transitions, labels) = (
+        input.num_states,
+        input.transitions.len(),
+        input.labels.len(),
+    );
     let read = started.elapsed();
     let timer = time_stage("reduction");
     let mut meter = Meter::new("reduction", Shown::from_flags(g.quiet, g.verbose));
@@ -118,7 +123,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         None if args.equivalence == EqArg::TauStar => {
             reduce::weak::tau_star_reduce_watched(&input, &mut meter).map_err(ReduceError::from)?
         }
-        None => input.clone(),
+        None => input,
         Some(eq) => {
             let opts = ReduceOptions {
                 max_subsets: args.max_states,
@@ -133,9 +138,9 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     if g.verbose {
         eprintln!(
             "ltsconvert: read {} states, {} transitions, {} labels in {:.3} s",
-            input.num_states,
-            input.transitions.len(),
-            input.labels.len(),
+            states,
+            transitions,
+            labels,
             read.as_secs_f64()
         );
         if let Some(eq) = args.equivalence.equivalence() {

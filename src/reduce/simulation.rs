@@ -247,7 +247,7 @@ where
         transitions,
     };
     // Renumber as every quotient is: the initial state 0, the others by smallest state.
-    let r = super::reachable_part(&q);
+    let r = super::reachable_part(q);
     let order = Partition::from_blocks((0..r.num_states).collect(), r.num_states);
     Ok(super::quotient(&r, &order, Bisimulation::Strong))
 }

@@ -250,7 +250,7 @@ pub fn tau_star_reduce_watched<W: Watch>(lts: &Lts, watch: &mut W) -> Result<Lts
             }
         }
     }
-    let star = reachable_part(&with_edges(&b, edges));
+    let star = reachable_part(with_edges(&b, edges));
     Ok(quotient(
         &star,
         &partition_watched(&star, Bisimulation::Strong, watch)?,

@@ -67,33 +67,70 @@ pub fn branching_partition_watched<W: Watch>(
         size[c as usize] += 1;
     }
     let mut divergent: Vec<bool> = size.iter().map(|&s| s > 1).collect();
+    drop(size);
     // The contracted graph; the pseudo-label `div` marks divergence.
     let div = is_tau.len() as u32;
     let tau_label = is_tau
         .iter()
         .position(|&t| t)
         .map_or(u32::MAX, |a| a as u32);
-    let mut edges: Vec<(u32, u32, u32)> = Vec::with_capacity(transitions.len());
-    for t in transitions {
+    // An edge of the contracted graph, or `None` for a tau inside one component (noting a
+    // tau self-loop as divergence).
+    let contracted = |t: &Transition| {
         let (cf, ct) = (comp[t.from.index()], comp[t.to.index()]);
         if tau(t) && cf == ct {
-            if t.from == t.to {
-                divergent[cf as usize] = true;
-            }
-            continue;
+            return None;
         }
-        edges.push((cf, if tau(t) { tau_label } else { t.label.0 }, ct));
-    }
-    if divergence {
-        for (c, &d) in divergent.iter().enumerate() {
-            if d {
-                edges.push((c as u32, div, c as u32));
-            }
+        Some((cf, if tau(t) { tau_label } else { t.label.0 }, ct))
+    };
+    for t in transitions {
+        if tau(t) && t.from == t.to {
+            divergent[comp[t.from.index()] as usize] = true;
         }
     }
-    edges.sort_unstable();
-    edges.dedup();
-    let (block, num_blocks) = refine::refine(parts::Graph::new(k, edges, tau_label), watch)?;
+    let loops = |c: usize| u32::from(divergence && divergent[c]);
+    // Bucketed by source (a counting sort: linear, where sorting all m triples was a tenth
+    // of the whole reduction on B.1), then each source's few edges sorted and deduplicated.
+    let mut out_start = vec![0u32; k + 1];
+    for (cf, _, _) in transitions.iter().filter_map(contracted) {
+        out_start[cf as usize + 1] += 1;
+    }
+    for c in 0..k {
+        out_start[c + 1] += out_start[c] + loops(c);
+    }
+    let mut fill = out_start.clone();
+    let mut pairs = vec![(0u32, 0u32); out_start[k] as usize];
+    for (cf, a, ct) in transitions.iter().filter_map(contracted) {
+        pairs[fill[cf as usize] as usize] = (a, ct);
+        fill[cf as usize] += 1;
+    }
+    for c in 0..k {
+        if loops(c) == 1 {
+            pairs[fill[c] as usize] = (div, c as u32);
+        }
+    }
+    drop(fill);
+    // Sort and deduplicate each source's edges, compacting in place.
+    let mut kept = 0usize;
+    let mut begin = 0usize;
+    for c in 0..k {
+        let end = out_start[c + 1] as usize;
+        pairs[begin..end].sort_unstable();
+        let start = kept;
+        for i in begin..end {
+            if kept == start || pairs[kept - 1] != pairs[i] {
+                pairs[kept] = pairs[i];
+                kept += 1;
+            }
+        }
+        out_start[c] = start as u32;
+        begin = end;
+    }
+    out_start[k] = kept as u32;
+    pairs.truncate(kept);
+    pairs.shrink_to_fit();
+    let (block, num_blocks) =
+        refine::refine(parts::Graph::new(out_start, pairs, tau_label), watch)?;
     let blocks = comp.iter().map(|&c| block[c as usize]).collect();
     Ok(Partition::from_blocks(blocks, num_blocks))
 }

@@ -69,28 +69,35 @@ pub(super) struct Graph {
 }
 
 impl Graph {
-    /// The graph of `k` nodes and `edges` `(from, label, to)`, sorted, each edge once.
-    pub(super) fn new(k: usize, edges: Vec<(u32, u32, u32)>, tau: u32) -> Graph {
-        let mut out_start = vec![0u32; k + 1];
+    /// The graph whose edges out of node `v` are `edges[out_start[v]..out_start[v + 1]]`,
+    /// as `(label, to)` pairs, sorted, each edge once.
+    pub(super) fn new(out_start: Vec<u32>, edges: Vec<(u32, u32)>, tau: u32) -> Graph {
+        let k = out_start.len() - 1;
         let mut in_start = vec![0u32; k + 1];
-        for &(f, _, t) in &edges {
-            out_start[f as usize + 1] += 1;
+        for &(_, t) in &edges {
             in_start[t as usize + 1] += 1;
         }
         for i in 0..k {
-            out_start[i + 1] += out_start[i];
             in_start[i + 1] += in_start[i];
         }
+        let mut from = Vec::with_capacity(edges.len());
+        for v in 0..k {
+            let n = (out_start[v + 1] - out_start[v]) as usize;
+            from.extend(std::iter::repeat_n(Node(v as u32), n));
+        }
+        let label = edges.iter().map(|&(a, _)| a).collect();
+        let to: Vec<Node> = edges.iter().map(|&(_, t)| Node(t)).collect();
+        drop(edges);
         let mut fill = in_start.clone();
-        let mut in_edges = vec![Edge(0); edges.len()];
-        for (e, &(_, _, t)) in edges.iter().enumerate() {
-            in_edges[fill[t as usize] as usize] = Edge(e as u32);
-            fill[t as usize] += 1;
+        let mut in_edges = vec![Edge(0); to.len()];
+        for (e, t) in to.iter().enumerate() {
+            in_edges[fill[t.ix()] as usize] = Edge(e as u32);
+            fill[t.ix()] += 1;
         }
         Graph {
-            from: edges.iter().map(|&(f, _, _)| Node(f)).collect(),
-            label: edges.iter().map(|&(_, a, _)| a).collect(),
-            to: edges.iter().map(|&(_, _, t)| Node(t)).collect(),
+            from,
+            label,
+            to,
             out_start,
             in_start,
             in_edges,
@@ -202,10 +209,12 @@ pub(super) struct Parts {
     pub(super) edge_cnt: Vec<Counter>,
     /// Each counter's count.
     pub(super) cnt: Vec<u32>,
-    /// The counter a counter was split from (valid during one constellation split).
-    pub(super) cnt_parent: Vec<Counter>,
-    /// The counter that receives a counter's moved edges in the current operation.
-    cnt_split: Vec<Counter>,
+    /// Links between the counters of the current constellation split (all `NONE` between
+    /// splits): an old counter links to the counter that receives its edges into the new
+    /// constellation, and that counter links back to it, its *parent*, which then counts
+    /// the edges into the rest. One array for both directions: a counter is never old and
+    /// new in the same split, and this is one of the few arrays as long as the edges.
+    pub(super) cnt_link: Vec<Counter>,
     /// Counters split by the last constellation split, to recycle when they reach zero.
     cnt_touched: Vec<Counter>,
     /// Counters free for reuse.
@@ -314,8 +323,7 @@ impl Parts {
             pending: Vec::new(),
             edge_cnt,
             cnt,
-            cnt_parent: vec![Counter::NONE; nc],
-            cnt_split: vec![Counter::NONE; nc],
+            cnt_link: vec![Counter::NONE; nc],
             cnt_touched: Vec::new(),
             cnt_free: Vec::new(),
             g,
@@ -354,12 +362,11 @@ impl Parts {
             && self.sl_cons[y.ix()] == self.bl_cons[self.sl_block[y.ix()].ix()]
     }
 
-    /// Whether `v` has an edge labelled `label` into constellation `c`.
-    pub(super) fn has_step(&self, v: Node, label: u32, c: Cons) -> bool {
-        self.g.out(v).any(|e| {
-            self.g.label[e.ix()] == label
-                && self.bl_cons[self.block_of[self.g.to[e.ix()].ix()].ix()] == c
-        })
+    /// Whether `v` has an edge in slice `y` (for `v` in `y`'s block: a step with `y`'s
+    /// label into `y`'s constellation). One read per edge, where comparing label and target
+    /// constellation took four.
+    pub(super) fn has_edge_in(&self, v: Node, y: Slice) -> bool {
+        self.g.out(v).any(|e| self.edge_slice[e.ix()] == y)
     }
 
     /// Makes `v` a bottom node of its block (its last inert step became non-inert), new.
@@ -543,7 +550,10 @@ impl Parts {
         self.co_size[c.ix()] -= size;
         self.bl_cons[bsp.ix()] = nc;
         self.bl_cons_pos[bsp.ix()] = 0;
-        self.cnt_touched.clear();
+        debug_assert!(
+            self.cnt_touched.is_empty(),
+            "recycle_counters ends each split"
+        );
         for i in self.bl_begin[bsp.ix()]..self.bl_end[bsp.ix()] {
             let v = self.perm[i as usize];
             for j in self.g.in_start[v.ix()]..self.g.in_start[v.ix() + 1] {
@@ -552,29 +562,25 @@ impl Parts {
                 let y = self.split_target(x, self.sl_block[x.ix()], nc);
                 self.move_edge(e, y);
                 let old = self.edge_cnt[e.ix()];
-                if self.cnt_split[old.ix()] == Counter::NONE {
+                if self.cnt_link[old.ix()] == Counter::NONE {
                     let new = match self.cnt_free.pop() {
                         Some(f) => f,
                         None => {
                             self.cnt.push(0);
-                            self.cnt_parent.push(Counter::NONE);
-                            self.cnt_split.push(Counter::NONE);
+                            self.cnt_link.push(Counter::NONE);
                             Counter(self.cnt.len() as u32 - 1)
                         }
                     };
                     self.cnt[new.ix()] = 0;
-                    self.cnt_parent[new.ix()] = old;
-                    self.cnt_split[old.ix()] = new;
+                    self.cnt_link[new.ix()] = old;
+                    self.cnt_link[old.ix()] = new;
                     self.cnt_touched.push(old);
                 }
-                let new = self.cnt_split[old.ix()];
+                let new = self.cnt_link[old.ix()];
                 self.cnt[old.ix()] -= 1;
                 self.cnt[new.ix()] += 1;
                 self.edge_cnt[e.ix()] = new;
             }
-        }
-        for &old in &self.cnt_touched {
-            self.cnt_split[old.ix()] = Counter::NONE;
         }
         // The splitters: per source block and label, the transitions into `bsp`.
         for i in 0..self.touched.len() {
@@ -610,10 +616,13 @@ impl Parts {
         Some(bsp)
     }
 
-    /// Recycles the counters the last constellation split emptied (their `parent` links are
-    /// no longer needed once its splitters are processed).
+    /// Clears the links of the last constellation split (no longer needed once its
+    /// splitters are processed) and recycles the counters it emptied.
     pub(super) fn recycle_counters(&mut self) {
         for &old in &self.cnt_touched {
+            let new = self.cnt_link[old.ix()];
+            self.cnt_link[new.ix()] = Counter::NONE;
+            self.cnt_link[old.ix()] = Counter::NONE;
             if self.cnt[old.ix()] == 0 {
                 self.cnt_free.push(old);
             }

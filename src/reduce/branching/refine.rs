@@ -19,12 +19,26 @@
 //! last inert step went are *new bottom states*, for which the block is then stabilised
 //! under every slice of its transitions (`stabilise`).
 //!
+//! The marked states of a split are met as its first search goes (`Seeds::Slice`), never
+//! listed first: the second split of a block, under the steps into the rest of the old
+//! constellation, and a split under a slice some new bottom states miss may have a large
+//! slice and a small part to move, and listing its sources cost all of it (quadratic on
+//! `scripts/bench-ltsconvert --family ladder:N`: 2.15 s at N = 64,000, now 0.08 s).
+//!
 //! Where this departs from the paper: a block with new bottom states is stabilised by
 //! counting their transitions per slice and splitting under every slice some of them miss
-//! (the paper keeps finer bookkeeping of unstable slices), so each pass visits all slices
-//! of such a block; the splits themselves are the same two-search splits.
+//! (the paper keeps finer bookkeeping of unstable slices), so each pass also visits all
+//! slices of such a block. The block was stable before, so each of its non-empty slices
+//! is one of every old bottom state's: the visit costs at most one more than the
+//! out-degree of an old bottom state, which the O(m log n) argument does not pay for (it
+//! is not charged to the new bottom states), so that bound is not claimed for this part.
+//! Measured (2026-11-26, slices visited / passes / transitions of new bottom states
+//! counted): B.1 and its `ch4_from_sendcrashed` variant have no tau, so the only pass is
+//! the first (85 and 133 slices); `--family ladder:64000`, where the tau-chain becomes
+//! bottom one state per pass, 128,003 / 64,001 / 320,003: the visits stay below the new
+//! bottom states' own transitions. No family found so far makes them dominate.
 
-use super::parts::{Block, Cons, Edge, Node, Parts, Pending};
+use super::parts::{Block, Edge, Node, Parts, Pending};
 use crate::progress::{grouped, Watch};
 
 /// Which states count as marked in a split (the states the first search starts from).
@@ -32,8 +46,19 @@ use crate::progress::{grouped, Watch};
 enum Mark {
     /// The states stamped in `Refiner::marked`.
     Flag,
-    /// The states with a step labelled `label` into constellation `cons`.
-    Step { label: u32, cons: Cons },
+    /// The states with a transition in this slice of the block being split.
+    InSlice(super::parts::Slice),
+}
+
+/// Where the first search of a split starts: the marked states of the block.
+#[derive(Clone, Copy)]
+enum Seeds<'a> {
+    /// These states, each once.
+    List(&'a [Node]),
+    /// The sources of this slice's transitions, read one transition per step of the
+    /// search (a state met twice is skipped), so that a split costs the smaller part even
+    /// when the slice is large.
+    Slice(super::parts::Slice),
 }
 
 /// Where the second search of a split starts: the bottom states that are not marked.
@@ -126,7 +151,12 @@ impl Refiner {
             }
             self.tick(watch)?;
             let b = self.p.sl_block[y.ix()];
-            let label = self.p.sl_label[y.ix()];
+            if kind == Pending::Plain {
+                // The marked states are found in `y` as the first search goes: listing them
+                // first would cost all of `y`, which may be the larger part.
+                self.split(b, Seeds::Slice(y), Unmarked::Bottom, Mark::InSlice(y));
+                continue;
+            }
             self.mark_epoch += 1;
             let mut seeds = std::mem::take(&mut self.seeds);
             let mut rest = std::mem::take(&mut self.rest);
@@ -137,11 +167,11 @@ impl Refiner {
                 if self.marked[s.ix()] != self.mark_epoch {
                     self.marked[s.ix()] = self.mark_epoch;
                     seeds.push(s);
-                    rest.push(self.p.cnt_parent[self.p.edge_cnt[e.ix()].ix()]);
+                    rest.push(self.p.cnt_link[self.p.edge_cnt[e.ix()].ix()]);
                 }
             }
             let e0: Edge = self.p.slice_edges(y)[0];
-            self.split(b, &seeds, Unmarked::Bottom, Mark::Flag);
+            self.split(b, Seeds::List(&seeds), Unmarked::Bottom, Mark::Flag);
             if kind == Pending::WithRest {
                 // The part that reaches `y` (holding all of `y`'s transitions), split under
                 // the same label into the rest of the old constellation. Its bottom states
@@ -150,7 +180,6 @@ impl Refiner {
                 let ny = self.p.edge_slice[e0.ix()];
                 let x = self.p.sl_sibling[ny.ix()];
                 if x != super::parts::Slice::NONE && !self.p.slice_empty(x) {
-                    let cons = self.p.sl_cons[x.ix()];
                     let lacking: Vec<Node> = seeds
                         .iter()
                         .zip(&rest)
@@ -162,12 +191,13 @@ impl Refiner {
                         .map(|(&s, _)| s)
                         .collect();
                     if !lacking.is_empty() {
-                        let sources = self.sources(x);
+                        // `x` holds the steps into the rest, often the larger part: its
+                        // sources are met as the first search goes, never listed in full.
                         self.split(
                             r,
-                            &sources,
+                            Seeds::Slice(x),
                             Unmarked::List(&lacking),
-                            Mark::Step { label, cons },
+                            Mark::InSlice(x),
                         );
                     }
                 }
@@ -178,32 +208,18 @@ impl Refiner {
         Ok(())
     }
 
-    /// The distinct sources of slice `x`'s transitions.
-    fn sources(&mut self, x: super::parts::Slice) -> Vec<Node> {
-        self.mark_epoch += 1;
-        let mut out = Vec::new();
-        for &e in self.p.slice_edges(x) {
-            let s = self.p.g.from[e.ix()];
-            if self.marked[s.ix()] != self.mark_epoch {
-                self.marked[s.ix()] = self.mark_epoch;
-                out.push(s);
-            }
-        }
-        out
-    }
-
     fn is_marked(&self, v: Node, mark: Mark) -> bool {
         match mark {
             Mark::Flag => self.marked[v.ix()] == self.mark_epoch,
-            Mark::Step { label, cons } => self.p.has_step(v, label, cons),
+            Mark::InSlice(y) => self.p.has_edge_in(v, y),
         }
     }
 
-    /// Splits block `b` into the states that reach a marked state by inert steps (`marked`
-    /// lists every marked state of `b`, none twice) and the rest, by two searches side by
+    /// Splits block `b` into the states that reach a marked state by inert steps (`seeds`
+    /// gives every marked state of `b`) and the rest, by two searches side by
     /// side; the part whose search finishes first moves to a new block. Returns whether
     /// `b` split.
-    fn split(&mut self, b: Block, marked: &[Node], unmarked: Unmarked, mark: Mark) -> bool {
+    fn split(&mut self, b: Block, seeds: Seeds, unmarked: Unmarked, mark: Mark) -> bool {
         self.op += 1;
         let op = self.op;
         let tau = self.p.g.tau;
@@ -214,6 +230,10 @@ impl Refiner {
         let (mut r_seed, mut r_at, mut r_edge) = (0usize, 0usize, 0usize);
         // Search U: seeds, then inert predecessors whose inert steps all lead into U.
         let (mut u_seed, mut u_at, mut u_edge) = (0usize, 0usize, 0usize);
+        let seeds_len = match seeds {
+            Seeds::List(l) => l.len(),
+            Seeds::Slice(x) => self.p.slice_edges(x).len(),
+        };
         let u_seeds: &[Node] = match unmarked {
             Unmarked::Bottom => &[],
             Unmarked::List(l) => l,
@@ -224,8 +244,11 @@ impl Refiner {
             if r_work <= u_work {
                 // One step of R.
                 r_work += 1;
-                if r_seed < marked.len() {
-                    let s = marked[r_seed];
+                if r_seed < seeds_len {
+                    let s = match seeds {
+                        Seeds::List(l) => l[r_seed],
+                        Seeds::Slice(x) => self.p.g.from[self.p.slice_edges(x)[r_seed].ix()],
+                    };
                     r_seed += 1;
                     if self.in_r[s.ix()] != op {
                         self.in_r[s.ix()] = op;
