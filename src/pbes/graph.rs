@@ -225,15 +225,18 @@ impl Graph {
         (decisive, succ, self.order.clone())
     }
 
-    /// The BES (every variable must be defined), with names from `name`.
+    /// The BES (every variable must be defined), with names from `name` (none without).
     pub(crate) fn build(
         &self,
         init: u32,
-        name: &dyn Fn(usize) -> String,
+        name: Option<&dyn Fn(usize) -> String>,
     ) -> Result<Bes, InstError> {
-        let mut b = BesBuilder::new();
+        let mut b = match name {
+            Some(_) => BesBuilder::new(),
+            None => BesBuilder::unnamed(),
+        };
         for i in 0..self.len() {
-            b.add_variable(&name(i));
+            b.add_variable(&name.map(|f| f(i)).unwrap_or_default());
         }
         for (i, d) in self.def.iter().enumerate() {
             let d = d
