@@ -252,9 +252,7 @@ impl BesBuilder {
         }
         let operands = match kind {
             RhsKind::True | RhsKind::False => &[][..],
-            _ if operands.is_empty() => {
-                return Err(BesError::NoOperands(self.name_of(x.index())))
-            }
+            _ if operands.is_empty() => return Err(BesError::NoOperands(self.name_of(x.index()))),
             _ => operands,
         };
         // A single operand is the plain variable: one canonical kind for it.

@@ -179,7 +179,7 @@ pub(crate) const STEP_BIT: u32 = 1 << 31;
 /// proof may take) is evaluated in place, in the right-hand side of the instance that
 /// refers to it (its *parent*), and its key is compact: `[equation | STEP_BIT, parent,
 /// values of the parameters the parent does not have…]`; the other values are the parent's
-/// (by [`Origins::inherit`]), so a step does not store the whole source state again.
+/// (matched by parameter name), so a step does not store the whole source state again.
 #[derive(Default)]
 pub struct Origins {
     store: Option<std::sync::Arc<TermStore>>,

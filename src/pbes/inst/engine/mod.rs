@@ -278,10 +278,16 @@ pub fn instantiate(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiation, Ins
     // known, and evidence reads the justification.
     let bes = if complete && !(opts.stop_when_decided && decided.is_some()) {
         let name = |i: usize| match &eng.inst[i] {
-            Some(key) => format!("{}_{i}", pbes.equations[(key[0] & !STEP_BIT) as usize].var.name),
+            Some(key) => format!(
+                "{}_{i}",
+                pbes.equations[(key[0] & !STEP_BIT) as usize].var.name
+            ),
             None => format!("aux_{i}"),
         };
-        Some(eng.g.build(init, opts.names.then_some(&name as &dyn Fn(usize) -> String))?)
+        Some(eng.g.build(
+            init,
+            opts.names.then_some(&name as &dyn Fn(usize) -> String),
+        )?)
     } else {
         None
     };
@@ -500,7 +506,12 @@ impl Eng<'_> {
                 let (mine, theirs) = (&self.params[eq as usize], &self.params[peq as usize]);
                 let from_parent: Rc<[u32]> = mine
                     .iter()
-                    .map(|v| theirs.iter().position(|w| w == v).map_or(u32::MAX, |j| j as u32))
+                    .map(|v| {
+                        theirs
+                            .iter()
+                            .position(|w| w == v)
+                            .map_or(u32::MAX, |j| j as u32)
+                    })
                     .collect();
                 let hidden: Rc<[u32]> = (0..theirs.len() as u32)
                     .filter(|j| !from_parent.contains(j))
@@ -522,13 +533,19 @@ impl Eng<'_> {
             .zip(vals)
             .all(|((v, &j), t)| j == u32::MAX || self.dense[v.0 as usize] == *t);
         let key: Rc<[u32]> = if inherited {
-            let own = inh.from_parent.iter().zip(vals).filter(|&(&j, _)| j == u32::MAX);
+            let own = inh
+                .from_parent
+                .iter()
+                .zip(vals)
+                .filter(|&(&j, _)| j == u32::MAX);
             [eq | STEP_BIT, parent]
                 .into_iter()
                 .chain(own.map(|(_, t)| t.0))
                 .collect()
         } else {
-            std::iter::once(eq).chain(vals.iter().map(|t| t.0)).collect()
+            std::iter::once(eq)
+                .chain(vals.iter().map(|t| t.0))
+                .collect()
         };
         let id = self.g.new_var(self.rank[eq as usize])?;
         self.inst.push(Some(key));
