@@ -183,6 +183,8 @@ pub struct BesBuilder {
     ops: Vec<BesVarId>,
     auxiliary: Vec<bool>,
     init: Option<BesVarId>,
+    /// Whether names are dropped ([`BesBuilder::unnamed`]).
+    unnamed: bool,
 }
 
 impl BesBuilder {
@@ -191,10 +193,30 @@ impl BesBuilder {
         BesBuilder::default()
     }
 
+    /// An empty builder that keeps no names (the BES names its variables `X<index>`): for
+    /// a BES that is only solved, where a name per variable would cost more than the rest
+    /// of the variable.
+    pub fn unnamed() -> BesBuilder {
+        BesBuilder {
+            unnamed: true,
+            ..BesBuilder::default()
+        }
+    }
+
+    /// The name of variable `i` for messages.
+    fn name_of(&self, i: usize) -> String {
+        match self.names.get(i) {
+            Some(n) => n.clone(),
+            None => format!("X{i}"),
+        }
+    }
+
     /// Declares a new variable (its equation may be given later).
     pub fn add_variable(&mut self, name: &str) -> BesVarId {
-        let id = BesVarId(self.names.len() as u32);
-        self.names.push(name.to_string());
+        let id = BesVarId(self.rank.len() as u32);
+        if !self.unnamed {
+            self.names.push(name.to_string());
+        }
         self.rank.push(0);
         self.kind.push(None);
         self.def.push((0, 0));
@@ -212,7 +234,7 @@ impl BesBuilder {
 
     /// Number of variables declared so far.
     pub fn num_vars(&self) -> usize {
-        self.names.len()
+        self.rank.len()
     }
 
     /// Gives the equation of `x`: `rank` is mCRL2's rank (even = `nu`, odd = `mu`, lower
@@ -226,13 +248,11 @@ impl BesBuilder {
         operands: &[BesVarId],
     ) -> Result<(), BesError> {
         if self.kind[x.index()].is_some() {
-            return Err(BesError::DefinedTwice(self.names[x.index()].clone()));
+            return Err(BesError::DefinedTwice(self.name_of(x.index())));
         }
         let operands = match kind {
             RhsKind::True | RhsKind::False => &[][..],
-            _ if operands.is_empty() => {
-                return Err(BesError::NoOperands(self.names[x.index()].clone()))
-            }
+            _ if operands.is_empty() => return Err(BesError::NoOperands(self.name_of(x.index()))),
             _ => operands,
         };
         // A single operand is the plain variable: one canonical kind for it.
@@ -255,19 +275,19 @@ impl BesBuilder {
 
     /// Checks that every variable has an equation and builds the BES.
     pub fn freeze(self) -> Result<Bes, BesError> {
-        let n = self.names.len();
+        let n = self.rank.len();
         let mut kind = Vec::with_capacity(n);
         let mut ops_start = Vec::with_capacity(n + 1);
         let mut ops = Vec::with_capacity(self.ops.len());
         ops_start.push(0u64);
         for i in 0..n {
-            let k = self.kind[i].ok_or_else(|| BesError::Undefined(self.names[i].clone()))?;
+            let k = self.kind[i].ok_or_else(|| BesError::Undefined(self.name_of(i)))?;
             kind.push(k);
             let (s, l) = self.def[i];
             for &o in &self.ops[s as usize..s as usize + l as usize] {
                 if o.index() >= n {
                     return Err(BesError::UnknownOperand {
-                        var: self.names[i].clone(),
+                        var: self.name_of(i),
                         operand: o.0,
                     });
                 }

@@ -270,6 +270,8 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
         max_vars: args.max_vars,
         keep_origins: evidence,
         progress: crate::progress::Shown::from_flags(g.quiet, g.verbose),
+        // The BES is only solved: its variables need no names.
+        names: false,
         ..InstOptions::default()
     };
     let mut all_true = true;
@@ -288,10 +290,14 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
         let out = solve_pbes(&pbes, &opts, args.solver, true)?;
         all_true &= out.value;
         print_verdict(args, g, &plan, f, out.value);
+        let stats = out.inst.stats.clone();
         if evidence {
             let _timer = time_stage("evidence");
             let game = out.game.as_ref().map(|(g, s)| (g, s));
             let ev = crate::evidence::read(&lps, &pbes, &out.inst, game, out.value, true)?;
+            // The solved BES (origins, justification, game) is not needed any more: the
+            // check works on the evidence alone.
+            drop(out);
             if !args.no_verify {
                 let t = Instant::now();
                 crate::evidence::check::check_evidence(&lps, &formula, &ev, args.solver)?;
@@ -305,7 +311,7 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
             emit_evidence(args, g, &plan, (&lps).into(), f, &ev)?;
         }
         if g.verbose {
-            print_stats(f, &pbes, &out.inst, t);
+            print_stats(f, &pbes, &stats, t);
         }
     }
     Ok(if all_true {
@@ -319,10 +325,9 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
 pub(super) fn print_stats(
     f: &std::path::Path,
     pbes: &crate::pbes::ir::Pbes,
-    inst: &crate::pbes::inst::Instantiation,
+    s: &crate::pbes::inst::InstStats,
     t: std::time::Instant,
 ) {
-    let s = &inst.stats;
     eprintln!(
         "check: {}: {} equations, {} BES variables ({} decided on the fly), {:.3} s",
         f.display(),

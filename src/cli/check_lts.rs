@@ -32,6 +32,8 @@ pub(super) fn check_lts(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let opts = InstOptions {
         max_vars: args.max_vars,
         keep_origins: plan.evidence,
+        // The BES is only solved: its variables need no names.
+        names: false,
         ..InstOptions::default()
     };
     let mut all_true = true;
@@ -42,6 +44,7 @@ pub(super) fn check_lts(args: &Args, g: Global) -> miette::Result<ExitCode> {
         let out = solve_pbes(&pbes, &opts, args.solver, true)?;
         all_true &= out.value;
         print_verdict(args, g, &plan, f, out.value);
+        let stats = out.inst.stats.clone();
         if plan.evidence {
             let game = out.game.as_ref().map(|(g, s)| (g, s));
             let ev = crate::evidence::read_lts(
@@ -53,6 +56,9 @@ pub(super) fn check_lts(args: &Args, g: Global) -> miette::Result<ExitCode> {
                 out.value,
                 true,
             )?;
+            // The solved BES (origins, justification, game) is not needed any more: the
+            // check works on the evidence alone.
+            drop(out);
             if !args.no_verify {
                 crate::evidence::lts::check_lts_evidence(
                     &lts,
@@ -65,7 +71,7 @@ pub(super) fn check_lts(args: &Args, g: Global) -> miette::Result<ExitCode> {
             emit_evidence(args, g, &plan, (&lts).into(), f, &ev)?;
         }
         if g.verbose {
-            super::check::print_stats(f, &pbes, &out.inst, t);
+            super::check::print_stats(f, &pbes, &stats, t);
         }
     }
     Ok(if all_true {

@@ -67,7 +67,19 @@ pub struct Replayer<'a> {
     /// Values seen in states, as terms (they are normal forms), and back.
     to_term: FxHashMap<DataExpr, TermId>,
     to_expr: FxHashMap<TermId, DataExpr>,
+    /// Replayed steps by summand, the values of the parameters it reads and the sum values:
+    /// the action arguments, then the values of the parameters it changes. A step depends
+    /// on these alone, and a summand of a large LPS reads few parameters, whose values
+    /// recur in many states of a big evidence LTS.
+    memo: FxHashMap<Box<[u32]>, Box<[u32]>>,
+    /// Words held by `memo` (for the [`REPLAY_MEMO_WORDS`] bound).
+    memo_words: usize,
+    /// Scratch for a memo key.
+    key: Vec<u32>,
 }
+
+/// Bound on the words of [`Replayer`]'s memo before it is cleared (8 Mi words, 32 MiB).
+const REPLAY_MEMO_WORDS: usize = 8 << 20;
 
 impl<'a> Replayer<'a> {
     /// A replayer for `lps`, with its own data engine over `store`.
@@ -91,6 +103,9 @@ impl<'a> Replayer<'a> {
             compiled,
             to_term: FxHashMap::default(),
             to_expr: FxHashMap::default(),
+            memo: FxHashMap::default(),
+            memo_words: 0,
+            key: Vec::new(),
         })
     }
 
@@ -206,6 +221,26 @@ impl<'a> Replayer<'a> {
                 "a step does not give summand {summand}'s parameters and sum variables"
             )));
         }
+        let mut key = std::mem::take(&mut self.key);
+        key.clear();
+        key.push(summand as u32);
+        key.extend(c.reads().iter().map(|&i| from[i as usize].0));
+        key.extend(sums.iter().map(|t| t.0));
+        let n_args: usize = c.actions.iter().map(|(_, a)| a.len()).sum();
+        let hit = self.memo.get(key.as_slice());
+        self.key = key;
+        if let Some(hit) = hit {
+            let (args, writes) = hit.split_at(n_args);
+            let mut writes = writes.iter();
+            to.clear();
+            for (j, e) in c.next.iter().enumerate() {
+                to.push(match e {
+                    None => from[j],
+                    Some(_) => TermId(*writes.next().expect("one value per write")),
+                });
+            }
+            return Ok(args.iter().map(|&t| TermId(t)).collect());
+        }
         // Only the parameters the summand reads are bound: every rewrite below binds its
         // substitution afresh, and a summand of a large LPS reads few of its parameters.
         let mut sigma: Vec<(VarId, TermId)> = Vec::with_capacity(c.reads().len() + sums.len());
@@ -226,19 +261,30 @@ impl<'a> Replayer<'a> {
                 state_text(self.lps, &state)
             )));
         }
-        let mut args = Vec::new();
+        let mut args = Vec::with_capacity(n_args);
         for (_, a) in &c.actions {
             for t in a {
                 args.push(self.rewrite(*t, sigma)?);
             }
         }
+        let mut value: Vec<u32> = args.iter().map(|t| t.0).collect();
         to.clear();
         for (j, e) in c.next.iter().enumerate() {
             to.push(match e {
                 None => from[j],
-                Some(t) => self.rewrite(*t, sigma)?,
+                Some(t) => {
+                    let r = self.rewrite(*t, sigma)?;
+                    value.push(r.0);
+                    r
+                }
             });
         }
+        if self.memo_words + self.key.len() + value.len() > REPLAY_MEMO_WORDS {
+            self.memo.clear();
+            self.memo_words = 0;
+        }
+        self.memo_words += self.key.len() + value.len();
+        self.memo.insert(self.key.as_slice().into(), value.into());
         Ok(args)
     }
 
@@ -376,7 +422,11 @@ pub fn recheck_on(
     let (lts, labels) = bisim_quotient(&ev.lts, &ev.labels)?;
     let pbes = lts2pbes(&lts, &labels, data, formula)
         .map_err(|e| EvidenceError::Recheck(e.to_string()))?;
-    let out = solve_pbes(&pbes, &InstOptions::default(), solver, true)
+    let opts = InstOptions {
+        names: false,
+        ..InstOptions::default()
+    };
+    let out = solve_pbes(&pbes, &opts, solver, true)
         .map_err(|e| EvidenceError::Recheck(e.to_string()))?;
     if out.value != ev.value {
         return Err(EvidenceError::Unchecked(format!(

@@ -101,9 +101,9 @@ impl StateTable {
 /// so that looking a step up allocates nothing).
 type ReplayKey = (u32, u32, u32);
 
-/// Where a step vertex's values are: its summand, the sum values then the state (term ids
-/// of its instance key), and how many sum values come first.
-type StepKey<'a> = (usize, &'a [u32], usize);
+/// Where a step vertex's values are: its summand, where its sum values start in the
+/// instance read into [`Reader::key`] (the state follows them), and how many there are.
+type StepKey = (usize, usize, usize);
 
 /// Reads the steps of a solved PBES of `lps2pbes -c` over `lps`. Values stay the term ids
 /// instantiation recorded (the replayer shares its store), and a step's replay is memoised
@@ -130,6 +130,8 @@ struct Reader<'a> {
     sums: Vec<TermId>,
     to: Vec<TermId>,
     row: Vec<u32>,
+    /// The instance of the step vertex last read ([`Reader::step_key`]).
+    key: Vec<u32>,
 }
 
 impl<'a> Reader<'a> {
@@ -168,6 +170,7 @@ impl<'a> Reader<'a> {
             sums: Vec::new(),
             to: Vec::new(),
             row: Vec::new(),
+            key: Vec::new(),
         })
     }
 
@@ -176,20 +179,20 @@ impl<'a> Reader<'a> {
         init.iter().map(|e| self.rp.normal_form(e)).collect()
     }
 
-    /// The summand of step vertex `v` and its instance key (equation, then values), with
-    /// the positions of the sum values and the state in the key checked.
-    fn step_key(&self, v: VertexId) -> Result<Option<StepKey<'a>>, EvidenceError> {
+    /// The summand of step vertex `v`, its instance read into `self.key`, and the positions
+    /// of the sum values and the state in it, checked.
+    fn step_key(&mut self, v: VertexId) -> Result<Option<StepKey>, EvidenceError> {
         let Some(i) = step_index(self.inst, &self.step_of, v) else {
             return Ok(None);
         };
-        let inst: &'a Instantiation = self.inst;
-        let key = inst
+        let eq = self
+            .inst
             .origin
-            .key(v.0 as usize)
+            .instance(v.0 as usize, &mut self.key)
             .expect("an instance has an origin");
         let s = &self.lps.summands[i];
-        let (k, m, n) = (self.lps.params.len(), s.sum_vars.len(), key.len() - 1);
-        let decl = &self.pbes.equations[key[0] as usize].var;
+        let (k, m, n) = (self.lps.params.len(), s.sum_vars.len(), self.key.len());
+        let decl = &self.pbes.equations[eq as usize].var;
         if n < k + m || decl.params.len() != n {
             return Err(EvidenceError::Unchecked(format!(
                 "step equation {} has {n} arguments, fewer than the summand's {m} sum variables and {k} parameters",
@@ -202,8 +205,8 @@ impl<'a> Reader<'a> {
                 decl.name
             )));
         }
-        // The values of the sum variables, then of the parameters, end the key.
-        Ok(Some((i, &key[1 + n - k - m..], m)))
+        // The values of the sum variables, then of the parameters, end the instance.
+        Ok(Some((i, n - k - m, m)))
     }
 }
 
@@ -213,10 +216,10 @@ impl StepSource for Reader<'_> {
     }
 
     fn step_at(&mut self, v: VertexId) -> Result<Option<StepRef>, EvidenceError> {
-        let Some((i, values, m)) = self.step_key(v)? else {
+        let Some((i, at, m)) = self.step_key(v)? else {
             return Ok(None);
         };
-        let (sums, from) = values.split_at(m);
+        let (sums, from) = self.key[at..].split_at(m);
         let from_id = self.states.intern(from);
         let memo = (i as u32, from_id, self.rows.intern(sums));
         if let Some(&(label, to)) = self.replayed.get(&memo) {
@@ -268,13 +271,13 @@ impl StepSource for Reader<'_> {
     }
 
     fn full_step(&mut self, v: VertexId) -> Result<Step, EvidenceError> {
-        let Some((i, values, m)) = self.step_key(v)? else {
+        let Some((i, at, m)) = self.step_key(v)? else {
             return Err(EvidenceError::Unchecked(format!(
                 "BES variable {} is no step",
                 v.0
             )));
         };
-        let (sums, from) = values.split_at(m);
+        let (sums, from) = self.key[at..].split_at(m);
         let from: Vec<DataExpr> = from.iter().map(|&t| self.rp.expr(TermId(t))).collect();
         let sum_values: Vec<(Var, DataExpr)> = self.lps.summands[i]
             .sum_vars

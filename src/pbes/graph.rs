@@ -48,23 +48,28 @@ pub(crate) fn b_or(a: B, b: B) -> B {
     }
 }
 
-/// A defined right-hand side in flat form.
-#[derive(Clone, Debug)]
-struct Def {
-    kind: RhsKind,
-    ops: Vec<u32>,
-}
+/// No right-hand side yet (in [`Graph::kind`]), or the end of a predecessor list.
+const NONE: u32 = u32::MAX;
 
-/// The BES being built.
+/// The BES being built. Flat vectors, no allocation per variable: right-hand sides are
+/// ranges of one operand arena, and the reverse edges of undecided variables are linked
+/// lists in one arena (a BES of evidence has a variable per transition, millions of them).
 #[derive(Default)]
 pub(crate) struct Graph {
     pub(crate) var_rank: Vec<u32>,
-    def: Vec<Option<Def>>,
+    /// Per variable: its right-hand side's kind (`None` while undefined) and the start of
+    /// its operands in `ops` (they end where the next defined variable's start).
+    kind: Vec<Option<RhsKind>>,
+    ops_start: Vec<u64>,
+    ops_len: Vec<u32>,
+    ops: Vec<u32>,
     pub(crate) value: Vec<Option<bool>>,
     /// Per variable: when it was decided (a sequence number; `u32::MAX` while undecided).
     order: Vec<u32>,
-    /// Reverse edges (per operand occurrence) of undecided variables.
-    preds: Vec<Vec<u32>>,
+    /// Reverse edges (per operand occurrence) of undecided variables: per variable the
+    /// head of its list in `pred_links` (`NONE` for none), each link (predecessor, next).
+    pred_head: Vec<u32>,
+    pred_links: Vec<(u32, u32)>,
     /// Per variable: its operands not decided yet.
     open_ops: Vec<u32>,
     pub(crate) decided_count: usize,
@@ -90,16 +95,24 @@ impl Graph {
             return Err(InstError::TooManyVariables(id));
         }
         self.var_rank.push(rank);
-        self.def.push(None);
+        self.kind.push(None);
+        self.ops_start.push(0);
+        self.ops_len.push(0);
         self.value.push(None);
         self.order.push(u32::MAX);
-        self.preds.push(Vec::new());
+        self.pred_head.push(NONE);
         self.open_ops.push(0);
         Ok(id as u32)
     }
 
     pub(crate) fn is_complete(&self) -> bool {
-        self.def.iter().all(|d| d.is_some())
+        self.kind.iter().all(|d| d.is_some())
+    }
+
+    /// The operands of `x` (none while undefined).
+    fn operands(&self, x: usize) -> &[u32] {
+        let s = self.ops_start[x] as usize;
+        &self.ops[s..s + self.ops_len[x] as usize]
     }
 
     /// Gives `x` the right-hand side `b`, flattening nested parts into auxiliary variables
@@ -154,12 +167,17 @@ impl Graph {
         if decided.is_none() {
             for &y in &ops {
                 if self.value[y as usize].is_none() {
-                    self.preds[y as usize].push(x);
+                    let link = self.pred_links.len() as u32;
+                    self.pred_links.push((x, self.pred_head[y as usize]));
+                    self.pred_head[y as usize] = link;
                 }
             }
         }
         self.open_ops[x as usize] = open;
-        self.def[x as usize] = Some(Def { kind, ops });
+        self.kind[x as usize] = Some(kind);
+        self.ops_start[x as usize] = self.ops.len() as u64;
+        self.ops_len[x as usize] = ops.len() as u32;
+        self.ops.extend_from_slice(&ops);
         if let Some(v) = decided {
             self.decide(x, v);
         }
@@ -175,21 +193,24 @@ impl Graph {
             self.value[x as usize] = Some(v);
             self.order[x as usize] = self.decided_count as u32;
             self.decided_count += 1;
-            let preds = std::mem::take(&mut self.preds[x as usize]);
-            for p in preds {
+            // The list is dropped from `x` (its links stay in the arena, unused).
+            let mut link = std::mem::replace(&mut self.pred_head[x as usize], NONE);
+            while link != NONE {
+                let (p, next) = self.pred_links[link as usize];
+                link = next;
                 if self.value[p as usize].is_some() {
                     continue;
                 }
-                let Some(d) = &self.def[p as usize] else {
+                let Some(kind) = self.kind[p as usize] else {
                     continue;
                 };
-                match (d.kind, v) {
+                match (kind, v) {
                     (RhsKind::Or, true) => stack.push((p, true)),
                     (RhsKind::And, false) => stack.push((p, false)),
                     (RhsKind::Or, false) | (RhsKind::And, true) => {
                         self.open_ops[p as usize] -= 1;
                         if self.open_ops[p as usize] == 0 {
-                            stack.push((p, d.kind == RhsKind::And));
+                            stack.push((p, kind == RhsKind::And));
                         }
                     }
                     _ => {}
@@ -207,40 +228,41 @@ impl Graph {
         let mut decisive = vec![false; self.len()];
         let succ = (0..self.len())
             .map(|x| {
-                let (Some(v), Some(d)) = (self.value[x], &self.def[x]) else {
+                let (Some(v), Some(kind)) = (self.value[x], self.kind[x]) else {
                     return Vec::new();
                 };
-                if matches!((d.kind, v), (RhsKind::And, false) | (RhsKind::Or, true)) {
+                if matches!((kind, v), (RhsKind::And, false) | (RhsKind::Or, true)) {
                     decisive[x] = true;
-                    d.ops
+                    self.operands(x)
                         .iter()
                         .copied()
                         .filter(|&y| self.value[y as usize] == Some(v))
                         .collect()
                 } else {
-                    d.ops.clone()
+                    self.operands(x).to_vec()
                 }
             })
             .collect();
         (decisive, succ, self.order.clone())
     }
 
-    /// The BES (every variable must be defined), with names from `name`.
+    /// The BES (every variable must be defined), with names from `name` (none without).
     pub(crate) fn build(
         &self,
         init: u32,
-        name: &dyn Fn(usize) -> String,
+        name: Option<&dyn Fn(usize) -> String>,
     ) -> Result<Bes, InstError> {
-        let mut b = BesBuilder::new();
+        let mut b = match name {
+            Some(_) => BesBuilder::new(),
+            None => BesBuilder::unnamed(),
+        };
         for i in 0..self.len() {
-            b.add_variable(&name(i));
+            b.add_variable(&name.map(|f| f(i)).unwrap_or_default());
         }
-        for (i, d) in self.def.iter().enumerate() {
-            let d = d
-                .as_ref()
-                .ok_or_else(|| InstError::Bes(format!("variable {i} undefined")))?;
-            let ops: Vec<BesVarId> = d.ops.iter().map(|&o| BesVarId(o)).collect();
-            let kind = match (d.kind, ops.is_empty()) {
+        for (i, d) in self.kind.iter().enumerate() {
+            let d = d.ok_or_else(|| InstError::Bes(format!("variable {i} undefined")))?;
+            let ops: Vec<BesVarId> = self.operands(i).iter().map(|&o| BesVarId(o)).collect();
+            let kind = match (d, ops.is_empty()) {
                 (RhsKind::And, true) => RhsKind::True,
                 (RhsKind::Or, true) => RhsKind::False,
                 (k, _) => k,

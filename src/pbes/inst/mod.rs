@@ -52,6 +52,9 @@ pub struct InstOptions {
     /// How the progress of instantiation (and of solving, in [`crate::pbes::solve`]) is
     /// shown on standard error.
     pub progress: crate::progress::Shown,
+    /// Name the BES variables after their equations (`X_12`); off where the BES is only
+    /// solved (`check`), since a name per variable costs more memory than the rest of it.
+    pub names: bool,
 }
 
 impl Default for InstOptions {
@@ -62,6 +65,7 @@ impl Default for InstOptions {
             stop_when_decided: false,
             keep_origins: false,
             progress: crate::progress::Shown::Off,
+            names: true,
         }
     }
 }
@@ -165,13 +169,26 @@ pub struct VarOrigin {
     pub args: Vec<DataExpr>,
 }
 
+/// Marks the key of a step instance evaluated in place (see [`Origins`]).
+pub(crate) const STEP_BIT: u32 = 1 << 31;
+
 /// The origins of BES variables, kept as the engine's term ids and converted to the IR
 /// only for the variables asked about (evidence reads a few of many).
+///
+/// An instance of a step equation of `lps2pbes -c`/`lts2pbes -c` (one per transition the
+/// proof may take) is evaluated in place, in the right-hand side of the instance that
+/// refers to it (its *parent*), and its key is compact: `[equation | STEP_BIT, parent,
+/// values of the parameters the parent does not have…]`; the other values are the parent's
+/// (matched by parameter name), so a step does not store the whole source state again.
 #[derive(Default)]
 pub struct Origins {
     store: Option<std::sync::Arc<TermStore>>,
-    /// Per BES variable: `[equation, argument term ids…]`, `None` for auxiliary ones.
+    /// Per BES variable: `[equation, argument term ids…]` or a compact step key, `None`
+    /// for auxiliary ones.
     keys: Vec<Option<std::rc::Rc<[u32]>>>,
+    /// Per (step equation, parent's equation): per parameter of the step equation, the
+    /// position of the parent's parameter of that name, `u32::MAX` for none.
+    inherit: rustc_hash::FxHashMap<(u32, u32), std::rc::Rc<[u32]>>,
 }
 
 impl Origins {
@@ -179,10 +196,12 @@ impl Origins {
     pub(crate) fn new(
         store: std::sync::Arc<TermStore>,
         keys: Vec<Option<std::rc::Rc<[u32]>>>,
+        inherit: rustc_hash::FxHashMap<(u32, u32), std::rc::Rc<[u32]>>,
     ) -> Self {
         Origins {
             store: Some(store),
             keys,
+            inherit,
         }
     }
 
@@ -198,7 +217,7 @@ impl Origins {
 
     /// The equation of variable `v`, when it is an instance (not auxiliary).
     pub fn equation(&self, v: usize) -> Option<u32> {
-        self.keys.get(v)?.as_ref().map(|k| k[0])
+        self.keys.get(v)?.as_ref().map(|k| k[0] & !STEP_BIT)
     }
 
     /// The term store the instances' values live in (`None` when origins were not kept).
@@ -206,20 +225,39 @@ impl Origins {
         self.store.as_deref()
     }
 
-    /// The instance key of variable `v`: its equation, then the term ids of its data
-    /// instance in [`Origins::store`] (`None` for an auxiliary variable). Evidence reads
-    /// these directly, so a state is compared and hashed as ids, never as expressions.
-    pub fn key(&self, v: usize) -> Option<&[u32]> {
-        self.keys.get(v)?.as_deref()
+    /// The data instance of variable `v` as term ids in [`Origins::store`], written to
+    /// `out` (cleared first), and its equation; `None` for an auxiliary variable. Evidence
+    /// reads these directly, so a state is compared and hashed as ids, never as expressions.
+    pub fn instance(&self, v: usize, out: &mut Vec<u32>) -> Option<u32> {
+        let key = self.keys.get(v)?.as_ref()?;
+        out.clear();
+        if key[0] & STEP_BIT == 0 {
+            out.extend_from_slice(&key[1..]);
+            return Some(key[0]);
+        }
+        let eq = key[0] & !STEP_BIT;
+        let mut parent = Vec::new();
+        let peq = self.instance(key[1] as usize, &mut parent)?;
+        let map = self.inherit.get(&(eq, peq))?;
+        let mut own = key[2..].iter();
+        for &j in map.iter() {
+            out.push(if j == u32::MAX {
+                *own.next()?
+            } else {
+                *parent.get(j as usize)?
+            });
+        }
+        Some(eq)
     }
 
     /// The origin of variable `v` (its equation and data instance), when it is an instance.
     pub fn get(&self, v: usize) -> Option<VarOrigin> {
-        let key = self.keys.get(v)?.as_ref()?;
         let store = self.store.as_deref()?;
+        let mut args = Vec::new();
+        let equation = self.instance(v, &mut args)?;
         Some(VarOrigin {
-            equation: key[0],
-            args: key[1..]
+            equation,
+            args: args
                 .iter()
                 .map(|t| term_to_expr(store, TermId(*t)))
                 .collect(),

@@ -29,7 +29,7 @@ use crate::data::{NumSort, Rewriter, Substitution, Term, TermId, TermStore, VarI
 use crate::pbes::graph::{b_and, b_or, Graph, B};
 use crate::pbes::inst::{
     enumerate_sort, show_sort, InstError, InstOptions, InstStats, Instantiation, Justification,
-    Origins,
+    Origins, STEP_BIT,
 };
 use crate::pbes::ir::{Pbes, PbesExpr};
 use crate::progress::{grouped, Meter, Watch};
@@ -73,7 +73,19 @@ struct Eng<'a> {
     g: Graph,
     queue: VecDeque<u32>,
     enum_cache: FxHashMap<Sort, Result<Vec<TermId>, String>>,
+    /// The equation and the BES variable whose values are in `dense` (the instance being
+    /// expanded, or the step being evaluated in place).
     current: u32,
+    current_var: u32,
+    /// Per equation: whether its instances are evaluated in place ([`Eng::inline_step`]).
+    inline: Vec<bool>,
+    /// How deep in-place evaluations are nested (bounded by [`INLINE_DEPTH`]).
+    inline_depth: u32,
+    /// The `dense` entries that in-place evaluations replaced, to put back (a stack).
+    saved: Vec<(VarId, TermId)>,
+    /// Per (step equation, equation of the instance it is evaluated in): see
+    /// [`Origins::inherit`].
+    inherit: FxHashMap<(u32, u32), Inherit>,
     /// Free variables per term, indexed by [`TermId`] (`(u32::MAX, _)` = not computed yet):
     /// rewriting binds only those.
     fv_cache: Vec<(u32, u32)>,
@@ -109,6 +121,19 @@ struct Eng<'a> {
     guard_memo: FxHashMap<Box<[u32]>, quant::GuardCase>,
     /// Words held by `guard_memo` (keys and solutions, for the [`MEMO_WORDS`] bound).
     guard_memo_words: usize,
+}
+
+/// How deep in-place evaluations of step equations may nest ([`Eng::inline_step`]); deeper
+/// ones (a step equation whose right-hand side refers to itself) become ordinary instances.
+const INLINE_DEPTH: u32 = 64;
+
+/// Per parameter of a step equation, its position among the parameters of the equation of
+/// the instance it is evaluated in (`u32::MAX` for none), and the positions of that
+/// equation's parameters that are not the step's (hidden while the step is evaluated).
+#[derive(Clone)]
+pub(crate) struct Inherit {
+    pub(crate) from_parent: Rc<[u32]>,
+    hidden: Rc<[u32]>,
 }
 
 /// Bound on the key words of [`Eng::rewrite`]'s memo before it is cleared (16 Mi words,
@@ -157,6 +182,11 @@ pub fn instantiate(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiation, Ins
         queue: VecDeque::new(),
         enum_cache: FxHashMap::default(),
         current: 0,
+        current_var: 0,
+        inline: Vec::new(),
+        inline_depth: 0,
+        saved: Vec::new(),
+        inherit: FxHashMap::default(),
         fv_cache: Vec::new(),
         fv_arena: Vec::new(),
         small: Vec::new(),
@@ -199,6 +229,12 @@ pub fn instantiate(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiation, Ins
             .map(|p| eng.rw.store().intern_var(p))
             .collect();
         eng.params.push(ps);
+        // Evidence's step equations: one instance per transition, evaluated in place.
+        eng.inline.push(
+            opts.keep_origins
+                && (crate::pbes::lps2pbes::step_summand(&e.var.name).is_some()
+                    || crate::pbes::lts2pbes::step_transition(&e.var.name).is_some()),
+        );
     }
     let init_eq = *index
         .get(&*pbes.init.name)
@@ -238,17 +274,30 @@ pub fn instantiate(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiation, Ins
     meter.finish();
     let decided = eng.g.value[init as usize];
     let complete = eng.queue.is_empty() && eng.g.is_complete();
-    let bes = if complete {
+    // A decided initial variable under `stop_when_decided` needs no BES: its value is
+    // known, and evidence reads the justification.
+    let bes = if complete && !(opts.stop_when_decided && decided.is_some()) {
         let name = |i: usize| match &eng.inst[i] {
-            Some(key) => format!("{}_{i}", pbes.equations[key[0] as usize].var.name),
+            Some(key) => format!(
+                "{}_{i}",
+                pbes.equations[(key[0] & !STEP_BIT) as usize].var.name
+            ),
             None => format!("aux_{i}"),
         };
-        Some(eng.g.build(init, &name)?)
+        Some(eng.g.build(
+            init,
+            opts.names.then_some(&name as &dyn Fn(usize) -> String),
+        )?)
     } else {
         None
     };
     let origin = if opts.keep_origins {
-        Origins::new(terms.clone(), std::mem::take(&mut eng.inst))
+        let inherit = eng
+            .inherit
+            .iter()
+            .map(|(&k, v)| (k, v.from_parent.clone()))
+            .collect();
+        Origins::new(terms.clone(), std::mem::take(&mut eng.inst), inherit)
     } else {
         Origins::default()
     };
@@ -443,12 +492,104 @@ impl Eng<'_> {
         id
     }
 
+    /// The vertex of step equation `eq`'s instance `vals`, met in the right-hand side of the
+    /// instance being evaluated: a fresh vertex, its right-hand side evaluated here and now.
+    /// A step is one transition of the proof, so its instance key would hold the whole
+    /// source state; it is reached from this one place only, so it needs no lookup table and
+    /// no queue, and its origin records the values that differ from the enclosing
+    /// instance's (the sum values; [`Origins`] puts the rest back from the parent).
+    fn inline_step(&mut self, eq: u32, vals: &[TermId]) -> Result<u32, InstError> {
+        let (parent, peq) = (self.current_var, self.current);
+        let inh = match self.inherit.get(&(eq, peq)) {
+            Some(i) => i.clone(),
+            None => {
+                let (mine, theirs) = (&self.params[eq as usize], &self.params[peq as usize]);
+                let from_parent: Rc<[u32]> = mine
+                    .iter()
+                    .map(|v| {
+                        theirs
+                            .iter()
+                            .position(|w| w == v)
+                            .map_or(u32::MAX, |j| j as u32)
+                    })
+                    .collect();
+                let hidden: Rc<[u32]> = (0..theirs.len() as u32)
+                    .filter(|j| !from_parent.contains(j))
+                    .collect();
+                let i = Inherit {
+                    from_parent,
+                    hidden,
+                };
+                self.inherit.insert((eq, peq), i.clone());
+                i
+            }
+        };
+        // The key: compact when every inherited value is the parent's (the values of the
+        // parent's parameters are in `dense`), else in full.
+        let params = &self.params[eq as usize];
+        let inherited = params
+            .iter()
+            .zip(inh.from_parent.iter())
+            .zip(vals)
+            .all(|((v, &j), t)| j == u32::MAX || self.dense[v.0 as usize] == *t);
+        let key: Rc<[u32]> = if inherited {
+            let own = inh
+                .from_parent
+                .iter()
+                .zip(vals)
+                .filter(|&(&j, _)| j == u32::MAX);
+            [eq | STEP_BIT, parent]
+                .into_iter()
+                .chain(own.map(|(_, t)| t.0))
+                .collect()
+        } else {
+            std::iter::once(eq)
+                .chain(vals.iter().map(|t| t.0))
+                .collect()
+        };
+        let id = self.g.new_var(self.rank[eq as usize])?;
+        self.inst.push(Some(key));
+        // Evaluate under the step's parameters: the parent's other parameters hidden, its
+        // quantifier values out of sight (a fresh substitution), then everything restored.
+        let saved_from = self.saved.len();
+        for &j in inh.hidden.iter() {
+            let v = self.params[peq as usize][j as usize];
+            self.saved.push((v, self.dense[v.0 as usize]));
+            self.dense[v.0 as usize] = TermId(u32::MAX);
+        }
+        for (v, t) in self.params[eq as usize].iter().zip(vals) {
+            let i = v.0 as usize;
+            if i >= self.dense.len() {
+                self.dense.resize(i + 1, TermId(u32::MAX));
+            }
+            self.saved.push((*v, self.dense[i]));
+            self.dense[i] = *t;
+        }
+        let outer = (self.current, self.current_var, self.base);
+        (self.current, self.current_var, self.base) = (eq, id, 0);
+        self.inline_depth += 1;
+        let rhs = std::mem::replace(&mut self.rhs[eq as usize], T::True);
+        let r = self.eval(&rhs, &mut Vec::new(), true);
+        self.rhs[eq as usize] = rhs;
+        self.inline_depth -= 1;
+        (self.current, self.current_var, self.base) = outer;
+        for &(v, t) in self.saved[saved_from..].iter().rev() {
+            self.dense[v.0 as usize] = t;
+        }
+        self.saved.truncate(saved_from);
+        let b = r?;
+        let inst = &mut self.inst;
+        self.g.define(id, b, &mut |_| inst.push(None))?;
+        Ok(id)
+    }
+
     fn expand(&mut self, x: u32) -> Result<(), InstError> {
         let Some(key) = self.inst[x as usize].clone() else {
             return Ok(());
         };
         let eq = key[0];
         self.current = eq;
+        self.current_var = x;
         let mut sigma = self.globals.clone();
         sigma.extend(
             self.params[eq as usize]
@@ -542,6 +683,12 @@ impl Eng<'_> {
                         });
                     }
                     vals.push(r);
+                }
+                if self.inline[*eq as usize] && self.inline_depth < INLINE_DEPTH {
+                    // A nested step finds `vals_buf` empty and makes its own.
+                    let id = self.inline_step(*eq, &vals);
+                    self.vals_buf = vals;
+                    return Ok(B::V(id?));
                 }
                 let id = self.var_of(*eq, &vals);
                 self.vals_buf = vals;
