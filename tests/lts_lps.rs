@@ -390,16 +390,9 @@ fn clustering_keeps_every_transition() {
     // Every sequential component is clustered (one summand per action label, Boolean
     // selectors, sum variables merged by sort) and small clusters are expanded again: the
     // transitions, duplicates included, must stay exactly mCRL2's.
-    let dir = tempfile::tempdir().unwrap();
-    let lps = linearise(Path::new("fixtures/lts/cluster.mcrl2"), dir.path());
-    let aut = dir.path().join("cluster.aut");
-    let (code, _, err) = muon(&["lps2lts", s(&lps), s(&aut)]);
-    assert_eq!(code, 0, "{err}");
-    let head = std::fs::read_to_string(&aut).unwrap();
-    assert!(
-        head.starts_with("des (0,19328,288)"),
-        "{}",
-        head.lines().next().unwrap()
+    assert_eq!(
+        aut_header("fixtures/lts/cluster.mcrl2"),
+        "des (0,19328,288)"
     );
 }
 
@@ -419,14 +412,9 @@ fn sequences_after_a_process_that_never_returns_stay_small() {
         .expect("summand count");
     // mCRL2 has 9; muon keeps the same order of magnitude.
     assert!(summands <= 20, "{summands} summands");
-    let aut = dir.path().join("never_returns.aut");
-    let (code, _, err) = muon(&["lps2lts", s(&lps), s(&aut)]);
-    assert_eq!(code, 0, "{err}");
-    let text = std::fs::read_to_string(&aut).unwrap();
-    assert!(
-        text.starts_with("des (0,36,20)"),
-        "{}",
-        text.lines().next().unwrap()
+    assert_eq!(
+        aut_header("fixtures/lts/never_returns.mcrl2"),
+        "des (0,36,20)"
     );
 }
 

@@ -370,11 +370,8 @@ fn trace_count_and_state_bound_stop_where_mcrl2_stops() {
         (&["-ab", "-D", "--trace=3"][..], "des (0,15,14)", 4),
         (&["--max", "6"][..], "des (0,5,6)", 0),
     ] {
-        for f in std::fs::read_dir(dir.path()).unwrap() {
-            let p = f.unwrap().path();
-            if p.extension().is_some_and(|e| e == "trc") {
-                std::fs::remove_file(p).unwrap();
-            }
+        for p in trc_files(dir.path()) {
+            std::fs::remove_file(p).unwrap();
         }
         let mut argv = vec!["lps2lts", "-q", s(&lps), s(&aut)];
         argv.extend_from_slice(args);
@@ -382,17 +379,7 @@ fn trace_count_and_state_bound_stop_where_mcrl2_stops() {
         assert_eq!(code, 0, "{args:?}: {err}");
         let got = std::fs::read_to_string(&aut).unwrap();
         assert_eq!(got.lines().next().unwrap(), header, "{args:?}");
-        let written = std::fs::read_dir(dir.path())
-            .unwrap()
-            .filter(|f| {
-                f.as_ref()
-                    .unwrap()
-                    .path()
-                    .extension()
-                    .is_some_and(|e| e == "trc")
-            })
-            .count();
-        assert_eq!(written, files, "{args:?}");
+        assert_eq!(trc_files(dir.path()).len(), files, "{args:?}");
     }
     // Without -q the stop is reported.
     let (code, _, err) = muon(&["lps2lts", s(&lps), s(&aut), "-D", "--trace=1"]);
@@ -401,6 +388,15 @@ fn trace_count_and_state_bound_stop_where_mcrl2_stops() {
         err.contains("stopped after 1 trace of one kind (--trace=1"),
         "{err}"
     );
+}
+
+/// The trace files (`.trc`) in `dir`.
+fn trc_files(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|f| f.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "trc"))
+        .collect()
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! `allow`, `block`, `comm`, `rename` and `hide` operators above it.
 
 use super::*;
+use std::borrow::Cow;
 
 /// A downward-closed set of multi-action name multisets: the multi-actions a subprocess may
 /// usefully produce given the operators above it.
@@ -239,12 +240,12 @@ impl Constraint {
 /// below it before linearising, so a parameter read only after a blocked action counts as
 /// unread there. It does not do so under an `allow` (a `block` above an `allow` merges into
 /// it): then `e` is returned as it is.
-pub(super) fn prune_blocked(e: &ProcExpr, k: &Constraint) -> ProcExpr {
+pub(super) fn prune_blocked<'e>(e: &'e ProcExpr, k: &Constraint) -> Cow<'e, ProcExpr> {
     let Constraint::Any { blocked } = k else {
-        return e.clone();
+        return Cow::Borrowed(e);
     };
     if blocked.is_empty() {
-        return e.clone();
+        return Cow::Borrowed(e);
     }
     fn go(e: &ProcExpr, blocked: &BTreeSet<Name>) -> ProcExpr {
         fn has_blocked(e: &ProcExpr, blocked: &BTreeSet<Name>) -> Option<bool> {
@@ -269,5 +270,5 @@ pub(super) fn prune_blocked(e: &ProcExpr, k: &Constraint) -> ProcExpr {
             _ => e.clone(),
         }
     }
-    go(e, blocked)
+    Cow::Owned(go(e, blocked))
 }
