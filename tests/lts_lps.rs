@@ -578,6 +578,36 @@ fn parameters_read_only_after_a_blocked_action_are_reset() {
     );
 }
 
+/// In a component that can terminate, a lone call with other arguments is a control state
+/// of its own, keyed by the call, as in mCRL2's default linearisation: 2 states and 4
+/// transitions (1 and 2 before).
+#[test]
+fn a_call_with_other_arguments_before_terminate_is_a_state_of_its_own() {
+    assert_eq!(
+        aut_header("fixtures/lts/terminating_tail_instances.mcrl2"),
+        "des (0,4,2)"
+    );
+    assert_eq!(
+        aut_header("fixtures/lts/terminating_tail_arguments.mcrl2"),
+        "des (0,16,7)"
+    );
+}
+
+/// Where keying calls by their arguments would not end (`P(n) = a . P(n + 1) + b` needs a
+/// state per `n`; mCRL2's default method does not terminate), linearisation falls back to
+/// keying by the called states, one state for all `n` (`n < 3` bounds the state space).
+#[test]
+fn keying_calls_by_arguments_falls_back_when_it_would_not_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("m.mcrl2");
+    std::fs::write(
+        &spec,
+        "act a, b;\nproc P(n: Nat) = (n < 3) -> a . P(n + 1) + b;\ninit P(0);\n",
+    )
+    .unwrap();
+    assert_eq!(aut_header(s(&spec)), "des (0,8,6)");
+}
+
 /// The `.aut` header of the state space of `spec` (muon's `mcrl22lps` and `lps2lts`).
 fn aut_header(spec: &str) -> String {
     let dir = tempfile::tempdir().unwrap();

@@ -352,6 +352,13 @@ fn rebind(vars: &[Var], sigma: &Subst, bodies: &[DataExpr]) -> (Vec<Var>, Subst)
 pub trait Simplifier {
     /// A simplified expression equal to `e` in every model of the data specification.
     fn simplify(&self, e: &DataExpr) -> DataExpr;
+
+    /// Like [`Simplifier::simplify`], but rewriting open subterms too where the simplifier
+    /// can (`max(p, p)` is `p`): for the few expressions whose syntax decides something,
+    /// as mCRL2 rewrites the arguments that key a linearisation state.
+    fn normalise(&self, e: &DataExpr) -> DataExpr {
+        self.simplify(e)
+    }
 }
 
 /// Syntactic simplification: Boolean connectives, `if`, literal arithmetic and comparisons,

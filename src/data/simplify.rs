@@ -30,7 +30,8 @@ impl<'s> RewriterSimplifier<'s> {
 }
 
 impl RewriterSimplifier<'_> {
-    /// The normal form of a closed expression, or `None` if the engine cannot produce it.
+    /// The normal form of an expression (closed, or with free variables the engine leaves
+    /// alone), or `None` if the engine cannot produce it.
     fn rewrite_closed(&self, e: &DataExpr) -> Option<DataExpr> {
         let mut rw = self.rw.borrow_mut();
         let t = rw.term(e).ok()?;
@@ -73,6 +74,15 @@ impl RewriterSimplifier<'_> {
 }
 
 impl Simplifier for RewriterSimplifier<'_> {
+    fn normalise(&self, e: &DataExpr) -> DataExpr {
+        // The engine leaves free variables as they are, so it rewrites open terms too.
+        let e1 = self.syn.simplify(e);
+        match self.rewrite_closed(&e1) {
+            Some(n) => self.syn.simplify(&n),
+            None => self.simplify(e),
+        }
+    }
+
     fn simplify(&self, e: &DataExpr) -> DataExpr {
         let e1 = self.syn.simplify(e);
         if matches!(e1, DataExpr::Var(_) | DataExpr::Number { .. }) {

@@ -41,7 +41,15 @@
 //!    names the process); a tail that is not a call becomes a fresh process whose parameters
 //!    are the tail's free variables; a stack of several calls becomes a process of its own
 //!    (regular processes need finitely many; a stack that keeps growing is reported as
-//!    non-regular recursion naming the process).
+//!    non-regular recursion naming the process). As in mCRL2's default method, a stack is
+//!    keyed by its calls with their arguments (rewritten), and its parameters are the
+//!    variables those arguments read; in a leaf that can terminate every stack that can
+//!    terminate is followed by the leaf's `Terminate`, so even a lone call `P(false)` is a
+//!    state of its own (unless it passes `P`'s parameters on unchanged: that is `P`'s own
+//!    state). Where such keys would not end (`P(n) = a . P(n + 1) + b`: a state per `n`,
+//!    and mCRL2's default does not terminate), linearisation starts again keying stacks
+//!    by the called states alone, the arguments held in parameters (close to mCRL2's
+//!    `-lregular2`).
 //! 3. **One component per leaf.** A control-state parameter `s…: Pos` (omitted when a leaf
 //!    has one state) plus the union of the parameters of its control states (merged by name
 //!    and sort). A jump assigns the target's parameters and resets all other parameters of

@@ -35,7 +35,15 @@ impl Lin<'_> {
         span: Span,
         k: &Constraint,
     ) -> Result<(Vec<CSum>, Vec<Vec<u32>>), LinError> {
-        let start = self.tail_call(&Arc::new(e.clone()), "init", span)?;
+        // The component's first state: its process with `init`'s arguments (standing for
+        // `P . Terminated` when it can terminate, see `instance_target`).
+        self.root_terminates = expr_terminates(&self.term, e);
+        let first = self.tail_calls(&Arc::new(e.clone()), "init", span)?;
+        let start = if first.len() == 1 {
+            first.into_iter().next().expect("one call")
+        } else {
+            self.stack_target(&first)?
+        };
         // Explore reachable control states.
         let mut order: Vec<CtrlId> = vec![start.ctrl];
         let mut index: HashMap<CtrlId, usize> = HashMap::new();

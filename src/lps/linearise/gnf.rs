@@ -25,6 +25,7 @@ impl Lin<'_> {
             CtrlKind::Proc(p) => self.proc_name(*p),
             CtrlKind::Expr(_) => name.rsplit_once('_').map_or(name.as_str(), |x| x.0).into(),
             CtrlKind::Stack(ids) => self.ctrls[ids[0].0 as usize].owner.clone(),
+            CtrlKind::Seq(calls) => self.ctrls[calls[0].ctrl.0 as usize].owner.clone(),
         };
         self.ctrls.push(Ctrl {
             name,
@@ -52,58 +53,49 @@ impl Lin<'_> {
         Ok(id)
     }
 
-    /// The call continuing with process expression `q` (a fresh control state unless `q`
-    /// is a call of a sequential process).
-    pub(super) fn tail_call(
+    /// The pending calls continuing with process expression `q`, first to run first: the
+    /// calls of `q` when it is a sequence of calls of sequential processes, else one call
+    /// of a fresh control state for `q`.
+    pub(super) fn tail_calls(
         &mut self,
         q: &Arc<ProcExpr>,
         owner: &str,
         span: Span,
-    ) -> Result<Call, LinError> {
+    ) -> Result<Vec<Call>, LinError> {
         if let ProcExpr::Call { proc, args } = &**q {
             if !self.mcrl[proc.0 as usize] {
                 let ctrl = self.ctrl_of_proc(*proc)?;
-                return Ok(Call {
+                return Ok(vec![Call {
                     ctrl,
                     args: args.clone(),
-                });
+                }]);
             }
         }
-        // A sequence of calls `X(..) . Y(..)` is the same continuation as the stack that
-        // recursion builds (X running with Y pending): one control state for both, keyed by
-        // the sequence of process identifiers, the arguments kept in parameters. Otherwise
-        // Lamport_queue's `Push(v) . Producer` and the stack `[Push, Producer]` would be two
-        // states with the same behaviour. mCRL2's default (`create_regular_invocation`
-        // without `-lregular2`) keys by the whole instances instead and keeps constant
-        // arguments in the new process's body; the two are strongly bisimilar, but muon
-        // counts more states on abp_bw (97 against 70; its receiver `R = R(b1).R(b0).R`
-        // alone: 11 against 8). Two differences cause it: mCRL2 turns an action inside a
-        // tail into a call of a process for that action with its (rewritten) arguments, so
-        // `s5(invert(b)) . R(b0) . R` at `b = b1` and `s5(b) . R(b) . R` at `b = b0` are the
-        // same sequence of instances and one state, where muon has two tail shapes; and the
-        // process `R`, whose body is a sequence of calls, is the same state as the stack
-        // that sequence builds, where muon has `R` and the stack `[R(b), R(b), R]` apart.
+        // A sequence of calls `X(..) . Y(..)` stays a sequence: `stack_target` makes it
+        // one control state when a step leaves it pending, keyed as the stack recursion
+        // builds (Lamport_queue's `Push(v) . Producer` and the stack `[Push, Producer]`
+        // are one state).
         if let Some(calls) = self.call_sequence(q)? {
             if calls.len() > 1 {
-                return self.stack_target(&calls);
+                return Ok(calls);
             }
         }
         let params = (*self.shapes.free_vars(q)).clone();
         let key = self.shapes.key(q, params.clone());
         if let Some(c) = self.expr_ctrl.get(&key) {
-            return Ok(Call {
+            return Ok(vec![Call {
                 ctrl: *c,
                 args: params.into_iter().map(DataExpr::Var).collect(),
-            });
+            }]);
         }
         self.tail_counter += 1;
         let name = format!("{owner}_{}", self.tail_counter);
         let id = self.new_ctrl(name, params.clone(), CtrlKind::Expr(q.clone()), span)?;
         self.expr_ctrl.insert(key, id);
-        Ok(Call {
+        Ok(vec![Call {
             ctrl: id,
             args: params.into_iter().map(DataExpr::Var).collect(),
-        })
+        }])
     }
 
     /// The calls of `q` when `q` is a sequence of calls of sequential processes only (in
@@ -240,9 +232,9 @@ impl Lin<'_> {
                 if alts.is_empty() || !expr_terminates(&self.term, p) {
                     return Ok(alts);
                 }
-                let cont = self.tail_call(q, owner, span)?;
+                let cont = self.tail_calls(q, owner, span)?;
                 for a in &mut alts {
-                    a.stack.push(cont.clone());
+                    a.stack.extend(cont.iter().cloned());
                 }
                 alts
             }
@@ -385,6 +377,35 @@ impl Lin<'_> {
                 }
                 out
             }
+            CtrlKind::Seq(calls) => {
+                // The head's alternatives with its arguments, then the rest pending. The
+                // arguments read the state's parameters, so the head's sum variables are
+                // renamed apart from those (capture-avoiding substitution).
+                let head = &calls[0];
+                let sigma: Subst = self.ctrls[head.ctrl.0 as usize]
+                    .params
+                    .iter()
+                    .cloned()
+                    .zip(head.args.iter().cloned())
+                    .collect();
+                let avoid: HashSet<Name> = ctrl.params.iter().map(|v| v.name.clone()).collect();
+                let mut out = Vec::new();
+                for a in self.ctrl_alts(head.ctrl)? {
+                    let a = subst_alt(&a, &sigma);
+                    let (sv, ren) = rename_sum_vars(&a.sum_vars, &avoid);
+                    let mut a = subst_alt(
+                        &Alt {
+                            sum_vars: vec![],
+                            ..a
+                        },
+                        &ren,
+                    );
+                    a.sum_vars = sv;
+                    a.stack.extend(calls[1..].iter().cloned());
+                    out.push(a);
+                }
+                out
+            }
         };
         self.ctrls[c.0 as usize].alts = Some(alts.clone());
         Ok(alts)
@@ -396,76 +417,224 @@ impl Lin<'_> {
             CtrlKind::Proc(p) => self.term[p.0 as usize],
             CtrlKind::Expr(e) => expr_terminates(&self.term, e),
             CtrlKind::Stack(ids) => ids.iter().all(|id| self.ctrl_terminates(*id)),
+            CtrlKind::Seq(calls) => calls.iter().all(|c| self.ctrl_terminates(c.ctrl)),
         }
     }
 
     /// The control state and arguments that a non-empty stack jumps to.
     pub(super) fn stack_target(&mut self, stack: &[Call]) -> Result<Call, LinError> {
-        if stack.len() == 1 {
-            return Ok(stack[0].clone());
-        }
-        // Flatten nested stack states so the key is a sequence of base states, and cut the
-        // stack after the first state that cannot terminate: what lies below it is never
-        // reached (mCRL2's `cut_off_unreachable_tail`), and keeping it would store dead
-        // arguments and let stacks grow (WMS).
-        let mut ids = Vec::new();
-        let mut args = Vec::new();
+        // Flatten nested sequence states so the key is a sequence of base states, and cut
+        // the stack after the first state that cannot terminate: what lies below it is
+        // never reached (mCRL2's `cut_off_unreachable_tail`), and keeping it would store
+        // dead arguments and let stacks grow (WMS).
+        let mut calls: Vec<Call> = Vec::new();
+        let mut cut = false;
         'calls: for c in stack {
-            let inner = match &self.ctrls[c.ctrl.0 as usize].kind {
-                CtrlKind::Stack(inner) => inner.clone(),
-                _ => vec![c.ctrl],
-            };
-            let mut off = 0;
-            for id in inner {
-                let n = self.ctrls[id.0 as usize].params.len();
-                ids.push(id);
-                args.extend(c.args[off..off + n].iter().cloned());
-                off += n;
-                if !self.ctrl_terminates(id) {
+            for part in self.base_calls(c) {
+                let terminates = self.ctrl_terminates(part.ctrl);
+                calls.push(part);
+                if !terminates {
+                    cut = true;
                     break 'calls;
                 }
             }
         }
-        if ids.len() == 1 {
-            return Ok(Call { ctrl: ids[0], args });
+        if calls.len() > MAX_STACK {
+            return Err(self.non_regular(&calls));
         }
-        if ids.len() > MAX_STACK {
-            // Name the process that repeats most.
-            let mut best = ids[0];
-            let mut best_n = 0;
-            for id in &ids {
-                let n = ids.iter().filter(|x| *x == id).count();
-                if n > best_n {
-                    best = *id;
-                    best_n = n;
-                }
+        match self.keying {
+            Keying::Instances => self.instance_target(calls, !cut && self.root_terminates),
+            Keying::States => self.state_target(calls, !cut && self.root_terminates),
+        }
+    }
+
+    /// `c` as a sequence of calls of base states (process, tail expression).
+    fn base_calls(&self, c: &Call) -> Vec<Call> {
+        match &self.ctrls[c.ctrl.0 as usize].kind {
+            CtrlKind::Stack(inner) => {
+                let mut off = 0;
+                inner
+                    .iter()
+                    .map(|id| {
+                        let n = self.ctrls[id.0 as usize].params.len();
+                        off += n;
+                        Call {
+                            ctrl: *id,
+                            args: c.args[off - n..off].to_vec(),
+                        }
+                    })
+                    .collect()
             }
-            let c = &self.ctrls[best.0 as usize];
-            let (process, span) = match &c.kind {
-                CtrlKind::Proc(p) => (self.proc_name(*p), c.span),
-                _ => (c.owner.clone(), c.span),
-            };
-            return Err(LinError::NonRegular { process, span });
+            CtrlKind::Seq(parts) => {
+                let sigma: Subst = self.ctrls[c.ctrl.0 as usize]
+                    .params
+                    .iter()
+                    .cloned()
+                    .zip(c.args.iter().cloned())
+                    .collect();
+                parts
+                    .iter()
+                    .map(|p| Call {
+                        ctrl: p.ctrl,
+                        args: p.args.iter().map(|d| substitute(d, &sigma)).collect(),
+                    })
+                    .collect()
+            }
+            _ => vec![c.clone()],
         }
-        if let Some(id) = self.stack_ctrl.get(&ids) {
+    }
+
+    /// mCRL2's default: a sequence is keyed by its calls, arguments included (rewritten),
+    /// and by whether the component's `Terminate` follows it (`terminated`); its state's
+    /// parameters are the variables the arguments read. A lone call with nothing after it
+    /// is a plain jump; so is a lone call passing every parameter on unchanged with the
+    /// `Terminate` after it, as the called state itself stands for that sequence (the
+    /// component's first state is `P . Terminated` with `init`'s values in `P`'s
+    /// parameters). `P(b) = a . P(false) + a` from `init P(false)` thus has two states
+    /// for `P`, as in mCRL2: the first, and `P(false) . Terminated`.
+    fn instance_target(&mut self, calls: Vec<Call>, terminated: bool) -> Result<Call, LinError> {
+        if calls.len() == 1 && !terminated {
+            return Ok(calls.into_iter().next().expect("one call"));
+        }
+        // Arguments that keep growing (`P(p, q) = tau . P(q, min(q, p)) + a` substitutes
+        // each into the next: exponentially) mean the keying would not end either.
+        if calls.iter().flat_map(|c| &c.args).any(too_big) {
+            return Err(LinError::Diverges);
+        }
+        let calls: Vec<Call> = calls
+            .into_iter()
+            .map(|c| Call {
+                ctrl: c.ctrl,
+                args: c.args.iter().map(|d| self.simp.normalise(d)).collect(),
+            })
+            .collect();
+        if calls.len() == 1 {
+            let c = &calls[0];
+            let params = &self.ctrls[c.ctrl.0 as usize].params;
+            if params
+                .iter()
+                .zip(&c.args)
+                .all(|(p, a)| matches!(a, DataExpr::Var(v) if v == p))
+            {
+                return Ok(calls.into_iter().next().expect("one call"));
+            }
+        }
+        let key = (calls, terminated);
+        let params = seq_params(&key.0);
+        let args: Vec<DataExpr> = params.iter().cloned().map(DataExpr::Var).collect();
+        if let Some(id) = self.seq_ctrl.get(&key) {
+            return Ok(Call { ctrl: *id, args });
+        }
+        if self.seq_ctrl.len() >= MAX_SEQ {
+            return Err(LinError::Diverges);
+        }
+        let names: Vec<String> = key
+            .0
+            .iter()
+            .map(|c| self.ctrls[c.ctrl.0 as usize].name.clone())
+            .collect();
+        let span = self.ctrls[key.0[0].ctrl.0 as usize].span;
+        let kind = CtrlKind::Seq(key.0.clone());
+        let id = self.new_ctrl(names.join("."), params, kind, span)?;
+        self.seq_ctrl.insert(key, id);
+        Ok(Call { ctrl: id, args })
+    }
+
+    /// The fallback, as mCRL2's `-lregular2`: a sequence is keyed by its states (and by
+    /// whether `Terminate` follows it), the arguments held in parameters. Each part keeps
+    /// its parameters' names unless a later part has one of them (mCRL2's `parscollect`).
+    /// A lone call with `Terminate` after it is a state of its own here too, apart from
+    /// the called state.
+    fn state_target(&mut self, calls: Vec<Call>, terminated: bool) -> Result<Call, LinError> {
+        if calls.len() == 1 && !terminated {
+            return Ok(calls.into_iter().next().expect("one call"));
+        }
+        let ids: Vec<CtrlId> = calls.iter().map(|c| c.ctrl).collect();
+        let args: Vec<DataExpr> = calls.into_iter().flat_map(|c| c.args).collect();
+        let key = (ids, terminated);
+        if let Some(id) = self.stack_ctrl.get(&key) {
             return Ok(Call { ctrl: *id, args });
         }
         let mut used: HashSet<Name> = HashSet::new();
-        let mut params = Vec::new();
-        let mut names = Vec::new();
-        for id in &ids {
-            let c = &self.ctrls[id.0 as usize];
-            names.push(c.name.clone());
-            for p in &c.params {
-                params.push(Var {
+        let mut parts: Vec<Vec<Var>> = Vec::new();
+        for id in key.0.iter().rev() {
+            let mut part = Vec::new();
+            for p in &self.ctrls[id.0 as usize].params {
+                part.push(Var {
                     name: fresh_name(&p.name, &mut used),
                     sort: p.sort.clone(),
                 });
             }
+            parts.push(part);
         }
-        let span = self.ctrls[ids[0].0 as usize].span;
-        let id = self.new_ctrl(names.join("."), params, CtrlKind::Stack(ids.clone()), span)?;
-        self.stack_ctrl.insert(ids, id);
+        let params: Vec<Var> = parts.into_iter().rev().flatten().collect();
+        let names: Vec<String> = key
+            .0
+            .iter()
+            .map(|id| self.ctrls[id.0 as usize].name.clone())
+            .collect();
+        let span = self.ctrls[key.0[0].0 as usize].span;
+        let kind = CtrlKind::Stack(key.0.clone());
+        let id = self.new_ctrl(names.join("."), params, kind, span)?;
+        self.stack_ctrl.insert(key, id);
         Ok(Call { ctrl: id, args })
     }
+
+    /// The error for a stack deeper than `MAX_STACK`, naming the process that repeats most.
+    fn non_regular(&self, calls: &[Call]) -> LinError {
+        let ids: Vec<CtrlId> = calls.iter().map(|c| c.ctrl).collect();
+        let mut best = ids[0];
+        let mut best_n = 0;
+        for id in &ids {
+            let n = ids.iter().filter(|x| *x == id).count();
+            if n > best_n {
+                best = *id;
+                best_n = n;
+            }
+        }
+        let c = &self.ctrls[best.0 as usize];
+        let (process, span) = match &c.kind {
+            CtrlKind::Proc(p) => (self.proc_name(*p), c.span),
+            _ => (c.owner.clone(), c.span),
+        };
+        LinError::NonRegular { process, span }
+    }
+}
+
+/// Whether `e` has more than `MAX_SEQ_ARG` nodes (stops counting there).
+fn too_big(e: &DataExpr) -> bool {
+    fn count(e: &DataExpr, n: &mut usize) -> bool {
+        *n += 1;
+        if *n > MAX_SEQ_ARG {
+            return true;
+        }
+        match e {
+            DataExpr::App { head, args } => count(head, n) || args.iter().any(|a| count(a, n)),
+            DataExpr::Binder { body, .. } => count(body, n),
+            DataExpr::Whr { body, defs } => count(body, n) || defs.iter().any(|(_, d)| count(d, n)),
+            DataExpr::ListEnum { elems, .. } | DataExpr::SetEnum { elems, .. } => {
+                elems.iter().any(|a| count(a, n))
+            }
+            DataExpr::BagEnum { elems, .. } => {
+                elems.iter().any(|(a, m)| count(a, n) || count(m, n))
+            }
+            DataExpr::Var(_) | DataExpr::Func(_) | DataExpr::Number { .. } => false,
+        }
+    }
+    count(e, &mut 0)
+}
+
+/// The variables the arguments of `calls` read, in order of first occurrence.
+fn seq_params(calls: &[Call]) -> Vec<Var> {
+    let mut out: Vec<Var> = Vec::new();
+    for c in calls {
+        for a in &c.args {
+            for v in ir_ops::free_vars(a) {
+                if !out.contains(&v) {
+                    out.push(v);
+                }
+            }
+        }
+    }
+    out
 }

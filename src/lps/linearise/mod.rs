@@ -98,6 +98,10 @@ pub enum LinError {
         /// Where.
         span: Span,
     },
+    /// Keying sequences by instances made more than `MAX_SEQ` states; linearisation
+    /// starts again keying them by states (never reported to a user).
+    #[error("sequences keyed by instances do not settle")]
+    Diverges,
 }
 
 impl LinError {
@@ -109,6 +113,7 @@ impl LinError {
             | LinError::ParallelRecursion { span, .. }
             | LinError::Unsupported { span, .. }
             | LinError::TooLarge { span, .. } => *span,
+            LinError::Diverges => Span::default(),
         }
     }
 }
@@ -117,12 +122,29 @@ impl LinError {
 const MAX_STACK: usize = 24;
 /// Most control states over all components.
 const MAX_CTRL: usize = 200_000;
+/// Most sequence states keyed by instances before linearisation falls back to keying by
+/// states ([`Keying`]): mCRL2 warns at 25 new processes that its default may not end.
+const MAX_SEQ: usize = 500;
+/// Largest argument (in nodes) of a sequence keyed by instances: beyond it, arguments are
+/// taken to grow without end and linearisation falls back likewise.
+const MAX_SEQ_ARG: usize = 400;
 /// Most summands of any intermediate result.
 const MAX_SUMMANDS: usize = 2_000_000;
 
 /// Linearises `spec` into a linear process.
 pub fn linearise(spec: &ProcSpec, opts: LineariseOptions) -> Result<Lps, LinError> {
     let _timer = crate::progress::time_stage("linearisation");
+    match linearise_with(spec, opts, Keying::Instances) {
+        Err(LinError::Diverges) => linearise_with(spec, opts, Keying::States),
+        r => r,
+    }
+}
+
+fn linearise_with(
+    spec: &ProcSpec,
+    opts: LineariseOptions,
+    keying: Keying,
+) -> Result<Lps, LinError> {
     // Parameters are dropped by their occurrences as written, and only then is the data
     // simplified (`P(bb) = c(bb) . P(if(bb, 1, 1))` keeps `bb`, as in mCRL2).
     let dropped = drop_unused_params(&expand_trivial_calls(spec));
@@ -133,6 +155,7 @@ pub fn linearise(spec: &ProcSpec, opts: LineariseOptions) -> Result<Lps, LinErro
     let spec = &expanded;
     let store = crate::data::TermStore::new();
     let mut l = Lin::new(spec, &store);
+    l.keying = keying;
     l.written = dropped.procs.iter().map(|p| p.body.clone()).collect();
     let tree = l.expand(&spec.init, spec.init_span, &mut Vec::new())?;
     let sums = l.lin_node(&tree, &Constraint::any())?;
@@ -177,7 +200,25 @@ struct CtrlId(u32);
 enum CtrlKind {
     Proc(ProcId),
     Expr(Arc<ProcExpr>),
+    /// A sequence of pending base states keyed by their identities alone, the arguments
+    /// held in parameters (the fallback keying, see [`Keying`]).
     Stack(Vec<CtrlId>),
+    /// A sequence of pending calls keyed by the calls themselves, arguments included (and
+    /// by whether the component's final `Terminate` follows it, in `seq_ctrl`); its
+    /// parameters are the variables the arguments read (mCRL2's
+    /// `create_regular_invocation`).
+    Seq(Vec<Call>),
+}
+
+/// How sequences of pending calls become control states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Keying {
+    /// By the calls with their arguments, as mCRL2 202607.0's default method (`regular`).
+    Instances,
+    /// By the called states alone, the arguments kept in parameters: what linearisation
+    /// falls back to when keying by instances would not end (`P(n) = a . P(n + 1) + b`
+    /// needs a state per `n`; mCRL2's default method does not terminate there).
+    States,
 }
 
 #[derive(Clone, Debug)]
@@ -233,7 +274,14 @@ struct Lin<'a> {
     expr_ctrl: HashMap<key::ExprKey, CtrlId>,
     /// Structural hashes of the expressions keyed in `expr_ctrl`, one per shared node.
     shapes: key::ShapeHashes,
-    stack_ctrl: HashMap<Vec<CtrlId>, CtrlId>,
+    stack_ctrl: HashMap<(Vec<CtrlId>, bool), CtrlId>,
+    seq_ctrl: HashMap<(Vec<Call>, bool), CtrlId>,
+    keying: Keying,
+    /// Whether the component being linearised can terminate: then every sequence of
+    /// pending calls that can terminate is followed by its final `Terminate`, so a lone
+    /// call with arguments is a sequence of two (mCRL2 wraps such a component's process
+    /// as `P . Terminated`).
+    root_terminates: bool,
     /// GNF of process bodies in terms of their parameters (memo), and those in progress.
     proc_alts: HashMap<ProcId, Vec<Alt>>,
     in_progress: Vec<ProcId>,
@@ -325,6 +373,9 @@ impl<'a> Lin<'a> {
             expr_ctrl: HashMap::new(),
             shapes: key::ShapeHashes::default(),
             stack_ctrl: HashMap::new(),
+            seq_ctrl: HashMap::new(),
+            keying: Keying::Instances,
+            root_terminates: false,
             proc_alts: HashMap::new(),
             in_progress: Vec::new(),
             tail_counter: 0,
