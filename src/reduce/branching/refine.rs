@@ -284,6 +284,12 @@ impl Refiner {
                     Unmarked::Bottom if u_seed < bottom_len => {
                         let s = self.p.bl_bottom[b.ix()][u_seed];
                         u_seed += 1;
+                        if let Mark::InSlice(_) = mark {
+                            // Asking a slice reads `s`'s out-edges: counted, so that a split
+                            // still costs its smaller part when the marked bottom states
+                            // have many.
+                            u_work += self.p.g.degree(s);
+                        }
                         (!self.is_marked(s, mark)).then_some(s)
                     }
                     Unmarked::List(_) if u_seed < u_seeds.len() => {
@@ -351,12 +357,27 @@ impl Refiner {
         true
     }
 
-    /// Makes every block with new bottom states stable again. Per block, the new bottom
-    /// states' transitions are counted per slice; every slice (other than tau into the
-    /// block's own constellation) that some of them miss becomes a splitter, and all of them
-    /// split the block in one pass. Afterwards each part either has such a slice at all its
-    /// bottom states or not at all, except for states that became bottom during the pass,
-    /// which the next pass checks.
+    /// Makes every block with new bottom states stable again, as the paper does. Per block
+    /// `b` with new bottom states `news`, first `b` splits into `N`, the states that reach
+    /// one of `news` by inert steps, and `R'`, the rest (a split like any other: it costs
+    /// the smaller part). `R'` keeps exactly `b`'s old bottom states, which have a
+    /// transition in every slice of `b` (it was stable for them), so `R'` is stable; and
+    /// no state becomes bottom by this split (a state of `N` keeps its inert step towards
+    /// `news`, and no inert step leads from `R'` into `N`). Then every slice of `N` that
+    /// some of its bottom states (all new) miss becomes a splitter, and all of them split
+    /// `N` in one pass. Afterwards each part either has such a slice at all its bottom
+    /// states or not at all, except for states that became bottom during the pass, which
+    /// the next pass checks.
+    ///
+    /// The cost, charged as in the paper: the first split costs its smaller part; visiting
+    /// the slices of `N` costs one per slice, and a slice of `N` either holds a transition
+    /// of a new bottom state (charged to that transition) or holds none, and then the
+    /// split under it leaves no old bottom state in the part that reaches it, whose bottom
+    /// states are therefore new ones with a transition in it (charged to that
+    /// transition). A state is a new bottom state once, and its slices are visited in the
+    /// pass that finds it (afterwards it is old and stays in `R'`), so this is O(m) over
+    /// the whole run, where the departure before (visiting all slices of `b`, old bottom
+    /// states' included) was not charged to anything.
     fn stabilise<W: Watch>(&mut self, watch: &mut W) -> Result<(), W::Stop> {
         while !self.p.new_bottom.is_empty() {
             let mut list = std::mem::take(&mut self.p.new_bottom);
@@ -371,8 +392,19 @@ impl Refiner {
                     j += 1;
                 }
                 self.tick(watch)?;
-                self.queue_missed(b, &list[i..j]);
-                for v in &list[i..j] {
+                let news = &list[i..j];
+                if self.p.bl_bottom[b.ix()].len() > news.len() {
+                    // Old bottom states too: set `R'` apart first.
+                    self.mark_epoch += 1;
+                    for v in news {
+                        self.marked[v.ix()] = self.mark_epoch;
+                    }
+                    self.split(b, Seeds::List(news), Unmarked::Bottom, Mark::Flag);
+                }
+                let n = self.p.block_of[news[0].ix()];
+                debug_assert_eq!(self.p.bl_bottom[n.ix()].len(), news.len());
+                self.queue_missed(n, news);
+                for v in news {
                     self.p.is_new[v.ix()] = false;
                 }
                 i = j;
