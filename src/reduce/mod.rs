@@ -169,12 +169,22 @@ pub enum ReduceError {
         subsets: u64,
     },
     /// The partition history a counterexample needs is too large.
-    #[error("a counterexample would need the partition of too many refinement rounds")]
+    #[error(
+        "a counterexample would need the partitions of more than {rounds} refinement rounds of \
+         the {classes} classes of the two LTSs (at most {limit} entries are kept)"
+    )]
     #[diagnostic(
         code(muon::reduce::counterexample),
-        help("compare without --counter-example, or reduce both LTSs first")
+        help("compare without --counter-example (the verdict needs no rounds)")
     )]
-    CounterexampleTooLarge,
+    CounterexampleTooLarge {
+        /// The rounds kept when the bound was reached.
+        rounds: u64,
+        /// The states refined (classes of the union modulo the bisimulation).
+        classes: u64,
+        /// The bound on rounds times classes.
+        limit: u64,
+    },
     /// The run's budget (memory limit, timeout, Ctrl-C) stopped the reduction.
     #[error(transparent)]
     #[diagnostic(

@@ -25,18 +25,17 @@
 //! slice and a small part to move, and listing its sources cost all of it (quadratic on
 //! `scripts/bench-ltsconvert --family ladder:N`: 2.15 s at N = 64,000, now 0.08 s).
 //!
-//! Where this departs from the paper: a block with new bottom states is stabilised by
-//! counting their transitions per slice and splitting under every slice some of them miss
-//! (the paper keeps finer bookkeeping of unstable slices), so each pass also visits all
-//! slices of such a block. The block was stable before, so each of its non-empty slices
-//! is one of every old bottom state's: the visit costs at most one more than the
-//! out-degree of an old bottom state, which the O(m log n) argument does not pay for (it
-//! is not charged to the new bottom states), so that bound is not claimed for this part.
-//! Measured (2026-11-26, slices visited / passes / transitions of new bottom states
-//! counted): B.1 and its `ch4_from_sendcrashed` variant have no tau, so the only pass is
-//! the first (85 and 133 slices); `--family ladder:64000`, where the tau-chain becomes
-//! bottom one state per pass, 128,003 / 64,001 / 320,003: the visits stay below the new
-//! bottom states' own transitions. No family found so far makes them dominate.
+//! New bottom states are handled as in the paper (`stabilise`): a block with new bottom
+//! states first splits into the states that reach one by inert steps and the rest, which
+//! keeps every old bottom state and is stable; only the first part's slices are visited,
+//! and each visit is charged to a transition of a new bottom state (one found now, or one
+//! the split under that slice makes). Each state becomes a new bottom state once, so this
+//! costs O(m) over the run, and with the rest the algorithm is O(m log n). Before, the
+//! block's slices were visited whole, old bottom states' included, and that visit was not
+//! charged to anything. Measured (2026-11-26, `scripts/bench-ltsconvert`): no input tried
+//! made the old visit dominate (B.1 and its `ch4_from_sendcrashed` variant have no tau, so
+//! the only pass is the first; on `--family ladder:64000`, where the tau-chain becomes
+//! bottom one state per pass, 128,003 slices in 64,001 passes).
 
 use super::parts::{Block, Edge, Node, Parts, Pending};
 use crate::progress::{grouped, Watch};
