@@ -6,10 +6,12 @@
 //! failures-divergence, antichain trace inclusion) against the reference over pairs of
 //! subsets, with counterexamples checked by the definitions and as short as the reference's.
 
+use muon::lts::aut::parse_aut;
 use muon::lts::{Lts, StateId, Transition};
+use muon::progress::Watch;
 use muon::reduce::naive;
 use muon::reduce::preorder::{trace_inclusion, Preorder};
-use muon::reduce::refinement::{refines, Refinement, Violation};
+use muon::reduce::refinement::{refines, refines_watched, Refinement, Violation};
 use muon::reduce::simulation::simulation_preorder;
 use muon::reduce::{compare, disjoint_union, reachable_part, reduce, Equivalence, ReduceOptions};
 use proptest::prelude::*;
@@ -262,5 +264,34 @@ proptest! {
         prop_assert!(refines(&a, &b, Refinement::WeakFailures).is_some() || weak_traces);
         let (u, init_b) = disjoint_union(&a, &b);
         prop_assert!(!simulation_preorder(&u).unwrap().le(u.initial, init_b) || traces);
+    }
+}
+
+/// A watch that stops the antichain search at its first pair (and lets the bisimulation
+/// reduction before it run), saying where it stopped.
+struct StopAtFirstPair;
+
+impl Watch for StopAtFirstPair {
+    type Stop = String;
+    fn tick(&mut self, _: u64, what: impl FnOnce() -> String) -> Result<(), String> {
+        let what = what();
+        if what.contains("pairs explored") {
+            Err(what)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+#[test]
+fn the_antichain_search_polls_its_watch_after_the_reduction() {
+    // Not equivalent, so the search runs after the reduction of the union; equivalent LTSs
+    // are answered by the reduction alone, without a pair.
+    let a = parse_aut("des (0,2,3)\n(0,\"a\",1)\n(1,\"b\",2)\n", "a.aut").unwrap();
+    let b = parse_aut("des (0,2,3)\n(0,\"a\",1)\n(1,\"c\",2)\n", "b.aut").unwrap();
+    for r in Refinement::ALL {
+        let stop = refines_watched(&a, &b, r, &mut StopAtFirstPair).unwrap_err();
+        assert!(stop.contains("1 pairs explored"), "{}: {stop}", r.name());
+        assert_eq!(refines_watched(&a, &a, r, &mut StopAtFirstPair), Ok(None));
     }
 }

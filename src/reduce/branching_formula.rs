@@ -22,6 +22,10 @@
 //! negation of the one for `(t, s)`. Every subformula is evaluated on the union as it is
 //! built (its set of states), which keeps conjunctions short: a state a conjunct already
 //! rules out needs none of its own.
+//!
+//! The fast algorithm first decides whether the LTSs are equivalent, and the rounds run on
+//! the union's quotient modulo strong bisimulation; why rounds at all, why not the
+//! branching quotient, and their bound, are in `counterexample`'s module documentation.
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -29,8 +33,8 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
-use super::counterexample::separating_levels;
-use super::{disjoint_union, scc, ReduceError};
+use super::counterexample::{reduced_union, separating_levels};
+use super::{scc, Bisimulation, ReduceError};
 use crate::lts::{LabelId, Lts};
 
 /// A modal formula over the labels of an LTS, with the branching modalities.
@@ -253,7 +257,14 @@ pub fn branching_distinguishing_formula(
     b: &Lts,
     divergence: bool,
 ) -> Result<Option<Rc<BranchingFormula>>, ReduceError> {
-    let (u, init_b) = disjoint_union(a, b);
+    let kind = if divergence {
+        Bisimulation::DivergenceBranching
+    } else {
+        Bisimulation::Branching
+    };
+    let Some((u, init_b)) = reduced_union(a, b, kind) else {
+        return Ok(None);
+    };
     let g = Graph::new(&u);
     let n = g.n;
     let Some(levels) = separating_levels(n, (u.initial.index(), init_b.index()), |prev| {

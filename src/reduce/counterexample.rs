@@ -7,12 +7,25 @@
 //! earlier rounds, per block of the other state's `a`-successors (or its negation when the
 //! step is the second state's). The formula holds in the first state, fails in the second,
 //! and its modal depth is the round of the split, the least possible.
+//!
+//! Why per-round signature refinement and not the fast algorithm's split history: a formula
+//! of least depth needs the partition of every round (which states are told apart by
+//! formulas of depth `k`), and the fast algorithms' splits are not rounds: a formula read off
+//! their split history (one modality per splitter) is valid but neither of least depth nor
+//! small, its conjunctions growing with the blocks a splitter separates. (mCRL2 likewise
+//! switches to a slower minimal-depth refinement for counterexamples.) The fast algorithm
+//! still does part of the work: it decides whether there is a formula at all (equivalent
+//! LTSs need no round), and the rounds run on the union's quotient modulo strong
+//! bisimulation (`reduced_union`), on which every state satisfies the formulas of its
+//! class, so formulas and their depths are the same. The rounds are bounded: at most `HISTORY_LIMIT` entries (rounds times
+//! classes, at most classes squared: any quotient of up to 14,142 classes passes), beyond
+//! which a clear error says to compare without a counterexample.
 
 use std::fmt;
 
 use rustc_hash::FxHashMap;
 
-use super::{disjoint_union, ReduceError};
+use super::{disjoint_union, partition, quotient, quotient_numbers, Bisimulation, ReduceError};
 use crate::lts::{LabelId, Lts, StateId};
 
 /// The most `rounds × states` entries of partition history kept.
@@ -66,10 +79,32 @@ impl Hml {
     }
 }
 
+/// The disjoint union of `a` and `b` reduced modulo strong bisimulation by the fast partition
+/// refinement, with the classes of `a`'s initial state (the quotient's initial state) and
+/// of `b`'s; `None` when the two initial states are equivalent modulo `kind` (decided by the
+/// fast algorithm too). Strong bisimilar states satisfy the same modal formulas, the strong
+/// modalities the formulas are written with included, so a formula found on the quotient
+/// holds where it holds on the union. A branching quotient would not do: it drops the
+/// inert taus that a formula's `<tau>` steps can see (a tau self-loop, say).
+pub(super) fn reduced_union(a: &Lts, b: &Lts, kind: Bisimulation) -> Option<(Lts, StateId)> {
+    let (u, init_b) = disjoint_union(a, b);
+    let mut p = partition(&u, kind);
+    if p.block_of(u.initial) == p.block_of(init_b) {
+        return None;
+    }
+    if kind != Bisimulation::Strong {
+        p = partition(&u, Bisimulation::Strong);
+    }
+    let init_b = StateId(quotient_numbers(&u, &p)[p.block_of(init_b) as usize]);
+    Some((quotient(&u, &p, Bisimulation::Strong), init_b))
+}
+
 /// A formula that holds in the initial state of `a` and fails in that of `b`, or `None`
 /// when they are strongly bisimilar.
 pub fn distinguishing_formula(a: &Lts, b: &Lts) -> Result<Option<Hml>, ReduceError> {
-    let (u, init_b) = disjoint_union(a, b);
+    let Some((u, init_b)) = reduced_union(a, b, Bisimulation::Strong) else {
+        return Ok(None);
+    };
     let n = u.num_states as usize;
     let mut out: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
     for t in &u.transitions {
@@ -117,7 +152,11 @@ pub(super) fn separating_levels(
     let mut count = 1;
     loop {
         if (levels.len() as u64 + 1) * (n as u64) > HISTORY_LIMIT {
-            return Err(ReduceError::CounterexampleTooLarge);
+            return Err(ReduceError::CounterexampleTooLarge {
+                rounds: levels.len() as u64,
+                classes: n as u64,
+                limit: HISTORY_LIMIT,
+            });
         }
         let (next, new_count) = refine(levels.last().expect("level 0"));
         let separated = next[pair.0] != next[pair.1];

@@ -169,12 +169,22 @@ pub enum ReduceError {
         subsets: u64,
     },
     /// The partition history a counterexample needs is too large.
-    #[error("a counterexample would need the partition of too many refinement rounds")]
+    #[error(
+        "a counterexample would need the partitions of more than {rounds} refinement rounds of \
+         the {classes} classes of the two LTSs (at most {limit} entries are kept)"
+    )]
     #[diagnostic(
         code(muon::reduce::counterexample),
-        help("compare without --counter-example, or reduce both LTSs first")
+        help("compare without --counter-example (the verdict needs no rounds)")
     )]
-    CounterexampleTooLarge,
+    CounterexampleTooLarge {
+        /// The rounds kept when the bound was reached.
+        rounds: u64,
+        /// The states refined (classes of the union modulo the bisimulation).
+        classes: u64,
+        /// The bound on rounds times classes.
+        limit: u64,
+    },
     /// The run's budget (memory limit, timeout, Ctrl-C) stopped the reduction.
     #[error(transparent)]
     #[diagnostic(
@@ -306,17 +316,8 @@ pub fn partition_watched<W: Watch>(
 /// The quotient of `lts` by `p`, a partition for `kind` (see the module documentation).
 pub fn quotient(lts: &Lts, p: &Partition, kind: Bisimulation) -> Lts {
     let n = lts.num_states as usize;
-    // Number the initial block 0 and the others by their smallest state.
-    let mut map = vec![u32::MAX; p.num_blocks as usize];
-    map[p.block_of(lts.initial) as usize] = 0;
-    let mut next = 1;
-    for s in 0..n {
-        let b = p.block[s] as usize;
-        if map[b] == u32::MAX {
-            map[b] = next;
-            next += 1;
-        }
-    }
+    let map = quotient_numbers(lts, p);
+    let next = p.num_blocks;
     let block = |s: StateId| map[p.block[s.index()] as usize];
     let is_tau = tau_labels(lts);
     let branching = kind != Bisimulation::Strong;
@@ -375,6 +376,21 @@ pub fn quotient(lts: &Lts, p: &Partition, kind: Bisimulation) -> Lts {
             })
             .collect(),
     }
+}
+
+/// The state of [`quotient`]`(lts, p, _)` each block of `p` becomes: the initial block 0,
+/// the others numbered by their smallest state.
+pub(crate) fn quotient_numbers(lts: &Lts, p: &Partition) -> Vec<u32> {
+    let mut map = vec![u32::MAX; p.num_blocks as usize];
+    map[p.block_of(lts.initial) as usize] = 0;
+    let mut next = 1;
+    for &b in &p.block {
+        if map[b as usize] == u32::MAX {
+            map[b as usize] = next;
+            next += 1;
+        }
+    }
+    map
 }
 
 /// `edges` sorted and each once, by a counting sort on the source (`< n`) and a sort of each

@@ -25,18 +25,17 @@
 //! slice and a small part to move, and listing its sources cost all of it (quadratic on
 //! `scripts/bench-ltsconvert --family ladder:N`: 2.15 s at N = 64,000, now 0.08 s).
 //!
-//! Where this departs from the paper: a block with new bottom states is stabilised by
-//! counting their transitions per slice and splitting under every slice some of them miss
-//! (the paper keeps finer bookkeeping of unstable slices), so each pass also visits all
-//! slices of such a block. The block was stable before, so each of its non-empty slices
-//! is one of every old bottom state's: the visit costs at most one more than the
-//! out-degree of an old bottom state, which the O(m log n) argument does not pay for (it
-//! is not charged to the new bottom states), so that bound is not claimed for this part.
-//! Measured (2026-11-26, slices visited / passes / transitions of new bottom states
-//! counted): B.1 and its `ch4_from_sendcrashed` variant have no tau, so the only pass is
-//! the first (85 and 133 slices); `--family ladder:64000`, where the tau-chain becomes
-//! bottom one state per pass, 128,003 / 64,001 / 320,003: the visits stay below the new
-//! bottom states' own transitions. No family found so far makes them dominate.
+//! New bottom states are handled as in the paper (`stabilise`): a block with new bottom
+//! states first splits into the states that reach one by inert steps and the rest, which
+//! keeps every old bottom state and is stable; only the first part's slices are visited,
+//! and each visit is charged to a transition of a new bottom state (one found now, or one
+//! the split under that slice makes). Each state becomes a new bottom state once, so this
+//! costs O(m) over the run, and with the rest the algorithm is O(m log n). Before, the
+//! block's slices were visited whole, old bottom states' included, and that visit was not
+//! charged to anything. Measured (2026-11-26, `scripts/bench-ltsconvert`): no input tried
+//! made the old visit dominate (B.1 and its `ch4_from_sendcrashed` variant have no tau, so
+//! the only pass is the first; on `--family ladder:64000`, where the tau-chain becomes
+//! bottom one state per pass, 128,003 slices in 64,001 passes).
 
 use super::parts::{Block, Edge, Node, Parts, Pending};
 use crate::progress::{grouped, Watch};
@@ -284,6 +283,12 @@ impl Refiner {
                     Unmarked::Bottom if u_seed < bottom_len => {
                         let s = self.p.bl_bottom[b.ix()][u_seed];
                         u_seed += 1;
+                        if let Mark::InSlice(_) = mark {
+                            // Asking a slice reads `s`'s out-edges: counted, so that a split
+                            // still costs its smaller part when the marked bottom states
+                            // have many.
+                            u_work += self.p.g.degree(s);
+                        }
                         (!self.is_marked(s, mark)).then_some(s)
                     }
                     Unmarked::List(_) if u_seed < u_seeds.len() => {
@@ -351,12 +356,27 @@ impl Refiner {
         true
     }
 
-    /// Makes every block with new bottom states stable again. Per block, the new bottom
-    /// states' transitions are counted per slice; every slice (other than tau into the
-    /// block's own constellation) that some of them miss becomes a splitter, and all of them
-    /// split the block in one pass. Afterwards each part either has such a slice at all its
-    /// bottom states or not at all, except for states that became bottom during the pass,
-    /// which the next pass checks.
+    /// Makes every block with new bottom states stable again, as the paper does. Per block
+    /// `b` with new bottom states `news`, first `b` splits into `N`, the states that reach
+    /// one of `news` by inert steps, and `R'`, the rest (a split like any other: it costs
+    /// the smaller part). `R'` keeps exactly `b`'s old bottom states, which have a
+    /// transition in every slice of `b` (it was stable for them), so `R'` is stable; and
+    /// no state becomes bottom by this split (a state of `N` keeps its inert step towards
+    /// `news`, and no inert step leads from `R'` into `N`). Then every slice of `N` that
+    /// some of its bottom states (all new) miss becomes a splitter, and all of them split
+    /// `N` in one pass. Afterwards each part either has such a slice at all its bottom
+    /// states or not at all, except for states that became bottom during the pass, which
+    /// the next pass checks.
+    ///
+    /// The cost, charged as in the paper: the first split costs its smaller part; visiting
+    /// the slices of `N` costs one per slice, and a slice of `N` either holds a transition
+    /// of a new bottom state (charged to that transition) or holds none, and then the
+    /// split under it leaves no old bottom state in the part that reaches it, whose bottom
+    /// states are therefore new ones with a transition in it (charged to that
+    /// transition). A state is a new bottom state once, and its slices are visited in the
+    /// pass that finds it (afterwards it is old and stays in `R'`), so this is O(m) over
+    /// the whole run, where the departure before (visiting all slices of `b`, old bottom
+    /// states' included) was not charged to anything.
     fn stabilise<W: Watch>(&mut self, watch: &mut W) -> Result<(), W::Stop> {
         while !self.p.new_bottom.is_empty() {
             let mut list = std::mem::take(&mut self.p.new_bottom);
@@ -371,8 +391,19 @@ impl Refiner {
                     j += 1;
                 }
                 self.tick(watch)?;
-                self.queue_missed(b, &list[i..j]);
-                for v in &list[i..j] {
+                let news = &list[i..j];
+                if self.p.bl_bottom[b.ix()].len() > news.len() {
+                    // Old bottom states too: set `R'` apart first.
+                    self.mark_epoch += 1;
+                    for v in news {
+                        self.marked[v.ix()] = self.mark_epoch;
+                    }
+                    self.split(b, Seeds::List(news), Unmarked::Bottom, Mark::Flag);
+                }
+                let n = self.p.block_of[news[0].ix()];
+                debug_assert_eq!(self.p.bl_bottom[n.ix()].len(), news.len());
+                self.queue_missed(n, news);
+                for v in news {
                     self.p.is_new[v.ix()] = false;
                 }
                 i = j;
