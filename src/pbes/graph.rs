@@ -234,10 +234,10 @@ impl Graph {
         let mut start = Vec::with_capacity(self.len() + 1);
         let mut succ = Vec::new();
         start.push(0u64);
-        for x in 0..self.len() {
+        for (x, decisive) in decisive.iter_mut().enumerate() {
             if let (Some(v), Some(kind)) = (self.value[x], self.kind[x]) {
                 if matches!((kind, v), (RhsKind::And, false) | (RhsKind::Or, true)) {
-                    decisive[x] = true;
+                    *decisive = true;
                     let value = &self.value;
                     succ.extend(
                         self.operands(x)
