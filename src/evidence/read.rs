@@ -111,6 +111,8 @@ struct States {
     /// array of the last target.
     from: Vec<u32>,
     from_id: u32,
+    /// The tree array of the source before the last one.
+    prev: Vec<u32>,
     to: Vec<u32>,
 }
 
@@ -120,6 +122,7 @@ impl States {
             table: TreeTable::new(width),
             from: Vec::new(),
             from_id: 0,
+            prev: Vec::new(),
             to: Vec::new(),
         }
     }
@@ -135,7 +138,11 @@ impl States {
         if self.from.len() == t.tree_len() && t.row_of(&self.from) == row {
             return Ok(self.from_id);
         }
-        self.from_id = match self.table.lookup(&[], row, &mut self.from) {
+        // Looked up through the previous source's tree: the proof is walked breadth-first,
+        // so consecutive sources are near in the state space and share most nodes (hashing
+        // all 58 nodes of a B.1 state for every source was a sixth of the run).
+        std::mem::swap(&mut self.from, &mut self.prev);
+        self.from_id = match self.table.lookup(&self.prev, row, &mut self.from) {
             Some(id) => id.0,
             None => {
                 let id = self.table.insert_tree(&mut self.from);
