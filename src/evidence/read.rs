@@ -5,7 +5,7 @@
 
 use std::collections::VecDeque;
 
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 
 use super::check::{action_text, check_trace, Replayer};
 use super::{Evidence, EvidenceError, Step, Trace};
@@ -14,6 +14,7 @@ use crate::bes::{Game, Player, Solution, VertexId};
 use crate::data::ir::{DataExpr, Var};
 use crate::data::TermId;
 use crate::lps::{Lps, SummandAction};
+use crate::lts::tree::TreeTable;
 use crate::lts::{Label, LabelId, Lts, StateId, Transition};
 use crate::pbes::inst::Instantiation;
 use crate::pbes::ir::Pbes;
@@ -80,7 +81,8 @@ pub(super) trait StepSource {
     fn label(&self, l: u32) -> (&str, &[Action]);
 }
 
-/// Interns rows of term ids (the states of the LPS route) densely, in order of first sight.
+/// Interns rows of term ids (sum values and action arguments) densely, in order of first
+/// sight.
 #[derive(Default)]
 struct StateTable {
     ids: HashMap<Box<[u32]>, u32>,
@@ -97,9 +99,78 @@ impl StateTable {
     }
 }
 
+/// Interns the states of the LPS route (rows of one term id per parameter) densely, in
+/// order of first sight, tree-compressed as exploration stores them ([`TreeTable`]): the
+/// evidence of a true safety formula is the whole reachable state space (B.1: 1.9 million
+/// states of 59 parameters), and a boxed row per state cost 530 MB where the tree costs
+/// tens. A step's target is looked up through its source's tree, so only the nodes above
+/// the parameters it changes are hashed again.
+struct States {
+    table: TreeTable,
+    /// The tree array of the source state last interned and its number, and the tree
+    /// array of the last target.
+    from: Vec<u32>,
+    from_id: u32,
+    /// The tree array of the source before the last one.
+    prev: Vec<u32>,
+    to: Vec<u32>,
+}
+
+impl States {
+    fn new(width: usize) -> States {
+        States {
+            table: TreeTable::new(width),
+            from: Vec::new(),
+            from_id: 0,
+            prev: Vec::new(),
+            to: Vec::new(),
+        }
+    }
+
+    fn full() -> EvidenceError {
+        EvidenceError::Data("the evidence has more states than the state table holds".into())
+    }
+
+    /// The number of the source state `row` (it becomes the base of [`States::target`]).
+    fn source(&mut self, row: &[u32]) -> Result<u32, EvidenceError> {
+        // The steps of one state are usually read one after the other.
+        let t = &self.table;
+        if self.from.len() == t.tree_len() && t.row_of(&self.from) == row {
+            return Ok(self.from_id);
+        }
+        // Looked up through the previous source's tree: the proof is walked breadth-first,
+        // so consecutive sources are near in the state space and share most nodes (hashing
+        // all 58 nodes of a B.1 state for every source was a sixth of the run).
+        std::mem::swap(&mut self.from, &mut self.prev);
+        self.from_id = match self.table.lookup(&self.prev, row, &mut self.from) {
+            Some(id) => id.0,
+            None => {
+                let id = self.table.insert_tree(&mut self.from);
+                id.ok_or_else(Self::full)?.0 .0
+            }
+        };
+        Ok(self.from_id)
+    }
+
+    /// The number of the target state `row` of a step from the last [`States::source`].
+    fn target(&mut self, row: &[u32]) -> Result<u32, EvidenceError> {
+        if let Some(id) = self.table.lookup(&self.from, row, &mut self.to) {
+            return Ok(id.0);
+        }
+        let id = self
+            .table
+            .insert_tree(&mut self.to)
+            .ok_or_else(Self::full)?;
+        Ok(id.0 .0)
+    }
+}
+
 /// A replayed step's key: summand, source state, sum values (numbers of rows of term ids,
 /// so that looking a step up allocates nothing).
 type ReplayKey = (u32, u32, u32);
+
+/// Bound on [`Reader`]'s memo of replayed steps (about 40 MiB).
+const REPLAYED_BOUND: usize = 1 << 20;
 
 /// Where a step vertex's values are: its summand, where its sum values start in the
 /// instance read into [`Reader::key`] (the state follows them), and how many there are.
@@ -115,7 +186,7 @@ struct Reader<'a> {
     rp: Replayer<'a>,
     /// Per equation: the summand of a step equation.
     step_of: Vec<Option<usize>>,
-    states: StateTable,
+    states: States,
     /// The rows of sum values and of action arguments seen, numbered.
     rows: StateTable,
     /// Per label number: its text and multi-action.
@@ -123,7 +194,9 @@ struct Reader<'a> {
     label_ids: HashMap<String, u32>,
     /// The label number of a summand's action arguments (their row in `rows`).
     label_of: HashMap<(u32, u32), u32>,
-    /// Replayed steps: (summand, source state, sum values) to (label, target state).
+    /// Replayed steps: (summand, source state, sum values) to (label, target state);
+    /// cleared at [`REPLAYED_BOUND`] entries (a proof of a safety formula takes each of
+    /// millions of transitions about once, and the replayer memoises the rewriting).
     replayed: HashMap<ReplayKey, (u32, u32)>,
     /// Scratch rows.
     terms: Vec<TermId>,
@@ -160,7 +233,7 @@ impl<'a> Reader<'a> {
             inst,
             rp,
             step_of,
-            states: StateTable::default(),
+            states: States::new(lps.params.len()),
             rows: StateTable::default(),
             labels: Vec::new(),
             label_ids: HashMap::default(),
@@ -220,7 +293,7 @@ impl StepSource for Reader<'_> {
             return Ok(None);
         };
         let (sums, from) = self.key[at..].split_at(m);
-        let from_id = self.states.intern(from);
+        let from_id = self.states.source(from)?;
         let memo = (i as u32, from_id, self.rows.intern(sums));
         if let Some(&(label, to)) = self.replayed.get(&memo) {
             return Ok(Some(StepRef {
@@ -240,7 +313,7 @@ impl StepSource for Reader<'_> {
             .replay_terms(i, &self.terms, &self.sums, &mut self.to)?;
         self.row.clear();
         self.row.extend(self.to.iter().map(|t| t.0));
-        let to = self.states.intern(&self.row);
+        let to = self.states.target(&self.row)?;
         self.row.clear();
         self.row.extend(args.iter().map(|t| t.0));
         let arg_key = (i as u32, self.rows.intern(&self.row));
@@ -262,6 +335,9 @@ impl StepSource for Reader<'_> {
                 l
             }
         };
+        if self.replayed.len() >= REPLAYED_BOUND {
+            self.replayed.clear();
+        }
         self.replayed.insert(memo, (label, to));
         Ok(Some(StepRef {
             from: from_id,
@@ -301,7 +377,7 @@ impl StepSource for Reader<'_> {
         self.row.clear();
         self.row.extend(init.iter().map(|t| t.0));
         let row = std::mem::take(&mut self.row);
-        let id = self.states.intern(&row);
+        let id = self.states.source(&row)?;
         self.row = row;
         Ok(id)
     }
@@ -314,17 +390,11 @@ impl StepSource for Reader<'_> {
 
 /// The successors of `v` that the proof keeps, appended to `out`: the chosen one at the
 /// winner's vertices, all at the opponent's.
-fn kept(
-    game: &Game,
-    choice: &[Option<VertexId>],
-    winner: Player,
-    v: VertexId,
-    out: &mut Vec<VertexId>,
-) {
+fn kept(game: &Game, choice: &[Option<VertexId>], winner: Player, v: VertexId, out: &mut Vec<u32>) {
     if game.owner(v) == winner {
-        out.extend(choice[v.index()]);
+        out.extend(choice[v.index()].map(|w| w.0));
     } else {
-        out.extend_from_slice(game.successors(v));
+        out.extend(game.successors(v).iter().map(|w| w.0));
     }
 }
 
@@ -384,7 +454,7 @@ struct Proof {
 impl Proof {
     fn walk(
         r: &mut dyn StepSource,
-        kept: &dyn Fn(VertexId, &mut Vec<VertexId>),
+        kept: &dyn Fn(VertexId, &mut Vec<u32>),
         root: VertexId,
     ) -> Result<Proof, EvidenceError> {
         // Per BES vertex: its node, or `u32::MAX` (flat: a proof may have millions of nodes).
@@ -421,7 +491,7 @@ impl Proof {
             out.clear();
             kept(v, &mut out);
             for &w in &out {
-                let n = node(w, &mut p.vertex);
+                let n = node(VertexId(w), &mut p.vertex);
                 p.succ.push(n);
             }
             p.start.push(p.succ.len() as u32);
@@ -535,10 +605,10 @@ pub(super) fn assemble(
     let proof = if let Some(j) = &inst.justification {
         // Decided by constant propagation: the finite proof of that, no game needed; its
         // choices are made for the fewest steps.
-        let succ = j.shortest(&|v| u32::from(src.is_step(VertexId(v))));
-        let kept = |v: VertexId, out: &mut Vec<VertexId>| {
-            if let Some(s) = succ.get(v.0 as usize) {
-                out.extend(s.iter().map(|&w| VertexId(w)));
+        let choice = j.shortest(&|v| u32::from(src.is_step(VertexId(v))));
+        let kept = |v: VertexId, out: &mut Vec<u32>| {
+            if (v.0 as usize) < j.len() {
+                j.kept(&choice, v.0, out);
             }
         };
         Proof::walk(src, &kept, VertexId(j.init))?
@@ -547,7 +617,7 @@ pub(super) fn assemble(
         let (game, sol) = game.ok_or(EvidenceError::NoGame)?;
         let winner = if value { Player::Even } else { Player::Odd };
         let choice = shortest_choices(game, sol, winner, &|v| u32::from(src.is_step(v)));
-        let kept = |v: VertexId, out: &mut Vec<VertexId>| kept(game, &choice, winner, v, out);
+        let kept = |v: VertexId, out: &mut Vec<u32>| kept(game, &choice, winner, v, out);
         Proof::walk(src, &kept, bes.init().vertex())?
     };
 
@@ -571,8 +641,7 @@ pub(super) fn assemble(
     let mut label_ids: Vec<u32> = Vec::new();
     let mut labels: Vec<Label> = Vec::new();
     let mut typed: Vec<Vec<Action>> = Vec::new();
-    let mut transitions = Vec::new();
-    let mut have: HashSet<Transition> = HashSet::default();
+    let mut transitions = Vec::with_capacity(proof.steps.len());
     for step in &proof.steps {
         let from = id(step.from);
         let to = id(step.to);
@@ -591,10 +660,13 @@ pub(super) fn assemble(
             label: LabelId(label_ids[l]),
             to,
         };
-        if have.insert(t) {
-            transitions.push(t);
-        }
+        transitions.push(t);
     }
+    // Several step vertices may stand for one transition. Sorted, not hashed: a set of
+    // millions of transitions beside the list doubled its memory.
+    transitions.sort_unstable_by_key(|t| (t.from, t.label, t.to));
+    transitions.dedup();
+    transitions.shrink_to_fit();
 
     let (path, cycle) = proof.trace_nodes();
     let mut steps = Vec::new();

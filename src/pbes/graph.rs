@@ -222,28 +222,37 @@ impl Graph {
     /// Why each decided variable got its value (see [`crate::pbes::inst::Justification`]):
     /// per variable whether one operand suffices (a conjunction decided false, a disjunction
     /// decided true), the operands it may follow from (every decided one with its value
-    /// where one suffices, all where all are needed, none for a constant), and the decision
-    /// order.
-    pub(crate) fn justification(&self) -> (Vec<bool>, Vec<Vec<u32>>, Vec<u32>) {
+    /// where one suffices, all where all are needed, none for a constant) as one flat list
+    /// with per-variable starts (a justification of evidence has a variable per transition,
+    /// millions of them), and the decision order. The reverse edges are freed first: only
+    /// propagation needed them, and this runs at instantiation's memory peak.
+    pub(crate) fn justification(&mut self) -> (Vec<bool>, Vec<u64>, Vec<u32>, Vec<u32>) {
+        self.pred_head = Vec::new();
+        self.pred_links = Vec::new();
+        self.open_ops = Vec::new();
         let mut decisive = vec![false; self.len()];
-        let succ = (0..self.len())
-            .map(|x| {
-                let (Some(v), Some(kind)) = (self.value[x], self.kind[x]) else {
-                    return Vec::new();
-                };
+        let mut start = Vec::with_capacity(self.len() + 1);
+        let mut succ = Vec::new();
+        start.push(0u64);
+        for (x, decisive) in decisive.iter_mut().enumerate() {
+            if let (Some(v), Some(kind)) = (self.value[x], self.kind[x]) {
                 if matches!((kind, v), (RhsKind::And, false) | (RhsKind::Or, true)) {
-                    decisive[x] = true;
-                    self.operands(x)
-                        .iter()
-                        .copied()
-                        .filter(|&y| self.value[y as usize] == Some(v))
-                        .collect()
+                    *decisive = true;
+                    let value = &self.value;
+                    succ.extend(
+                        self.operands(x)
+                            .iter()
+                            .copied()
+                            .filter(|&y| value[y as usize] == Some(v)),
+                    );
                 } else {
-                    self.operands(x).to_vec()
+                    succ.extend_from_slice(self.operands(x));
                 }
-            })
-            .collect();
-        (decisive, succ, self.order.clone())
+            }
+            start.push(succ.len() as u64);
+        }
+        succ.shrink_to_fit();
+        (decisive, start, succ, std::mem::take(&mut self.order))
     }
 
     /// The BES (every variable must be defined), with names from `name` (none without).

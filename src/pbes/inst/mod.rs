@@ -169,6 +169,71 @@ pub struct VarOrigin {
     pub args: Vec<DataExpr>,
 }
 
+/// The instance key of each BES variable (`[equation, argument term ids…]`, or a step's
+/// compact key, see [`Origins`]), flat: a key met through the instance table is shared
+/// with it, and the others (the steps evaluated in place, millions of them in evidence of a
+/// big model) are stored one after another in one arena instead of one allocation each.
+#[derive(Default)]
+pub(crate) struct Keys {
+    /// Per BES variable: [`NO_KEY`] (auxiliary), an index into `shared`, or (with
+    /// [`FLAT_KEY`]) the offset in `flat` of the key's length, followed by the key.
+    slot: Vec<u64>,
+    shared: Vec<std::rc::Rc<[u32]>>,
+    flat: Vec<u32>,
+}
+
+/// [`Keys::slot`] of an auxiliary variable.
+const NO_KEY: u64 = u64::MAX;
+/// Marks a [`Keys::slot`] that is an offset in [`Keys::flat`].
+const FLAT_KEY: u64 = 1 << 63;
+
+impl Keys {
+    /// Appends a variable without a key.
+    pub(crate) fn push_none(&mut self) {
+        self.slot.push(NO_KEY);
+    }
+
+    /// Appends a variable whose key the instance table shares.
+    pub(crate) fn push_shared(&mut self, key: std::rc::Rc<[u32]>) {
+        self.slot.push(self.shared.len() as u64);
+        self.shared.push(key);
+    }
+
+    /// Appends a variable with its own key.
+    pub(crate) fn push_flat(&mut self, key: impl IntoIterator<Item = u32>) {
+        let at = self.flat.len();
+        self.flat.push(0);
+        self.flat.extend(key);
+        self.flat[at] = (self.flat.len() - at - 1) as u32;
+        self.slot.push(at as u64 | FLAT_KEY);
+    }
+
+    /// The number of variables.
+    pub(crate) fn len(&self) -> usize {
+        self.slot.len()
+    }
+
+    /// The key of variable `v` (`None` for an auxiliary variable or one out of range).
+    pub(crate) fn get(&self, v: usize) -> Option<&[u32]> {
+        match *self.slot.get(v)? {
+            NO_KEY => None,
+            s if s & FLAT_KEY != 0 => {
+                let at = (s & !FLAT_KEY) as usize;
+                Some(&self.flat[at + 1..at + 1 + self.flat[at] as usize])
+            }
+            s => Some(&self.shared[s as usize]),
+        }
+    }
+
+    /// The shared key of variable `v`, when it has one.
+    pub(crate) fn shared(&self, v: usize) -> Option<std::rc::Rc<[u32]>> {
+        match *self.slot.get(v)? {
+            s if s & FLAT_KEY != 0 => None,
+            s => self.shared.get(s as usize).cloned(),
+        }
+    }
+}
+
 /// Marks the key of a step instance evaluated in place (see [`Origins`]).
 pub(crate) const STEP_BIT: u32 = 1 << 31;
 
@@ -183,9 +248,9 @@ pub(crate) const STEP_BIT: u32 = 1 << 31;
 #[derive(Default)]
 pub struct Origins {
     store: Option<std::sync::Arc<TermStore>>,
-    /// Per BES variable: `[equation, argument term ids…]` or a compact step key, `None`
+    /// Per BES variable: `[equation, argument term ids…]` or a compact step key, none
     /// for auxiliary ones.
-    keys: Vec<Option<std::rc::Rc<[u32]>>>,
+    keys: Keys,
     /// Per (step equation, parent's equation): per parameter of the step equation, the
     /// position of the parent's parameter of that name, `u32::MAX` for none.
     inherit: rustc_hash::FxHashMap<(u32, u32), std::rc::Rc<[u32]>>,
@@ -195,7 +260,7 @@ impl Origins {
     /// Origins given by instance keys in `store`.
     pub(crate) fn new(
         store: std::sync::Arc<TermStore>,
-        keys: Vec<Option<std::rc::Rc<[u32]>>>,
+        keys: Keys,
         inherit: rustc_hash::FxHashMap<(u32, u32), std::rc::Rc<[u32]>>,
     ) -> Self {
         Origins {
@@ -212,12 +277,12 @@ impl Origins {
 
     /// Whether no origins were kept.
     pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
+        self.keys.len() == 0
     }
 
     /// The equation of variable `v`, when it is an instance (not auxiliary).
     pub fn equation(&self, v: usize) -> Option<u32> {
-        self.keys.get(v)?.as_ref().map(|k| k[0] & !STEP_BIT)
+        self.keys.get(v).map(|k| k[0] & !STEP_BIT)
     }
 
     /// The term store the instances' values live in (`None` when origins were not kept).
@@ -229,15 +294,20 @@ impl Origins {
     /// `out` (cleared first), and its equation; `None` for an auxiliary variable. Evidence
     /// reads these directly, so a state is compared and hashed as ids, never as expressions.
     pub fn instance(&self, v: usize, out: &mut Vec<u32>) -> Option<u32> {
-        let key = self.keys.get(v)?.as_ref()?;
+        let key = self.keys.get(v)?;
         out.clear();
         if key[0] & STEP_BIT == 0 {
             out.extend_from_slice(&key[1..]);
             return Some(key[0]);
         }
         let eq = key[0] & !STEP_BIT;
-        let mut parent = Vec::new();
-        let peq = self.instance(key[1] as usize, &mut parent)?;
+        // An ordinary parent's key is read in place (no copy per step: B.1 reads 8.6
+        // million); a step nested in a step puts its parent's instance together first.
+        let mut nested = Vec::new();
+        let (peq, parent): (u32, &[u32]) = match self.keys.get(key[1] as usize)? {
+            pk if pk[0] & STEP_BIT == 0 => (pk[0], &pk[1..]),
+            _ => (self.instance(key[1] as usize, &mut nested)?, &nested),
+        };
         let map = self.inherit.get(&(eq, peq))?;
         let mut own = key[2..].iter();
         for &j in map.iter() {
@@ -285,19 +355,24 @@ pub struct InstStats {
 }
 
 /// A finite proof of a value decided by constant propagation. From `init`, each decided
-/// variable's value follows from its `succ`: from any one of them where `decisive` (a
-/// conjunction decided false, a disjunction decided true), from all of them otherwise.
-/// The `succ` of a decisive variable may include operands decided after it (and so lead
-/// back to it); [`Justification::shortest`] picks well-founded choices, so that every path
-/// of its proof ends in a constant.
+/// variable's value follows from its successors ([`Justification::succ`]): from any one of
+/// them where `decisive` (a conjunction decided false, a disjunction decided true), from
+/// all of them otherwise. The successors of a decisive variable may include operands
+/// decided after it (and so lead back to it); [`Justification::shortest`] picks
+/// well-founded choices, so that every path of its proof ends in a constant.
+///
+/// The successor lists are one flat vector with per-variable starts: a justification of
+/// evidence has a variable per transition (B.1: 10.5 million), and a vector per variable
+/// cost more than the lists themselves.
 #[derive(Debug, Clone)]
 pub struct Justification {
     /// The initial BES variable.
     pub init: u32,
-    /// Per BES variable: whether one of `succ` suffices.
+    /// Per BES variable: whether one of its successors suffices.
     pub decisive: Vec<bool>,
-    /// Per BES variable: the variables its value may follow from (decided, with its value).
-    pub succ: Vec<Vec<u32>>,
+    /// Per BES variable `x`: its successors are `succ[start[x]..start[x + 1]]`.
+    start: Vec<u64>,
+    succ: Vec<u32>,
     /// Per BES variable: when it was decided (`u32::MAX` if never).
     pub order: Vec<u32>,
 }
@@ -305,55 +380,74 @@ pub struct Justification {
 impl Justification {
     pub(crate) fn new(
         init: u32,
-        (decisive, succ, order): (Vec<bool>, Vec<Vec<u32>>, Vec<u32>),
+        (decisive, start, succ, order): (Vec<bool>, Vec<u64>, Vec<u32>, Vec<u32>),
     ) -> Self {
+        debug_assert_eq!(start.len(), decisive.len() + 1);
         Justification {
             init,
             decisive,
+            start,
             succ,
             order,
         }
     }
 
-    /// A proof whose longest-needed path is shortest: per variable the successors it keeps
-    /// (at decisive variables the one with the fewest `cost`s to a constant in the worst
-    /// case, at the others all). `cost(v)` is what entering `v` costs (1 for an evidence
-    /// step, else 0). Every decided operand with the variable's value counts, whenever it
-    /// was decided: [`forced_distances`] keeps the proof well-founded by itself, and an
-    /// operand decided after the variable may give a shorter proof than the first one found.
-    pub fn shortest(&self, cost: &dyn Fn(u32) -> u32) -> Vec<Vec<u32>> {
-        let n = self.succ.len() as u32;
+    /// The number of BES variables.
+    pub fn len(&self) -> usize {
+        self.decisive.len()
+    }
+
+    /// Whether there are no BES variables.
+    pub fn is_empty(&self) -> bool {
+        self.decisive.is_empty()
+    }
+
+    /// The variables the value of `x` may follow from (decided, with its value; none for
+    /// a constant or an undecided variable).
+    pub fn succ(&self, x: u32) -> &[u32] {
+        let x = x as usize;
+        &self.succ[self.start[x] as usize..self.start[x + 1] as usize]
+    }
+
+    /// A proof whose longest-needed path is shortest: per variable, at a decisive one the
+    /// successor with the fewest `cost`s to a constant in the worst case ([`UNREACHED`]
+    /// where none leads to one); [`Justification::kept`] gives the successors the proof
+    /// keeps from these choices (at the other variables all). `cost(v)` is what entering
+    /// `v` costs (1 for an evidence step, else 0). Every decided operand with the
+    /// variable's value counts, whenever it was decided: [`forced_distances`] keeps the
+    /// proof well-founded by itself, and an operand decided after the variable may give a
+    /// shorter proof than the first one found.
+    pub fn shortest(&self, cost: &dyn Fn(u32) -> u32) -> Vec<u32> {
+        let n = self.len() as u32;
         let chooses: Vec<bool> = self.decisive.clone();
         let costs = (0..n).map(cost).collect();
         let decided = |x: u32| self.order[x as usize] != u32::MAX;
         let g = ForcedGraph::new(chooses, costs, &mut |x, out| {
             if decided(x) {
-                out.extend(
-                    self.succ[x as usize]
-                        .iter()
-                        .copied()
-                        .filter(|&y| decided(y)),
-                );
+                out.extend(self.succ(x).iter().copied().filter(|&y| decided(y)));
             }
         });
         let ends: Vec<u32> = (0..n)
-            .filter(|&x| decided(x) && self.succ[x as usize].is_empty())
+            .filter(|&x| decided(x) && self.succ(x).is_empty())
             .collect();
-        let (_, choice) = forced_distances(&g, &ends);
-        (0..n)
-            .map(|x| {
-                if !decided(x) {
-                    Vec::new()
-                } else if self.decisive[x as usize] {
-                    match choice[x as usize] {
-                        UNREACHED => Vec::new(),
-                        y => vec![y],
-                    }
-                } else {
-                    self.succ[x as usize].clone()
-                }
-            })
-            .collect()
+        forced_distances(&g, &ends).1
+    }
+
+    /// The successors of `x` the proof of [`Justification::shortest`]'s `choice` keeps,
+    /// appended to `out`: the chosen one at a decisive variable, all at the others, none at
+    /// an undecided one.
+    pub fn kept(&self, choice: &[u32], x: u32, out: &mut Vec<u32>) {
+        if self.order[x as usize] == u32::MAX {
+            return;
+        }
+        if self.decisive[x as usize] {
+            match choice[x as usize] {
+                UNREACHED => {}
+                y => out.push(y),
+            }
+        } else {
+            out.extend_from_slice(self.succ(x));
+        }
     }
 }
 

@@ -29,7 +29,7 @@ use crate::data::{NumSort, Rewriter, Substitution, Term, TermId, TermStore, VarI
 use crate::pbes::graph::{b_and, b_or, Graph, B};
 use crate::pbes::inst::{
     enumerate_sort, show_sort, InstError, InstOptions, InstStats, Instantiation, Justification,
-    Origins, STEP_BIT,
+    Keys, Origins, STEP_BIT,
 };
 use crate::pbes::ir::{Pbes, PbesExpr};
 use crate::progress::{grouped, Meter, Watch};
@@ -66,7 +66,7 @@ struct Eng<'a> {
     /// known instance costs no allocation, and the key is shared with `inst`.
     ids: FxHashMap<Rc<[u32]>, u32>,
     /// Per BES variable: its instance key (`None` for auxiliary variables).
-    inst: Vec<Option<Rc<[u32]>>>,
+    inst: Keys,
     /// Scratch for instance keys and argument values.
     key_buf: Vec<u32>,
     vals_buf: Vec<TermId>,
@@ -175,7 +175,7 @@ pub fn instantiate(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiation, Ins
         params: Vec::new(),
         globals: Vec::new(),
         ids: FxHashMap::default(),
-        inst: Vec::new(),
+        inst: Keys::default(),
         key_buf: Vec::new(),
         vals_buf: Vec::new(),
         g: Graph::new(opts.max_vars),
@@ -277,7 +277,7 @@ pub fn instantiate(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiation, Ins
     // A decided initial variable under `stop_when_decided` needs no BES: its value is
     // known, and evidence reads the justification.
     let bes = if complete && !(opts.stop_when_decided && decided.is_some()) {
-        let name = |i: usize| match &eng.inst[i] {
+        let name = |i: usize| match eng.inst.get(i) {
             Some(key) => format!(
                 "{}_{i}",
                 pbes.equations[(key[0] & !STEP_BIT) as usize].var.name
@@ -484,7 +484,7 @@ impl Eng<'_> {
         let id = self.g.new_var(self.rank[eq as usize]);
         if let Ok(id) = id {
             let shared: Rc<[u32]> = key.as_slice().into();
-            self.inst.push(Some(shared.clone()));
+            self.inst.push_shared(shared.clone());
             self.ids.insert(shared, id);
             self.queue.push_back(id);
         }
@@ -532,23 +532,22 @@ impl Eng<'_> {
             .zip(inh.from_parent.iter())
             .zip(vals)
             .all(|((v, &j), t)| j == u32::MAX || self.dense[v.0 as usize] == *t);
-        let key: Rc<[u32]> = if inherited {
+        let id = self.g.new_var(self.rank[eq as usize])?;
+        if inherited {
             let own = inh
                 .from_parent
                 .iter()
                 .zip(vals)
                 .filter(|&(&j, _)| j == u32::MAX);
-            [eq | STEP_BIT, parent]
-                .into_iter()
-                .chain(own.map(|(_, t)| t.0))
-                .collect()
+            self.inst.push_flat(
+                [eq | STEP_BIT, parent]
+                    .into_iter()
+                    .chain(own.map(|(_, t)| t.0)),
+            );
         } else {
-            std::iter::once(eq)
-                .chain(vals.iter().map(|t| t.0))
-                .collect()
-        };
-        let id = self.g.new_var(self.rank[eq as usize])?;
-        self.inst.push(Some(key));
+            self.inst
+                .push_flat(std::iter::once(eq).chain(vals.iter().map(|t| t.0)));
+        }
         // Evaluate under the step's parameters: the parent's other parameters hidden, its
         // quantifier values out of sight (a fresh substitution), then everything restored.
         let saved_from = self.saved.len();
@@ -579,12 +578,12 @@ impl Eng<'_> {
         self.saved.truncate(saved_from);
         let b = r?;
         let inst = &mut self.inst;
-        self.g.define(id, b, &mut |_| inst.push(None))?;
+        self.g.define(id, b, &mut |_| inst.push_none())?;
         Ok(id)
     }
 
     fn expand(&mut self, x: u32) -> Result<(), InstError> {
-        let Some(key) = self.inst[x as usize].clone() else {
+        let Some(key) = self.inst.shared(x as usize) else {
             return Ok(());
         };
         let eq = key[0];
@@ -615,7 +614,7 @@ impl Eng<'_> {
         self.base = 0;
         let b = r?;
         let inst = &mut self.inst;
-        self.g.define(x, b, &mut |_| inst.push(None))
+        self.g.define(x, b, &mut |_| inst.push_none())
     }
 
     fn eval(
