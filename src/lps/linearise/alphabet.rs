@@ -272,3 +272,25 @@ pub(super) fn prune_blocked<'e>(e: &'e ProcExpr, k: &Constraint) -> Cow<'e, Proc
     }
     Cow::Owned(go(e, blocked))
 }
+
+/// Which processes can terminate once every action `k` blocks is `delta`
+/// ([`terminating_procs`] on the bodies [`prune_blocked`] leaves).
+pub(super) fn terminating_under(spec: &ProcSpec, k: &Constraint) -> Vec<bool> {
+    let bodies: Vec<Cow<'_, ProcExpr>> = spec
+        .procs
+        .iter()
+        .map(|p| prune_blocked(&p.body, k))
+        .collect();
+    let mut term = vec![false; bodies.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (i, b) in bodies.iter().enumerate() {
+            if !term[i] && expr_terminates(&term, b) {
+                term[i] = true;
+                changed = true;
+            }
+        }
+    }
+    term
+}

@@ -37,7 +37,16 @@ impl Lin<'_> {
     ) -> Result<(Vec<CSum>, Vec<Vec<u32>>), LinError> {
         // The component's first state: its process with `init`'s arguments (standing for
         // `P . Terminated` when it can terminate, see `instance_target`).
-        self.root_terminates = expr_terminates(&self.term, e);
+        // Under a `block`, termination only through blocked actions does not count: mCRL2
+        // pushes the `block` into the processes first, and such a component is then not
+        // followed by `Terminate`.
+        self.root_terminates = match prune_blocked(e, k) {
+            std::borrow::Cow::Borrowed(e) => expr_terminates(&self.term, e),
+            std::borrow::Cow::Owned(pruned) => {
+                let term = terminating_under(self.spec, k);
+                expr_terminates(&term, &pruned)
+            }
+        };
         let first = self.tail_calls(&Arc::new(e.clone()), "init", span)?;
         let start = if first.len() == 1 {
             first.into_iter().next().expect("one call")
