@@ -701,7 +701,7 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         sink: &mut dyn TransitionSink,
     ) -> Result<(), ExploreError<S::Error>> {
         let t0 = Instant::now();
-        self.table.prepare_shared();
+        self.table.prepare_shared(ids.len());
         let t1 = Instant::now();
         let view = View {
             sys: self.sys,

@@ -8,7 +8,7 @@
 //! threads that meet new states at the same time write no common cache line. The table
 //! never grows while threads use it: a pair that finds no free slot within [`MAX_PROBE`]
 //! slots of its home is declined, and the caller takes the exclusive path. Between batches
-//! it is cleared and sized for what the last batch found.
+//! it is cleared, and sized for the rate of new states of the last batch.
 //!
 //! Beside each slot: the smallest position (in the order of the insertion pass) of a
 //! look-up that met the state, which tells the parallel numbering which transition numbers
@@ -156,21 +156,28 @@ impl FreshTable {
         self.state[p as usize].store(id, Ordering::Relaxed);
     }
 
-    /// Empties the table (exclusively) and sizes it for a batch expected to meet `expected`
-    /// new states: at most a quarter full then, so that look-ups stay short and rarely
-    /// decline.
-    pub fn reset(&mut self, expected: usize) {
+    /// Sizes the table (exclusively, when empty) for a batch expected to meet `expected` new
+    /// states: at most half full then, so that look-ups stay short and rarely decline. A
+    /// table of about the right size is kept as it is.
+    pub fn fit(&mut self, expected: usize) {
         let want = expected
-            .saturating_mul(4)
+            .saturating_mul(2)
             .next_power_of_two()
             .max(MIN_SLOTS);
         let have = self.slots.len();
         if want > have || want * 16 < have {
-            // A rebuilt table is empty; its allocation is bounded by a batch's successors.
+            // The old table goes first, so the two never add up at the peak; the new one is
+            // bounded by a batch's successors.
+            self.slots = Box::default();
+            self.first = Box::default();
+            self.state = Box::default();
             crate::budget::before_big_allocation(want as u64 * 20);
             *self = FreshTable::with_slots(want);
-            return;
         }
+    }
+
+    /// Empties the table (exclusively).
+    pub fn clear(&mut self) {
         for s in self.slots.iter_mut() {
             *s.get_mut() = EMPTY;
         }
@@ -197,7 +204,7 @@ mod tests {
     #[test]
     fn shared_interning_agrees_and_declines() {
         let mut t = FreshTable::default();
-        t.reset(2_000);
+        t.fit(2_000);
         let per_thread: Vec<Vec<(u32, u32, u32)>> = std::thread::scope(|sc| {
             let t = &t;
             let hs: Vec<_> = (0..4u32)
@@ -221,7 +228,7 @@ mod tests {
         assert_eq!(number.len(), 2_000);
         assert_eq!(t.intern_shared(u32::MAX, u32::MAX), None);
         assert_eq!(t.find(7, 1_000), None);
-        // Positions: the smallest noted one wins; states are kept until the reset.
+        // Positions: the smallest noted one wins; states are kept until the table is cleared.
         let p = number[&(3, 4)];
         for pos in [9u64, 4, 12] {
             t.note(p, pos);
@@ -230,8 +237,9 @@ mod tests {
         assert_eq!(t.state(p), None);
         t.set_state(p, 17);
         assert_eq!(t.state(p), Some(17));
-        t.reset(10);
+        t.clear();
         assert_eq!((t.find(3, 4), t.state(p)), (None, None));
+        t.fit(10);
         // A table of MIN_SLOTS declines once a neighbourhood is full, and stays correct.
         let mut taken = 0;
         for i in 0..(MIN_SLOTS as u32) {

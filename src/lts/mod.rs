@@ -117,7 +117,7 @@
 //!   store), or as a store *key* (its row for the flat table; the tree array when the node
 //!   index had no room for a node, which the insertion pass then interns): 4 or `2k` bytes
 //!   per buffered successor for one batch. The per-batch table of new states (20 bytes a
-//!   slot, at most a quarter full when sized) is cleared after each batch; the pair tables'
+//!   slot, at most half full when sized) is cleared after each batch; the pair tables'
 //!   atomics cost no memory over plain words, and a node interned twice in a race leaves
 //!   one unused 8-byte hole.
 //! - With traces (`-t`) or deadlock/action traces, one `u32` parent pointer per state; a

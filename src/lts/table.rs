@@ -299,9 +299,10 @@ impl StateStore {
 
     /// Before a phase of concurrent [`lookup`](StateStore::lookup)s (one parallel batch):
     /// makes room in the tree's node index for the nodes the threads are about to intern.
-    pub fn prepare_shared(&mut self) {
+    /// `batch` is the number of states the phase expands.
+    pub fn prepare_shared(&mut self, batch: usize) {
         if let StateStore::Tree(t, _) = self {
-            t.prepare_shared();
+            t.prepare_shared(batch);
         }
     }
 

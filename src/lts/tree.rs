@@ -360,8 +360,10 @@ pub struct TreeTable {
     nodes_at_prepare: usize,
     /// States at the last [`prepare_shared`](TreeTable::prepare_shared).
     roots_at_prepare: usize,
-    /// New states found in the last phase: what the next one is sized for.
+    /// New states found in the last phase, and the states it expanded: the rate the next
+    /// phase's table of new states is sized by.
     fresh_at_end: usize,
+    expanded_at_end: usize,
     /// The root pairs of the new states met in one phase of shared lookups, interned
     /// concurrently: a provisional number per distinct new state, so that the insertion
     /// pass probes the root table once per new state instead of once per transition.
@@ -395,6 +397,7 @@ impl TreeTable {
             nodes_at_prepare: 0,
             roots_at_prepare: 0,
             fresh_at_end: 0,
+            expanded_at_end: 0,
             fresh: FreshTable::default(),
             unindexed: Vec::new(),
         }
@@ -526,12 +529,17 @@ impl TreeTable {
     /// Before a phase of concurrent [`lookup`](TreeTable::lookup)s: grows the node index
     /// (exclusively) so that twice the nodes interned since the previous call fit under its
     /// load bound, so that the threads rarely find it full.
-    pub fn prepare_shared(&mut self) {
+    /// `batch` is the number of states the phase expands: the table of new states is sized
+    /// for the last phase's rate of new states per expanded state (the last batch of a
+    /// level may be small, the next one full), plus one per state.
+    pub fn prepare_shared(&mut self, batch: usize) {
         let n = self.nodes.len();
         let grown = n - self.nodes_at_prepare.min(n);
         self.nodes_at_prepare = n;
         self.nodes.reserve(2 * grown);
-        // The table of new states was emptied and sized at the end of the last phase.
+        let rate = self.fresh_at_end as f64 / self.expanded_at_end.max(1) as f64;
+        self.fresh.fit(batch + (rate * batch as f64) as usize);
+        self.expanded_at_end = batch;
         self.roots_at_prepare = self.roots.len();
     }
 
@@ -557,8 +565,7 @@ impl TreeTable {
         ids.clear();
         self.unindexed = ids;
         self.fresh_at_end = self.roots.len() - self.roots_at_prepare.min(self.roots.len());
-        // Cleared now, so that exclusive insertions until the next phase find nothing in it.
-        self.fresh.reset(self.fresh_at_end);
+        self.fresh.clear();
     }
 
     /// [`lookup`](TreeTable::lookup) during a phase of shared lookups (after
