@@ -23,18 +23,23 @@ use super::explore::{
 use super::table::MAX_STATES;
 use super::{LabelId, StateId, Transition};
 
-/// New states a chunk numbers, or `None` when it has an entry only the ordered pass can
-/// take (a store key).
-fn owned<L, E>(table: &super::table::StateStore, c: usize, out: &ChunkOut<L, E>) -> Option<u32> {
-    let mut n = 0u32;
+/// The new states a chunk numbers, as (entry, provisional number) in entry order, or `None`
+/// when it has an entry only the ordered pass can take (a store key).
+fn owned<L, E>(
+    table: &super::table::StateStore,
+    c: usize,
+    out: &ChunkOut<L, E>,
+) -> Option<Vec<(u32, u32)>> {
+    let mut mine = Vec::new();
     for (j, &(_, tgt)) in out.entries.iter().enumerate() {
         match tgt {
             Tgt::Known(_) => {}
-            Tgt::Fresh(p) => n += u32::from(table.first_meets(p, position(c, j))),
+            Tgt::Fresh(p) if table.first_meets(p, position(c, j)) => mine.push((j as u32, p)),
+            Tgt::Fresh(_) => {}
             Tgt::New { .. } => return None,
         }
     }
-    Some(n)
+    Some(mine)
 }
 
 impl<S: TransitionSystem> Explorer<'_, S> {
@@ -64,15 +69,16 @@ impl<S: TransitionSystem> Explorer<'_, S> {
             return Ok(false);
         }
         let table = &self.table;
-        let counts: Option<Vec<u32>> = pool.install(|| {
+        let lists: Option<Vec<Vec<(u32, u32)>>> = pool.install(|| {
             outs.par_iter()
                 .enumerate()
                 .map(|(c, out)| owned(table, c, out))
                 .collect()
         });
-        let Some(counts) = counts else {
+        let Some(lists) = lists else {
             return Ok(false);
         };
+        let counts: Vec<u32> = lists.iter().map(|l| l.len() as u32).collect();
         let total: u64 = counts.iter().map(|&n| u64::from(n)).sum();
         let len = self.table.len() as u64;
         // The bound must stop the run after the state that finds it: the ordered pass.
@@ -112,23 +118,20 @@ impl<S: TransitionSystem> Explorer<'_, S> {
                 .zip(ids.par_chunks(CHUNK))
                 .zip(bases.par_iter())
                 .zip(slices.into_par_iter())
-                .enumerate()
-                .for_each(|(c, (((out, chunk), &base), parents))| {
-                    let mut id = base;
-                    let mut e = 0usize;
-                    for (&count, &s) in out.counts.iter().zip(chunk) {
-                        for j in e..e + count as usize {
-                            if let Tgt::Fresh(p) = out.entries[j].1 {
-                                if table.first_meets(p, position(c, j)) {
-                                    table.number_fresh(p, StateId(id));
-                                    if let Some(parent) = parents.get_mut((id - base) as usize) {
-                                        *parent = s.0;
-                                    }
-                                    id += 1;
-                                }
+                .zip(lists.par_iter())
+                .for_each(|((((out, chunk), &base), parents), list)| {
+                    // The source state of each entry: states in order, `end` past the
+                    // entries of state `k`.
+                    let (mut k, mut end) = (0usize, 0usize);
+                    for (i, &(j, p)) in list.iter().enumerate() {
+                        table.number_fresh(p, StateId(base + i as u32));
+                        if let Some(parent) = parents.get_mut(i) {
+                            while end <= j as usize {
+                                end += out.counts[k] as usize;
+                                k += 1;
                             }
+                            *parent = chunk[k - 1].0;
                         }
-                        e += count as usize;
                     }
                 })
         });
