@@ -680,4 +680,48 @@ proptest::proptest! {
             }
         }
     }
+
+    /// A sink that keeps no transitions (the counting path of a parallel batch) and the
+    /// parent pointers of every state are the same for every thread count.
+    #[test]
+    fn parallel_counts_and_parents_equal_sequential_on_random_systems(
+        width in 1usize..8,
+        m in 2u32..5,
+        branch in 1u64..5,
+        seed in proptest::prelude::any::<u64>(),
+    ) {
+        let sys = RandomSystem { width, m, branch, seed };
+        let run = |threads: usize| {
+            let mut ex = Explorer::new(
+                &sys,
+                ExploreOptions {
+                    threads,
+                    keep_parents: true,
+                    detect_deadlocks: true,
+                    ..ExploreOptions::default()
+                },
+            );
+            let s = ex.run(&mut ()).expect("exploration succeeds");
+            // The path to every state (at most 200 of them): parents decide it.
+            let paths: Vec<Vec<(String, StateId)>> = (0..s.states.min(200) as u32)
+                .map(|i| {
+                    let step = StateId(((u64::from(i) * 7919) % s.states) as u32);
+                    ex.trace_to(step)
+                        .expect("a parent path")
+                        .into_iter()
+                        .map(|(l, t)| (l.text().to_string(), t))
+                        .collect()
+                })
+                .collect();
+            let rows: Vec<Vec<u32>> = (0..s.states as u32).map(|i| ex.state(StateId(i))).collect();
+            ((s.states, s.explored, s.transitions, s.levels, s.deadlocks), paths, rows)
+        };
+        let one = run(1);
+        for threads in [2, 3] {
+            let other = run(threads);
+            proptest::prop_assert_eq!(&other.0, &one.0, "{} threads: other counts", threads);
+            proptest::prop_assert!(other.1 == one.1, "{} threads: other parents", threads);
+            proptest::prop_assert!(other.2 == one.2, "{} threads: other numbering", threads);
+        }
+    }
 }

@@ -10,6 +10,13 @@ use super::explore::{ChunkOut, Tgt, TransitionSystem, NEW_LABEL_BIT};
 use super::table::{Probe, StateStore};
 use super::{LabelId, StateId};
 
+/// The place of entry `entry` of the chunk numbered `chunk` in its batch, in the order of
+/// the insertion pass (chunks in state order, entries in successor order).
+#[inline]
+pub(super) fn position(chunk: usize, entry: usize) -> u64 {
+    ((chunk as u64) << 32) | entry as u64
+}
+
 /// The read-only part of an [`Explorer`](super::Explorer) shared by the threads of the parallel phase.
 pub(super) struct View<'v, S: TransitionSystem> {
     pub(super) sys: &'v S,
@@ -21,7 +28,12 @@ pub(super) struct View<'v, S: TransitionSystem> {
 impl<S: TransitionSystem> View<'_, S> {
     /// The parallel phase for a run of states: successors with known targets and labels
     /// resolved against the (read-only) tables.
-    pub(super) fn expand_chunk(&self, chunk: &[StateId]) -> ChunkOut<S::Label, S::Error> {
+    /// `index` is the chunk's place in its batch (for [`position`]).
+    pub(super) fn expand_chunk(
+        &self,
+        index: usize,
+        chunk: &[StateId],
+    ) -> ChunkOut<S::Label, S::Error> {
         let mut worker = self
             .workers
             .lock()
@@ -66,9 +78,10 @@ impl<S: TransitionSystem> View<'_, S> {
                         }
                     };
                     let off = out.keys.len() as u32;
+                    let pos = position(index, out.entries.len());
                     let t = match self
                         .table
-                        .lookup_shared(&cur, row, &mut work, &mut out.keys)
+                        .lookup_shared(&cur, row, &mut work, &mut out.keys, pos)
                     {
                         Probe::Known(t) => Tgt::Known(t),
                         Probe::Fresh(p) => Tgt::Fresh(p),

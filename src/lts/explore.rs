@@ -148,10 +148,19 @@ pub trait TransitionSink {
     }
     /// One transition; transitions arrive grouped by source state in expansion order.
     fn transition(&mut self, t: Transition) -> std::io::Result<()>;
+    /// Whether [`transition`](TransitionSink::transition) does anything: a sink that only
+    /// discards lets a parallel batch skip the ordered walk over its transitions.
+    fn takes_transitions(&self) -> bool {
+        true
+    }
 }
 
 /// Discards transitions (counting only).
 impl TransitionSink for () {
+    fn takes_transitions(&self) -> bool {
+        false
+    }
+
     fn transition(&mut self, _t: Transition) -> std::io::Result<()> {
         Ok(())
     }
@@ -220,6 +229,23 @@ pub struct ExploreSummary {
     pub table_bytes: u64,
     /// Bytes allocated for parent pointers.
     pub parent_bytes: u64,
+    /// Wall-clock seconds per phase of parallel exploration (all zero on one thread).
+    pub phases: PhaseSeconds,
+}
+
+/// Wall-clock seconds spent in each phase of parallel exploration, summed over batches:
+/// where the time of a multi-threaded run goes (`lps2lts -v` prints them), so the serial
+/// part can be told from the parallel one.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PhaseSeconds {
+    /// Threads expanding states and looking successors up (parallel).
+    pub expand: f64,
+    /// The ordered pass that numbers new states and hands transitions on (serial).
+    pub number: f64,
+    /// Threads indexing the new states (parallel).
+    pub index: f64,
+    /// Growing the tables between batches (serial).
+    pub grow: f64,
 }
 
 /// Why an exploration failed.
@@ -258,6 +284,9 @@ pub enum ExploreError<E: std::error::Error + 'static> {
         /// What rayon said.
         detail: String,
     },
+    /// A broken invariant of the explorer (a bug, reported instead of a panic).
+    #[error("internal error of the explorer: {0}")]
+    Internal(&'static str),
     /// A trace was asked for without parent pointers, or to an unknown state.
     #[error("cannot rebuild a trace to state {0}: {1}")]
     Trace(StateId, &'static str),
@@ -270,16 +299,16 @@ fn state_context(state: &Option<StateId>) -> String {
     }
 }
 
-const NO_PARENT: u32 = u32::MAX;
+pub(super) const NO_PARENT: u32 = u32::MAX;
 /// States per parallel batch: big enough to keep all threads busy, small enough that the
 /// buffered successors of one batch stay small.
 const BATCH: usize = 1 << 14;
 /// States per rayon task within a batch.
-const CHUNK: usize = 64;
+pub(super) const CHUNK: usize = 64;
 /// New states per rayon task when indexing a batch's new states.
 const INDEX_CHUNK: usize = 1 << 12;
 
-enum Frontier {
+pub(super) enum Frontier {
     /// BFS: the table is the queue.
     Implicit,
     /// DFS stack.
@@ -294,14 +323,14 @@ enum Frontier {
 }
 
 /// Label of a buffered successor.
-enum LabIn<'l, L> {
+pub(super) enum LabIn<'l, L> {
     Known(LabelId),
     Sys(&'l L),
 }
 
 /// Target of a buffered successor: a known state, a provisional number of this batch, or a
 /// store key (with its hash).
-enum TgtIn<'r> {
+pub(super) enum TgtIn<'r> {
     Known(StateId),
     Fresh(u32),
     Key(&'r [u32], u64),
@@ -334,17 +363,17 @@ pub(super) const NEW_LABEL_BIT: u32 = 1 << 31;
 /// traces can be rebuilt and states printed.
 pub struct Explorer<'a, S: TransitionSystem> {
     sys: &'a S,
-    opts: ExploreOptions,
-    table: StateStore,
-    parents: Vec<u32>,
+    pub(super) opts: ExploreOptions,
+    pub(super) table: StateStore,
+    pub(super) parents: Vec<u32>,
     label_map: FxHashMap<S::Label, LabelId>,
     text_map: FxHashMap<String, LabelId>,
     labels: Vec<Label>,
-    detect_flags: Vec<bool>,
+    pub(super) detect_flags: Vec<bool>,
     workers: Mutex<Vec<S::Worker>>,
-    frontier: Frontier,
-    summary: ExploreSummary,
-    stopped: bool,
+    pub(super) frontier: Frontier,
+    pub(super) summary: ExploreSummary,
+    pub(super) stopped: bool,
     /// The state bound was reached: stop once the current state is complete.
     bound_hit: bool,
     start: Instant,
@@ -489,7 +518,7 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
 
     /// Whether the run's budget asks to stop; if so, stops here (between two states, so
     /// the counts describe the part explored so far).
-    fn over_budget(&mut self) -> bool {
+    pub(super) fn over_budget(&mut self) -> bool {
         match crate::budget::poll_stop() {
             None => false,
             Some(r) => {
@@ -500,7 +529,7 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         }
     }
 
-    fn check_width(&self, found: usize) -> Result<(), ExploreError<S::Error>> {
+    pub(super) fn check_width(&self, found: usize) -> Result<(), ExploreError<S::Error>> {
         if found != self.table.width() {
             return Err(ExploreError::Width {
                 expected: self.table.width(),
@@ -671,7 +700,9 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         pool: &rayon::ThreadPool,
         sink: &mut dyn TransitionSink,
     ) -> Result<(), ExploreError<S::Error>> {
-        self.table.prepare_shared();
+        let t0 = Instant::now();
+        self.table.prepare_shared(ids.len());
+        let t1 = Instant::now();
         let view = View {
             sys: self.sys,
             table: &self.table,
@@ -680,71 +711,32 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         };
         let outs: Vec<ChunkOut<S::Label, S::Error>> = pool.install(|| {
             ids.par_chunks(CHUNK)
-                .map(|chunk| view.expand_chunk(chunk))
+                .enumerate()
+                .map(|(c, chunk)| view.expand_chunk(c, chunk))
                 .collect()
         });
-        let res = self.insert_batch(ids, outs, sink);
+        let t2 = Instant::now();
+        let res = match self.number_batch(ids, &outs, pool, sink) {
+            Ok(true) => Ok(()),
+            Ok(false) => self.insert_batch(ids, outs, sink),
+            Err(e) => Err(e),
+        };
         // Whatever ended the pass, the numbered states get their index entries.
         let new = self.table.take_unindexed();
+        let t3 = Instant::now();
         let table = &self.table;
         pool.install(|| {
             new.par_chunks(INDEX_CHUNK)
                 .for_each(|c| table.index_states(c))
         });
         self.table.end_shared(new);
+        let t4 = Instant::now();
+        let ph = &mut self.summary.phases;
+        ph.grow += (t1 - t0).as_secs_f64();
+        ph.expand += (t2 - t1).as_secs_f64();
+        ph.number += (t3 - t2).as_secs_f64();
+        ph.index += (t4 - t3).as_secs_f64();
         res
-    }
-
-    /// The insertion pass of a batch: its successors in expansion order.
-    fn insert_batch(
-        &mut self,
-        ids: &[StateId],
-        outs: Vec<ChunkOut<S::Label, S::Error>>,
-        sink: &mut dyn TransitionSink,
-    ) -> Result<(), ExploreError<S::Error>> {
-        for (chunk, out) in ids.chunks(CHUNK).zip(outs) {
-            let mut e = 0usize;
-            for (k, &count) in out.counts.iter().enumerate() {
-                let s = chunk[k];
-                for &(lab, tgt) in &out.entries[e..e + count as usize] {
-                    if self.stopped {
-                        return Ok(());
-                    }
-                    let lab = if lab & NEW_LABEL_BIT != 0 {
-                        LabIn::Sys(&out.new_labels[(lab & !NEW_LABEL_BIT) as usize])
-                    } else {
-                        LabIn::Known(LabelId(lab))
-                    };
-                    let tgt = match tgt {
-                        Tgt::Known(t) => TgtIn::Known(t),
-                        Tgt::Fresh(p) => TgtIn::Fresh(p),
-                        Tgt::New { off, hash } => {
-                            let off = off as usize;
-                            TgtIn::Key(&out.keys[off..off + self.table.key_len()], hash)
-                        }
-                    };
-                    self.accept(s, lab, tgt, sink)?;
-                }
-                e += count as usize;
-                if self.stopped {
-                    return Ok(());
-                }
-                self.finish_state(s, count);
-            }
-            if let Some(found) = out.bad_width {
-                self.check_width(found)?;
-            }
-            if let Some(source) = out.error {
-                return Err(ExploreError::System {
-                    state: Some(chunk[out.counts.len()]),
-                    source,
-                });
-            }
-            if out.counts.len() < chunk.len() && self.over_budget() {
-                return Ok(());
-            }
-        }
-        Ok(())
     }
 
     /// Interns a label.
@@ -774,7 +766,7 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
     }
 
     /// Records one successor of `from` (the sequential part; decides numbering).
-    fn accept(
+    pub(super) fn accept(
         &mut self,
         from: StateId,
         lab: LabIn<'_, S::Label>,
@@ -803,7 +795,16 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
             LabIn::Known(id) => id,
             LabIn::Sys(l) => self.intern(l, sink)?,
         };
-        let t = Transition { from, label, to };
+        self.record(Transition { from, label, to }, sink)
+    }
+
+    /// Counts a transition of a numbered target, notes a detected action and hands it on.
+    pub(super) fn record(
+        &mut self,
+        t: Transition,
+        sink: &mut dyn TransitionSink,
+    ) -> Result<(), ExploreError<S::Error>> {
+        let label = t.label;
         self.summary.transitions += 1;
         if self
             .detect_flags
@@ -855,7 +856,7 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         }
     }
 
-    fn finish_state(&mut self, s: StateId, successors: u32) {
+    pub(super) fn finish_state(&mut self, s: StateId, successors: u32) {
         if self.bound_hit {
             self.stopped = true;
         }

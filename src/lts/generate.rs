@@ -551,6 +551,13 @@ pub fn generate<S: TransitionSystem>(
             peak.map(|k| (k / 1024).to_string()).unwrap_or_else(|| "?".into())
         ));
     }
+    let ph = summary.phases;
+    if opts.verbose && ph.expand > 0.0 {
+        say(format!(
+            "lps2lts: parallel phases (wall): expanding {:.3} s, numbering {:.3} s, indexing {:.3} s, growing tables {:.3} s (one thread)",
+            ph.expand, ph.number, ph.index, ph.grow
+        ));
+    }
     let report = GenerateReport {
         labels: explorer.labels().len(),
         summary,

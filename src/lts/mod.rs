@@ -38,28 +38,38 @@
 //! them. Transitions are reported grouped by source state in expansion order.
 //!
 //! Parallel exploration keeps this numbering bit for bit. It is level-synchronous, in batches
-//! of states of the current BFS level, each in three phases:
+//! of states of the current BFS level, each in two phases:
 //!
 //! 1. *Expansion* (rayon, one `Worker` per thread): each thread computes its states'
 //!    successors and looks them up in the state store, which it may extend concurrently
 //!    but never renumber: with the tree store a thread interns the missing internal nodes
 //!    of a new successor itself (node numbers are internal) and the new successor's root
-//!    pair in a per-batch table of *provisional* numbers (equal rows, equal numbers; lock-free
-//!    compare-and-swap on the pair tables' atomic slots).
-//! 2. *Insertion* (one thread): walks the batch in state order and successor order; a
-//!    provisional number met for the first time gets the next state number and its root is
-//!    appended to the root arena, labels are interned and transitions emitted. This pass
-//!    is all that decides the numbering, so it depends only on the order of states and
-//!    successors, never on thread timing: any `--threads` gives the same states,
-//!    transitions and `.aut` file as one thread.
-//! 3. *Indexing* (rayon): the batch's new roots are entered in the root index.
+//!    pair in a per-batch table of new states (`lts/fresh.rs`) whose slot is the state's
+//!    *provisional* number (equal rows, equal numbers; lock-free compare-and-swap, no
+//!    shared counter). Each such look-up also notes its *position* (chunk, successor) as an
+//!    atomic minimum beside the slot.
+//! 2. *Numbering* (`lts/number.rs`, rayon): a new state gets its number from the first
+//!    transition to it in the order of a sequential search (states in order, successors in
+//!    the order the system reports them), which is the look-up whose position is the noted
+//!    minimum. Each chunk counts the states it numbers, a prefix sum over the chunks gives
+//!    each its range of numbers, and the chunks write and index their new roots (and parent
+//!    pointers) at once. Left on one thread: the prefix sum, the per-state counts and, when
+//!    the sink keeps transitions (an output file), handing them on in order. Numbers depend
+//!    only on the order of states and successors, never on thread timing: any `--threads`
+//!    gives the same states, transitions and `.aut` file as one thread.
 //!
-//! What determinism costs is phase 2 alone, which now only maps provisional numbers and
-//! appends (D.1 with two threads: 3% of the samples, down from 16% when the pass interned
-//! every new state's tree nodes and probed the root index once per transition to it); a
-//! numbering in order of discovery by the threads would save at most that, so there is no
-//! such mode. Rewriting, enumeration, the summand memo and the tree lookups, which are the
-//! cost of generating an LPS state space, are all in phase 1.
+//! A batch that numbering in parallel cannot number as the sequential search would (the
+//! state bound falls in it, a label seen for the first time, a successor whose tree nodes
+//! did not fit in the node index, an error or a stop, `highway` sampling, `--trace=NUM`, or
+//! the flat store) takes the *ordered insertion pass* instead: one thread walks the batch in
+//! order, numbers provisional states as it meets them and interns labels; the threads then
+//! index the new roots.
+//!
+//! What determinism costs is the atomic minimum per look-up of a new state and a second
+//! walk over the batch's successors, in parallel; see ARCHITECTURE.md (state spaces) for
+//! the figures. A numbering in order of discovery by the threads would save no more than
+//! that, so there is no such mode. Rewriting, enumeration, the summand memo and the tree
+//! lookups, which are the cost of generating an LPS state space, are all in phase 1.
 //!
 //! `highway` search (Engels, Groote, van Weerdenburg, Willemse) explores, per level, a random
 //! subset of at most `todo_max` of the newly discovered states (reservoir sampling with a
@@ -106,9 +116,10 @@
 //! - In the parallel phase a new successor is buffered as its provisional number (tree
 //!   store), or as a store *key* (its row for the flat table; the tree array when the node
 //!   index had no room for a node, which the insertion pass then interns): 4 or `2k` bytes
-//!   per buffered successor for one batch. The per-batch provisional table is cleared after
-//!   each batch; the pair tables' atomics cost no memory over plain words, and a node
-//!   interned twice in a race leaves one unused 8-byte hole.
+//!   per buffered successor for one batch. The per-batch table of new states (20 bytes a
+//!   slot, at most half full when sized) is cleared after each batch; the pair tables'
+//!   atomics cost no memory over plain words, and a node interned twice in a race leaves
+//!   one unused 8-byte hole.
 //! - With traces (`-t`) or deadlock/action traces, one `u32` parent pointer per state; a
 //!   trace is rebuilt by re-expanding the states on the parent path (its length, not the
 //!   state space) to find the labels, so no label is stored per state.
@@ -123,11 +134,13 @@ pub mod aut;
 pub mod dot;
 mod expand;
 pub mod explore;
+mod fresh;
 pub mod fsm;
 pub mod generate;
 mod guard;
 pub mod label;
 pub mod lps;
+mod number;
 pub mod svg;
 pub mod table;
 pub mod trace;
@@ -142,8 +155,8 @@ use thiserror::Error;
 use crate::artifact::{self, Artifact, ArtifactError, ArtifactKind};
 
 pub use explore::{
-    ExploreError, ExploreOptions, ExploreSummary, Explorer, Progress, Strategy, TransitionSink,
-    TransitionSystem,
+    ExploreError, ExploreOptions, ExploreSummary, Explorer, PhaseSeconds, Progress, Strategy,
+    TransitionSink, TransitionSystem,
 };
 pub use generate::{
     explore_lts, generate, GenerateError, GenerateOptions, GenerateReport, OutputFormat,

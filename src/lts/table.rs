@@ -299,16 +299,20 @@ impl StateStore {
 
     /// Before a phase of concurrent [`lookup`](StateStore::lookup)s (one parallel batch):
     /// makes room in the tree's node index for the nodes the threads are about to intern.
-    pub fn prepare_shared(&mut self) {
+    /// `batch` is the number of states the phase expands.
+    pub fn prepare_shared(&mut self, batch: usize) {
         if let StateStore::Tree(t, _) = self {
-            t.prepare_shared();
+            t.prepare_shared(batch);
         }
     }
 
     /// [`lookup`](StateStore::lookup) in a phase of concurrent lookups (after
     /// [`prepare_shared`](StateStore::prepare_shared)): the tree store gives a new row with
     /// all its nodes a provisional number instead of a key, the same for equal rows, which
-    /// [`insert_fresh`](StateStore::insert_fresh) numbers in the following insertion pass.
+    /// [`insert_fresh`](StateStore::insert_fresh) numbers in the following insertion pass,
+    /// or [`number_fresh`](StateStore::number_fresh) in a parallel one; `pos` is the place
+    /// of this lookup in the order of the insertion pass (see
+    /// [`first_meets`](StateStore::first_meets)).
     #[inline]
     pub fn lookup_shared(
         &self,
@@ -316,13 +320,14 @@ impl StateStore {
         row: &[u32],
         work: &mut Vec<u32>,
         keys: &mut Vec<u32>,
+        pos: u64,
     ) -> Probe {
         match self {
             StateStore::Table(_) => match self.lookup(src, row, work, keys) {
                 Ok(id) => Probe::Known(id),
                 Err(h) => Probe::Key(h),
             },
-            StateStore::Tree(t, _) => match t.lookup_shared(src, row, work) {
+            StateStore::Tree(t, _) => match t.lookup_shared(src, row, work, pos) {
                 SharedLookup::Known(id) => Probe::Known(id),
                 SharedLookup::Fresh(p) => Probe::Fresh(p),
                 SharedLookup::Missing => {
@@ -340,6 +345,40 @@ impl StateStore {
         match self {
             StateStore::Table(_) => unreachable!("the flat table gives no provisional numbers"),
             StateStore::Tree(t, _) => t.insert_fresh(p),
+        }
+    }
+
+    /// Whether new states can be numbered in parallel ([`number_fresh`](StateStore::number_fresh)):
+    /// the tree store only.
+    pub fn numbers_in_parallel(&self) -> bool {
+        matches!(self, StateStore::Tree(..))
+    }
+
+    /// Whether the shared lookup at `pos` was the first of its phase to meet the new state of
+    /// provisional number `p`: the one whose transition numbers it.
+    #[inline]
+    pub fn first_meets(&self, p: u32, pos: u64) -> bool {
+        match self {
+            StateStore::Table(_) => false,
+            StateStore::Tree(t, _) => t.first_meets(p, pos),
+        }
+    }
+
+    /// Takes the next `n` state numbers for [`number_fresh`](StateStore::number_fresh): the
+    /// first, or `None` when the store is full.
+    pub fn take_state_numbers(&mut self, n: usize) -> Option<StateId> {
+        match self {
+            StateStore::Table(_) => None,
+            StateStore::Tree(t, _) => t.take_state_numbers(n).map(StateId),
+        }
+    }
+
+    /// Gives the new state of provisional number `p` the number `id` from
+    /// [`take_state_numbers`](StateStore::take_state_numbers); threads call this
+    /// concurrently for distinct numbers.
+    pub fn number_fresh(&self, p: u32, id: StateId) {
+        if let StateStore::Tree(t, _) = self {
+            t.number_fresh(p, id.0);
         }
     }
 

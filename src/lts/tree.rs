@@ -20,6 +20,7 @@
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
+use super::fresh::FreshTable;
 use super::StateId;
 
 /// Entries per page of a pair arena (32 KiB): pages are allocated whole so the arena never
@@ -80,12 +81,23 @@ type Dir = Box<[OnceLock<Page>]>;
 #[derive(Debug)]
 pub struct PairTable {
     dirs: Box<[OnceLock<Dir>]>,
+    slots: Box<[AtomicU32]>,
+    shift: u32,
+    /// The counters that threads write, apart from the fields every probe reads.
+    counters: Counters,
+}
+
+/// The written counters of a [`PairTable`], on cache lines of their own (128 bytes: the
+/// adjacent-line prefetcher fetches lines in pairs). Sharing a line with the slot pointer
+/// or the shift, every number one thread took would evict that line from the other core,
+/// and so cost a cache miss on the next probe of every table on it.
+#[derive(Debug, Default)]
+#[repr(align(128))]
+struct Counters {
     /// Numbers handed out (pairs and holes).
     len: AtomicUsize,
     /// Arena pages allocated (kept by [`clear`](PairTable::clear)).
     pages: AtomicUsize,
-    slots: Box<[AtomicU32]>,
-    shift: u32,
 }
 
 impl Default for PairTable {
@@ -104,16 +116,15 @@ impl PairTable {
         let bits = 10;
         PairTable {
             dirs: (0..DIRS).map(|_| OnceLock::new()).collect(),
-            len: AtomicUsize::new(0),
-            pages: AtomicUsize::new(0),
             slots: empty_slots(1 << bits),
             shift: 64 - bits,
+            counters: Counters::default(),
         }
     }
 
     /// The numbers handed out (pairs, plus the holes of racing shared interning).
     pub fn len(&self) -> usize {
-        self.len.load(Ordering::Relaxed)
+        self.counters.len.load(Ordering::Relaxed)
     }
 
     /// Whether the table is empty.
@@ -129,7 +140,7 @@ impl PairTable {
         let dir = self.dirs[page / DIR_PAGES]
             .get_or_init(|| (0..DIR_PAGES).map(|_| OnceLock::new()).collect());
         let page = dir[page % DIR_PAGES].get_or_init(|| {
-            self.pages.fetch_add(1, Ordering::Relaxed);
+            self.counters.pages.fetch_add(1, Ordering::Relaxed);
             (0..PAIR_PAGE).map(|_| AtomicU64::new(0)).collect()
         });
         &page[off]
@@ -181,6 +192,7 @@ impl PairTable {
     /// Takes a fresh number and writes `p` to it; `None` at [`MAX_PAIRS`].
     fn allocate(&self, p: u64) -> Option<u32> {
         let id = self
+            .counters
             .len
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
                 ((n as u64) < MAX_PAIRS).then_some(n + 1)
@@ -264,6 +276,26 @@ impl PairTable {
         self.allocate(pack(a, b))
     }
 
+    /// Takes the next `n` numbers (exclusively) and makes room for them in the index; their
+    /// pairs are written by [`set`](PairTable::set) and indexed by
+    /// [`publish_new`](PairTable::publish_new). The first number, or `None` when they do not
+    /// fit under [`MAX_PAIRS`].
+    pub fn take_numbers(&mut self, n: usize) -> Option<u32> {
+        let first = self.len();
+        if (first as u64).saturating_add(n as u64) > MAX_PAIRS {
+            return None;
+        }
+        self.reserve(n);
+        *self.counters.len.get_mut() += n;
+        Some(first as u32)
+    }
+
+    /// Writes the pair of number `id` from [`take_numbers`](PairTable::take_numbers); threads
+    /// may call this concurrently for distinct numbers.
+    pub fn set(&self, id: u32, a: u32, b: u32) {
+        self.cell(id).store(pack(a, b), Ordering::Relaxed);
+    }
+
     /// Indexes number `id` from [`append`](PairTable::append), whose pair is in no slot;
     /// threads may call this concurrently for distinct numbers (after a
     /// [`reserve`](PairTable::reserve) that makes room for them).
@@ -281,7 +313,7 @@ impl PairTable {
 
     /// Empties the table (exclusively), keeping its allocations.
     pub fn clear(&mut self) {
-        *self.len.get_mut() = 0;
+        *self.counters.len.get_mut() = 0;
         for s in self.slots.iter_mut() {
             *s.get_mut() = NO_NODE;
         }
@@ -311,7 +343,7 @@ impl PairTable {
 
     /// Bytes allocated for the arena and the index.
     pub fn memory_bytes(&self) -> usize {
-        self.pages.load(Ordering::Relaxed) * PAIR_PAGE * 8 + self.slots.len() * 4
+        self.counters.pages.load(Ordering::Relaxed) * PAIR_PAGE * 8 + self.slots.len() * 4
     }
 }
 
@@ -326,14 +358,16 @@ pub struct TreeTable {
     nodes: PairTable,
     /// Internal nodes at the last [`prepare_shared`](TreeTable::prepare_shared).
     nodes_at_prepare: usize,
-    /// Provisional numbers given in the last phase.
+    /// States at the last [`prepare_shared`](TreeTable::prepare_shared).
+    roots_at_prepare: usize,
+    /// New states found in the last phase, and the states it expanded: the rate the next
+    /// phase's table of new states is sized by.
     fresh_at_end: usize,
+    expanded_at_end: usize,
     /// The root pairs of the new states met in one phase of shared lookups, interned
     /// concurrently: a provisional number per distinct new state, so that the insertion
     /// pass probes the root table once per new state instead of once per transition.
-    fresh: PairTable,
-    /// Per provisional number of `fresh`: its state once inserted, else [`NO_NODE`].
-    fresh_state: Vec<u32>,
+    fresh: FreshTable,
     /// States numbered from provisional numbers whose roots are not indexed yet: the
     /// insertion pass only appends them, and the threads index them together afterwards
     /// ([`index_roots`](TreeTable::index_roots)).
@@ -361,9 +395,10 @@ impl TreeTable {
             roots: PairTable::new(),
             nodes: PairTable::new(),
             nodes_at_prepare: 0,
+            roots_at_prepare: 0,
             fresh_at_end: 0,
-            fresh: PairTable::new(),
-            fresh_state: Vec::new(),
+            expanded_at_end: 0,
+            fresh: FreshTable::default(),
             unindexed: Vec::new(),
         }
     }
@@ -494,12 +529,18 @@ impl TreeTable {
     /// Before a phase of concurrent [`lookup`](TreeTable::lookup)s: grows the node index
     /// (exclusively) so that twice the nodes interned since the previous call fit under its
     /// load bound, so that the threads rarely find it full.
-    pub fn prepare_shared(&mut self) {
+    /// `batch` is the number of states the phase expands: the table of new states is sized
+    /// for the last phase's rate of new states per expanded state (the last batch of a
+    /// level may be small, the next one full), plus one per state.
+    pub fn prepare_shared(&mut self, batch: usize) {
         let n = self.nodes.len();
         let grown = n - self.nodes_at_prepare.min(n);
         self.nodes_at_prepare = n;
         self.nodes.reserve(2 * grown);
-        self.fresh.reserve(2 * self.fresh_at_end);
+        let rate = self.fresh_at_end as f64 / self.expanded_at_end.max(1) as f64;
+        self.fresh.fit(batch + (rate * batch as f64) as usize);
+        self.expanded_at_end = batch;
+        self.roots_at_prepare = self.roots.len();
     }
 
     /// Ends the insertion pass of a phase (exclusively): makes room in the root index for
@@ -523,15 +564,22 @@ impl TreeTable {
     pub fn end_shared(&mut self, mut ids: Vec<u32>) {
         ids.clear();
         self.unindexed = ids;
-        self.fresh_at_end = self.fresh.len();
+        self.fresh_at_end = self.roots.len() - self.roots_at_prepare.min(self.roots.len());
         self.fresh.clear();
-        self.fresh_state.clear();
     }
 
     /// [`lookup`](TreeTable::lookup) during a phase of shared lookups (after
     /// [`prepare_shared`](TreeTable::prepare_shared), threads calling it concurrently): a
-    /// row not present gets a provisional number, the same for equal rows.
-    pub fn lookup_shared(&self, src: &[u32], row: &[u32], tree: &mut Vec<u32>) -> SharedLookup {
+    /// row not present gets a provisional number, the same for equal rows, and `pos` (the
+    /// place of this lookup in the order of the insertion pass) is noted for
+    /// [`first_meets`](TreeTable::first_meets).
+    pub fn lookup_shared(
+        &self,
+        src: &[u32],
+        row: &[u32],
+        tree: &mut Vec<u32>,
+        pos: u64,
+    ) -> SharedLookup {
         if let Some(id) = self.lookup(src, row, tree) {
             return SharedLookup::Known(id);
         }
@@ -540,39 +588,59 @@ impl TreeTable {
             return SharedLookup::Missing;
         }
         match self.fresh.intern_shared(tree[2], tree[3]) {
-            Some(p) => SharedLookup::Fresh(p),
+            Some(p) => {
+                self.fresh.note(p, pos);
+                SharedLookup::Fresh(p)
+            }
             None => SharedLookup::Missing,
         }
+    }
+
+    /// Whether the lookup at `pos` is the first of the phase to meet provisional number `p`
+    /// (after every lookup of the phase has returned).
+    #[inline]
+    pub fn first_meets(&self, p: u32, pos: u64) -> bool {
+        self.fresh.first_meets(p, pos)
+    }
+
+    /// Takes the next `n` state numbers for new states numbered by
+    /// [`number_fresh`](TreeTable::number_fresh) (exclusively, between the lookups of a
+    /// phase and the numbering): the first, or `None` when the root table is full.
+    pub fn take_state_numbers(&mut self, n: usize) -> Option<u32> {
+        self.roots.take_numbers(n)
+    }
+
+    /// Gives the new state of provisional number `p` the state number `id` (taken by
+    /// [`take_state_numbers`](TreeTable::take_state_numbers)): its root is written and
+    /// indexed. Threads call this concurrently for distinct `p` and `id`.
+    pub fn number_fresh(&self, p: u32, id: u32) {
+        let (a, b) = self.fresh.get(p);
+        self.roots.set(id, a, b);
+        self.roots.publish_new(id);
+        self.fresh.set_state(p, id);
     }
 
     /// Inserts the state of provisional number `p` (from
     /// [`lookup_shared`](TreeTable::lookup_shared) in the current phase) unless present;
     /// returns its number and whether it is new, or `None` when the root table is full.
     pub fn insert_fresh(&mut self, p: u32) -> Option<(StateId, bool)> {
-        let i = p as usize;
-        if i >= self.fresh_state.len() {
-            self.fresh_state.resize(self.fresh.len(), NO_NODE);
-        }
-        match self.fresh_state[i] {
-            NO_NODE => {
+        match self.fresh.state(p) {
+            None => {
                 // Absent from the roots: not there when the phase began (or the lookup
                 // would have found it), and `insert_tree` sends this pair here.
                 let (a, b) = self.fresh.get(p);
                 let id = self.roots.append(a, b)?;
-                self.fresh_state[i] = id;
+                self.fresh.set_state(p, id);
                 self.unindexed.push(id);
                 Some((StateId(id), true))
             }
-            id => Some((StateId(id), false)),
+            Some(id) => Some((StateId(id), false)),
         }
     }
 
     /// The state of provisional number `p`, if it is present, without inserting.
     pub fn find_fresh(&self, p: u32) -> Option<StateId> {
-        match self.fresh_state.get(p as usize) {
-            Some(&id) if id != NO_NODE => Some(StateId(id)),
-            _ => None,
-        }
+        self.fresh.state(p).map(StateId)
     }
 
     /// Bytes allocated for both pair tables (arenas and indices).
@@ -580,7 +648,6 @@ impl TreeTable {
         self.roots.memory_bytes()
             + self.nodes.memory_bytes()
             + self.fresh.memory_bytes()
-            + self.fresh_state.capacity() * 4
             + self.unindexed.capacity() * 4
     }
 }
