@@ -507,6 +507,23 @@ pub(super) fn subst_alt(alt: &Alt, sigma: &Subst) -> Alt {
     }
 }
 
+/// `alt` with `sigma` applied (capture-avoiding), then its sum variables renamed apart from
+/// the names in `avoid`: an alternative of a called state, instantiated where those names
+/// are in scope.
+pub(super) fn instantiate_alt(alt: &Alt, sigma: &Subst, avoid: &HashSet<Name>) -> Alt {
+    let a = subst_alt(alt, sigma);
+    let (sv, ren) = rename_sum_vars(&a.sum_vars, avoid);
+    let mut a = subst_alt(
+        &Alt {
+            sum_vars: vec![],
+            ..a
+        },
+        &ren,
+    );
+    a.sum_vars = sv;
+    a
+}
+
 pub(super) fn subst_csum(s: &CSum, sigma: &Subst, avoid: &HashSet<Name>) -> CSum {
     let mut sigma = sigma.clone();
     for v in &s.sum_vars {

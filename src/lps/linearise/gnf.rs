@@ -170,19 +170,7 @@ impl Lin<'_> {
                 // variable of `c` would capture it (leader.mcrl2: `sum w. rN(i,w). (... <>
                 // M(i,v))` tested the *next* received `w`). mCRL2 renames apart likewise.
                 alts.iter()
-                    .map(|a| {
-                        let a = subst_alt(a, &sigma);
-                        let (sv, ren) = rename_sum_vars(&a.sum_vars, scope);
-                        let mut a = subst_alt(
-                            &Alt {
-                                sum_vars: vec![],
-                                ..a
-                            },
-                            &ren,
-                        );
-                        a.sum_vars = sv;
-                        a
-                    })
+                    .map(|a| instantiate_alt(a, &sigma, scope))
                     .collect()
             }
             ProcExpr::Sum { vars, body } => {
@@ -363,15 +351,11 @@ impl Lin<'_> {
                         args: args.clone(),
                     })
                     .collect();
+                // Sum variables are renamed away from the stack's other parameters.
+                let avoid: HashSet<Name> = ctrl.params.iter().map(|v| v.name.clone()).collect();
                 let mut out = Vec::new();
                 for a in self.ctrl_alts(head)? {
-                    let mut a = subst_alt(&a, &sigma);
-                    // Rename sum variables away from the stack's other parameters.
-                    let avoid: HashSet<Name> = ctrl.params.iter().map(|v| v.name.clone()).collect();
-                    let (sv, ren) = rename_sum_vars(&a.sum_vars, &avoid);
-                    a.sum_vars = vec![];
-                    let mut a = subst_alt(&a, &ren);
-                    a.sum_vars = sv;
+                    let mut a = instantiate_alt(&a, &sigma, &avoid);
                     a.stack.extend(rest.iter().cloned());
                     out.push(a);
                 }
@@ -391,16 +375,7 @@ impl Lin<'_> {
                 let avoid: HashSet<Name> = ctrl.params.iter().map(|v| v.name.clone()).collect();
                 let mut out = Vec::new();
                 for a in self.ctrl_alts(head.ctrl)? {
-                    let a = subst_alt(&a, &sigma);
-                    let (sv, ren) = rename_sum_vars(&a.sum_vars, &avoid);
-                    let mut a = subst_alt(
-                        &Alt {
-                            sum_vars: vec![],
-                            ..a
-                        },
-                        &ren,
-                    );
-                    a.sum_vars = sv;
+                    let mut a = instantiate_alt(&a, &sigma, &avoid);
                     a.stack.extend(calls[1..].iter().cloned());
                     out.push(a);
                 }
