@@ -366,12 +366,7 @@ impl Lin<'_> {
                 // arguments read the state's parameters, so the head's sum variables are
                 // renamed apart from those (capture-avoiding substitution).
                 let head = &calls[0];
-                let sigma: Subst = self.ctrls[head.ctrl.0 as usize]
-                    .params
-                    .iter()
-                    .cloned()
-                    .zip(head.args.iter().cloned())
-                    .collect();
+                let sigma = self.binding(head);
                 let avoid: HashSet<Name> = ctrl.params.iter().map(|v| v.name.clone()).collect();
                 let mut out = Vec::new();
                 for a in self.ctrl_alts(head.ctrl)? {
@@ -423,6 +418,16 @@ impl Lin<'_> {
         }
     }
 
+    /// The parameters of `c`'s state bound to `c`'s arguments.
+    fn binding(&self, c: &Call) -> Subst {
+        self.ctrls[c.ctrl.0 as usize]
+            .params
+            .iter()
+            .cloned()
+            .zip(c.args.iter().cloned())
+            .collect()
+    }
+
     /// `c` as a sequence of calls of base states (process, tail expression).
     fn base_calls(&self, c: &Call) -> Vec<Call> {
         match &self.ctrls[c.ctrl.0 as usize].kind {
@@ -441,12 +446,7 @@ impl Lin<'_> {
                     .collect()
             }
             CtrlKind::Seq(parts) => {
-                let sigma: Subst = self.ctrls[c.ctrl.0 as usize]
-                    .params
-                    .iter()
-                    .cloned()
-                    .zip(c.args.iter().cloned())
-                    .collect();
+                let sigma = self.binding(c);
                 parts
                     .iter()
                     .map(|p| Call {
