@@ -557,6 +557,28 @@ fn parameters_unused_in_their_body_are_dropped_as_in_mcrl2() {
     );
 }
 
+/// A parameter its process never reads is dropped even where another process reads a
+/// parameter of the same name and sort, as in mCRL2: 7 states and 10 transitions (8 and 12
+/// while such a parameter was kept).
+#[test]
+fn unused_parameters_are_dropped_whatever_other_processes_read() {
+    assert_eq!(
+        aut_header("fixtures/lts/unused_parameter_same_name.mcrl2"),
+        "des (0,10,7)"
+    );
+}
+
+/// A branch whose condition rewrites to `false` makes no control states, as in mCRL2: its
+/// tail `P(n mod 2)` no longer sends the keying into its fallback (1 state and 1 transition;
+/// 2 and 2 before).
+#[test]
+fn branches_under_false_conditions_make_no_control_states() {
+    assert_eq!(
+        aut_header("fixtures/lts/dead_branch_tail.mcrl2"),
+        "des (0,1,1)"
+    );
+}
+
 /// A jump into a process that never reads a parameter resets it to "don't care", as mCRL2
 /// does, while `init` keeps its written value: mCRL2's 7 states and 10 transitions (9 and 13
 /// while jumps passed the value on).

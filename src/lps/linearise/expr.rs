@@ -135,30 +135,41 @@ pub(super) fn simplify_bodies(spec: &ProcSpec, simp: &dyn Simplifier) -> ProcSpe
 /// without the matching arguments of every call, as mCRL2 does (`P(n: Nat, b: Bool) =
 /// a . P(n, false)` becomes `P(n: Nat)`): such a parameter cannot influence behaviour, and
 /// keeping it would split states mCRL2 does not split. One pass on the bodies as written,
-/// as mCRL2's (a parameter only passed on to a dropped one stays). A parameter that another
-/// process uses under the same name and sort stays too (see the comment below).
+/// as mCRL2's (a parameter only passed on to a dropped one stays). It stays too when a
+/// process that `P` calls, directly or not, uses a parameter of that name and sort, as
+/// mCRL2 keeps it then (`fixtures/lts/unread_parameter_reset.mcrl2`); other processes do
+/// not count (`fixtures/lts/unused_parameter_same_name.mcrl2`: a process `P` never calls
+/// reads one).
 pub(super) fn drop_unused_params(spec: &ProcSpec) -> ProcSpec {
     let used: Vec<HashSet<Var>> = spec
         .procs
         .iter()
         .map(|p| proc_free_vars(&p.body).into_iter().collect())
         .collect();
-    // A parameter that another process uses under the same name and sort stays: mCRL2
-    // merges such parameters into one, and its initial value then still counts.
-    let used_anywhere: HashSet<&Var> = spec
+    // The parameters each process uses, and the processes each one calls.
+    let uses: Vec<Vec<&Var>> = spec
         .procs
         .iter()
         .zip(&used)
-        .flat_map(|(p, u)| p.params.iter().filter(|v| u.contains(*v)))
+        .map(|(p, u)| p.params.iter().filter(|v| u.contains(*v)).collect())
         .collect();
-    let keep: Vec<Vec<bool>> = spec
-        .procs
-        .iter()
-        .zip(&used)
-        .map(|(p, u)| {
+    let callees: Vec<HashSet<usize>> = spec.procs.iter().map(|p| called(&p.body)).collect();
+    let keep: Vec<Vec<bool>> = (0..spec.procs.len())
+        .map(|i| {
+            // Every process reachable from `i` through calls.
+            let mut seen: HashSet<usize> = HashSet::new();
+            let mut todo: Vec<usize> = callees[i].iter().copied().collect();
+            while let Some(j) = todo.pop() {
+                if seen.insert(j) {
+                    todo.extend(callees[j].iter().copied());
+                }
+            }
+            let p = &spec.procs[i];
             p.params
                 .iter()
-                .map(|v| u.contains(v) || used_anywhere.contains(v))
+                .map(|v| {
+                    used[i].contains(v) || seen.iter().any(|&j| j != i && uses[j].contains(&v))
+                })
                 .collect()
         })
         .collect();
@@ -191,6 +202,23 @@ pub(super) fn drop_unused_params(spec: &ProcSpec) -> ProcSpec {
         p.body = strip(&p.body, &keep);
     }
     out.init = strip(&spec.init, &keep);
+    out
+}
+
+/// The indices of the processes `e` calls.
+fn called(e: &ProcExpr) -> HashSet<usize> {
+    fn go(e: &ProcExpr, out: &mut HashSet<usize>) {
+        if let ProcExpr::Call { proc, .. } = e {
+            out.insert(proc.0 as usize);
+        }
+        // Visiting through `map_children` clones only `Arc`s.
+        let _ = e.map_children(|x| {
+            go(x, out);
+            x.clone()
+        });
+    }
+    let mut out = HashSet::new();
+    go(e, &mut out);
     out
 }
 

@@ -169,9 +169,7 @@ impl Lin<'_> {
                 // `c` with these alternatives, and a sum variable of `X` named like a
                 // variable of `c` would capture it (leader.mcrl2: `sum w. rN(i,w). (... <>
                 // M(i,v))` tested the *next* received `w`). mCRL2 renames apart likewise.
-                alts.iter()
-                    .map(|a| instantiate_alt(a, &sigma, scope))
-                    .collect()
+                self.live(alts.iter().map(|a| instantiate_alt(a, &sigma, scope)))
             }
             ProcExpr::Sum { vars, body } => {
                 let (nvars, ren) = rename_sum_vars(vars, scope);
@@ -353,13 +351,12 @@ impl Lin<'_> {
                     .collect();
                 // Sum variables are renamed away from the stack's other parameters.
                 let avoid: HashSet<Name> = ctrl.params.iter().map(|v| v.name.clone()).collect();
-                let mut out = Vec::new();
-                for a in self.ctrl_alts(head)? {
-                    let mut a = instantiate_alt(&a, &sigma, &avoid);
+                let alts = self.ctrl_alts(head)?;
+                self.live(alts.iter().map(|a| {
+                    let mut a = instantiate_alt(a, &sigma, &avoid);
                     a.stack.extend(rest.iter().cloned());
-                    out.push(a);
-                }
-                out
+                    a
+                }))
             }
             CtrlKind::Seq(calls) => {
                 // The head's alternatives with its arguments, then the rest pending. The
@@ -368,17 +365,26 @@ impl Lin<'_> {
                 let head = &calls[0];
                 let sigma = self.binding(head);
                 let avoid: HashSet<Name> = ctrl.params.iter().map(|v| v.name.clone()).collect();
-                let mut out = Vec::new();
-                for a in self.ctrl_alts(head.ctrl)? {
-                    let mut a = instantiate_alt(&a, &sigma, &avoid);
+                let alts = self.ctrl_alts(head.ctrl)?;
+                self.live(alts.iter().map(|a| {
+                    let mut a = instantiate_alt(a, &sigma, &avoid);
                     a.stack.extend(calls[1..].iter().cloned());
-                    out.push(a);
-                }
-                out
+                    a
+                }))
             }
         };
         self.ctrls[c.0 as usize].alts = Some(alts.clone());
         Ok(alts)
+    }
+
+    /// The instantiated alternatives `alts` without those whose condition rewrites to
+    /// `false`. mCRL2 rewrites each condition when it substitutes a called body
+    /// (`substitute_pCRLproc`) and drops such alternatives there, before their tails are
+    /// keyed: a dead `false -> c . P(n mod 2)` then makes no sequence states (muon's keys
+    /// grew `n mod 2 mod 2 ...` until the fallback keying took over).
+    fn live(&self, alts: impl Iterator<Item = Alt>) -> Vec<Alt> {
+        alts.filter(|a| !ir_ops::is_false(&self.simp.simplify(&a.cond)))
+            .collect()
     }
 
     /// Whether base control state `c` (not a stack) can terminate successfully.
