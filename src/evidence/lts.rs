@@ -10,7 +10,7 @@
 use super::check::recheck_on;
 use super::read::{assemble, step_index, step_table, StepRef, StepSource};
 use super::{Evidence, EvidenceError, Step, Trace};
-use crate::bes::{Game, Solution};
+use crate::bes::{Game, Solution, VertexId};
 use crate::data::ir::{DataExpr, DataSpec, Sort};
 use crate::data::ir_ops::number;
 use crate::lts::{LabelId, Lts, Transition};
@@ -52,7 +52,7 @@ impl LtsReader<'_> {
 }
 
 impl StepSource for LtsReader<'_> {
-    fn step_at(&mut self, s: u32) -> Result<Option<StepRef>, EvidenceError> {
+    fn step_at(&mut self, s: u32, _target: VertexId) -> Result<Option<StepRef>, EvidenceError> {
         Ok(self.transition(s).map(|(_, t)| StepRef {
             from: t.from.0,
             label: t.label.0,
