@@ -10,6 +10,10 @@ use std::collections::BinaryHeap;
 /// "Not reachable": no forced path to a target.
 pub const UNREACHED: u32 = u32::MAX;
 
+/// What [`ForcedGraph::new`] asks for a node's edges: `succ(v, out)` pushes each
+/// successor of `v` with what taking the edge costs.
+pub type Successors<'a> = dyn FnMut(u32, &mut Vec<(u32, u32)>) + 'a;
+
 /// The graph [`forced_distances`] works on, flat (CSR, with reverse edges).
 pub struct ForcedGraph {
     chooses: Vec<bool>,
@@ -26,7 +30,7 @@ impl ForcedGraph {
     /// A graph of `chooses.len()` nodes: `chooses[v]` says whether `v` picks one successor
     /// (min) or must answer for all of them (max), and `succ(v, out)` pushes `v`'s
     /// successors onto `out` with what taking each edge costs (none for nodes left out).
-    pub fn new(chooses: Vec<bool>, succ: &mut dyn FnMut(u32, &mut Vec<(u32, u32)>)) -> Self {
+    pub fn new(chooses: Vec<bool>, succ: &mut Successors<'_>) -> Self {
         let n = chooses.len();
         let mut succ_start = Vec::with_capacity(n + 1);
         let mut pairs = Vec::new();

@@ -1,5 +1,5 @@
 //! Evidence on the LTS route: from a solved PBES of `lts2pbes -c`
-//! ([`crate::pbes::lts2pbes::lts2pbes_with`]), whose step variables `EvTrans<k>_<j>` each stand
+//! ([`crate::pbes::lts2pbes::lts2pbes_with`]), whose step equations' instances `EvTrans<k>_<j>` each stand
 //! for transition `k` of the LTS. The proof is walked as on the LPS route
 //! (as [`super::read()`] walks it); a state of the trace is the LTS state number (one value,
 //! shown as `state`), a step's action is the LTS's own label, and the evidence LTS is a part

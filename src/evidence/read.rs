@@ -1,6 +1,6 @@
 //! Reading evidence off a solved game: one walk over the part of the game the winner's
 //! strategy keeps, then the shortest trace and the evidence LTS from it. The walk is the
-//! same for both routes; what a step vertex stands for is the route's [`StepSource`]: a
+//! same for both routes; what a step on an edge stands for is the route's [`StepSource`]: a
 //! summand instance of the LPS here, a transition of the LTS in [`super::lts`].
 
 use std::collections::VecDeque;
@@ -167,7 +167,7 @@ type ReplayKey = (u32, u32, u32);
 /// Bound on [`Reader`]'s memo of replayed steps (about 40 MiB).
 const REPLAYED_BOUND: usize = 1 << 20;
 
-/// Where a step vertex's values are: its summand, where its sum values start in the
+/// Where a step's values are: its summand, where its sum values start in the
 /// instance read into [`Reader::key`] (the state follows them), and how many there are.
 type StepKey = (usize, usize, usize);
 
@@ -726,7 +726,7 @@ pub(super) fn assemble(
         };
         transitions.push(t);
     }
-    // Several step vertices may stand for one transition. Sorted, not hashed: a set of
+    // Several steps may stand for one transition. Sorted, not hashed: a set of
     // millions of transitions beside the list doubled its memory.
     transitions.sort_unstable_by_key(|t| (t.from, t.label, t.to));
     transitions.dedup();

@@ -112,7 +112,8 @@ const NONE: u32 = u32::MAX;
 
 /// The BES being built. Flat vectors, no allocation per variable: right-hand sides are
 /// ranges of one operand arena, and the reverse edges of undecided variables are linked
-/// lists in one arena (a BES of evidence has a variable per transition, millions of them).
+/// lists in one arena (millions of variables). With `steps`, each operand also records the
+/// evidence step on its edge.
 #[derive(Default)]
 pub(crate) struct Graph {
     pub(crate) var_rank: Vec<u32>,
@@ -301,8 +302,8 @@ impl Graph {
     /// per variable whether one operand suffices (a conjunction decided false, a disjunction
     /// decided true), the operands it may follow from (every decided one with its value
     /// where one suffices, all where all are needed, none for a constant) as one flat list
-    /// with per-variable starts (a justification of evidence has a variable per transition,
-    /// millions of them), and the decision order. The reverse edges are freed first: only
+    /// with per-variable starts (a justification of evidence has millions of variables),
+    /// and the decision order. The reverse edges are freed first: only
     /// propagation needed them, and this runs at instantiation's memory peak.
     pub(crate) fn justification(&mut self) -> (Vec<bool>, Vec<u64>, Vec<u32>, Vec<u32>) {
         self.pred_head = Vec::new();

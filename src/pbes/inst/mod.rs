@@ -292,7 +292,7 @@ pub(crate) const PARENT_STEP: u32 = 1 << 31;
 /// to ([`EdgeSteps`]). Its key is compact: `[equation | STEP_BIT, parent, values of the
 /// parameters the parent does not have…]`; the other values are the parent's (matched by
 /// parameter name), so a step does not store the whole source state again. The parent is a
-/// BES variable, or a step (marked [`PARENT_STEP`]) for a step inside a step.
+/// BES variable, or a step (marked by the top bit) for a step inside a step.
 #[derive(Default)]
 pub struct Origins {
     store: Option<std::sync::Arc<TermStore>>,
@@ -441,8 +441,8 @@ pub struct InstStats {
 /// well-founded choices, so that every path of its proof ends in a constant.
 ///
 /// The successor lists are one flat vector with per-variable starts: a justification of
-/// evidence has a variable per transition (B.1: 10.5 million), and a vector per variable
-/// cost more than the lists themselves.
+/// evidence has millions of variables, and a vector per variable cost more than the lists
+/// themselves.
 #[derive(Debug, Clone)]
 pub struct Justification {
     /// The initial BES variable.
