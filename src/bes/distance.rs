@@ -10,34 +10,36 @@ use std::collections::BinaryHeap;
 /// "Not reachable": no forced path to a target.
 pub const UNREACHED: u32 = u32::MAX;
 
+/// What [`ForcedGraph::new`] asks for a node's edges: `succ(v, out)` pushes each
+/// successor of `v` with what taking the edge costs.
+pub type Successors<'a> = dyn FnMut(u32, &mut Vec<(u32, u32)>) + 'a;
+
 /// The graph [`forced_distances`] works on, flat (CSR, with reverse edges).
 pub struct ForcedGraph {
     chooses: Vec<bool>,
-    cost: Vec<u32>,
     succ_start: Vec<usize>,
     succ: Vec<u32>,
+    /// Per edge (in `succ`'s order): what taking it costs.
+    cost: Vec<u32>,
     pred_start: Vec<usize>,
-    pred: Vec<u32>,
+    /// Per reverse edge: the predecessor and the edge's cost.
+    pred: Vec<(u32, u32)>,
 }
 
 impl ForcedGraph {
     /// A graph of `chooses.len()` nodes: `chooses[v]` says whether `v` picks one successor
-    /// (min) or must answer for all of them (max), `cost[v]` what entering `v` costs, and
-    /// `succ(v, out)` pushes `v`'s successors onto `out` (none for nodes left out).
-    pub fn new(
-        chooses: Vec<bool>,
-        cost: Vec<u32>,
-        succ: &mut dyn FnMut(u32, &mut Vec<u32>),
-    ) -> Self {
+    /// (min) or must answer for all of them (max), and `succ(v, out)` pushes `v`'s
+    /// successors onto `out` with what taking each edge costs (none for nodes left out).
+    pub fn new(chooses: Vec<bool>, succ: &mut Successors<'_>) -> Self {
         let n = chooses.len();
-        debug_assert_eq!(cost.len(), n);
         let mut succ_start = Vec::with_capacity(n + 1);
-        let mut edges = Vec::new();
+        let mut pairs = Vec::new();
         succ_start.push(0);
         for v in 0..n as u32 {
-            succ(v, &mut edges);
-            succ_start.push(edges.len());
+            succ(v, &mut pairs);
+            succ_start.push(pairs.len());
         }
+        let (edges, cost): (Vec<u32>, Vec<u32>) = pairs.into_iter().unzip();
         // Reverse edges by counting sort.
         let mut pred_start = vec![0usize; n + 1];
         for &w in &edges {
@@ -47,18 +49,19 @@ impl ForcedGraph {
             pred_start[i + 1] += pred_start[i];
         }
         let mut at = pred_start.clone();
-        let mut pred = vec![0u32; edges.len()];
+        let mut pred = vec![(0u32, 0u32); edges.len()];
         for v in 0..n {
-            for &w in &edges[succ_start[v]..succ_start[v + 1]] {
-                pred[at[w as usize]] = v as u32;
-                at[w as usize] += 1;
+            for e in succ_start[v]..succ_start[v + 1] {
+                let w = edges[e] as usize;
+                pred[at[w]] = (v as u32, cost[e]);
+                at[w] += 1;
             }
         }
         ForcedGraph {
             chooses,
-            cost,
             succ_start,
             succ: edges,
+            cost,
             pred_start,
             pred,
         }
@@ -79,7 +82,12 @@ impl ForcedGraph {
         &self.succ[self.succ_start[v as usize]..self.succ_start[v as usize + 1]]
     }
 
-    fn predecessors(&self, v: u32) -> &[u32] {
+    /// What taking each edge of [`ForcedGraph::successors`]`(v)` costs, in that order.
+    pub fn costs(&self, v: u32) -> &[u32] {
+        &self.cost[self.succ_start[v as usize]..self.succ_start[v as usize + 1]]
+    }
+
+    fn predecessors(&self, v: u32) -> &[(u32, u32)] {
         &self.pred[self.pred_start[v as usize]..self.pred_start[v as usize + 1]]
     }
 }
@@ -112,8 +120,8 @@ pub fn forced_distances(g: &ForcedGraph, targets: &[u32]) -> (Vec<u32>, Vec<u32>
         if std::mem::replace(&mut done[v as usize], true) {
             continue;
         }
-        let through = d.saturating_add(g.cost[v as usize]);
-        for &u in g.predecessors(v) {
+        for &(u, cost) in g.predecessors(v) {
+            let through = d.saturating_add(cost);
             let ui = u as usize;
             if done[ui] || target[ui] {
                 continue;
@@ -151,16 +159,17 @@ pub fn forced_distances_naive(g: &ForcedGraph, targets: &[u32]) -> Vec<u32> {
                 continue;
             }
             let s = g.successors(v);
-            let via = |w: &u32| match dist[*w as usize] {
+            let via = |(w, c): (&u32, &u32)| match dist[*w as usize] {
                 UNREACHED => UNREACHED,
-                d => d.saturating_add(g.cost[*w as usize]),
+                d => d.saturating_add(*c),
             };
+            let edges = s.iter().zip(g.costs(v));
             let d = if g.chooses[v as usize] {
-                s.iter().map(via).min().unwrap_or(UNREACHED)
+                edges.map(via).min().unwrap_or(UNREACHED)
             } else if s.is_empty() {
                 UNREACHED
             } else {
-                s.iter().map(via).max().unwrap_or(UNREACHED)
+                edges.map(via).max().unwrap_or(UNREACHED)
             };
             if d < dist[v as usize] {
                 dist[v as usize] = d;

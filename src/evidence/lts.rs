@@ -1,5 +1,5 @@
 //! Evidence on the LTS route: from a solved PBES of `lts2pbes -c`
-//! ([`crate::pbes::lts2pbes::lts2pbes_with`]), whose step variables `EvTrans<k>_<j>` each stand
+//! ([`crate::pbes::lts2pbes::lts2pbes_with`]), whose step equations' instances `EvTrans<k>_<j>` each stand
 //! for transition `k` of the LTS. The proof is walked as on the LPS route
 //! (as [`super::read()`] walks it); a state of the trace is the LTS state number (one value,
 //! shown as `state`), a step's action is the LTS's own label, and the evidence LTS is a part
@@ -44,32 +44,25 @@ struct LtsReader<'a> {
 }
 
 impl LtsReader<'_> {
-    /// The transition of step vertex `v`, if it is one.
-    fn transition(&self, v: VertexId) -> Option<(usize, Transition)> {
-        let k = step_index(self.inst, &self.step_of, v)?;
+    /// The transition of recorded step `s`, if it is one.
+    fn transition(&self, s: u32) -> Option<(usize, Transition)> {
+        let k = step_index(self.inst, &self.step_of, s)?;
         Some((k, self.lts.transitions[k]))
     }
 }
 
 impl StepSource for LtsReader<'_> {
-    fn is_step(&self, v: VertexId) -> bool {
-        step_index(self.inst, &self.step_of, v).is_some()
-    }
-
-    fn step_at(&mut self, v: VertexId) -> Result<Option<StepRef>, EvidenceError> {
-        Ok(self.transition(v).map(|(_, t)| StepRef {
+    fn step_at(&mut self, s: u32, _target: VertexId) -> Result<Option<StepRef>, EvidenceError> {
+        Ok(self.transition(s).map(|(_, t)| StepRef {
             from: t.from.0,
             label: t.label.0,
             to: t.to.0,
         }))
     }
 
-    fn full_step(&mut self, v: VertexId) -> Result<Step, EvidenceError> {
-        let Some((k, t)) = self.transition(v) else {
-            return Err(EvidenceError::Unchecked(format!(
-                "BES variable {} is no step",
-                v.0
-            )));
+    fn full_step(&mut self, s: u32) -> Result<Step, EvidenceError> {
+        let Some((k, t)) = self.transition(s) else {
+            return Err(EvidenceError::Unchecked(format!("step {s} is no step")));
         };
         let (action, actions) = self.label(t.label.0);
         Ok(Step {

@@ -2,12 +2,14 @@
 //! `lps2pbes -c` ([`crate::pbes::lps2pbes::Lps2PbesOptions::counter_example`]), or by
 //! `lts2pbes -c` on the LTS route ([`lts`]).
 //!
-//! Every BES variable of a step equation `EvStep<i>_<k>(c, e, d)` stands for one transition:
-//! summand `i` taken from state `d` with sum values `e`. The proof is the part of the game
-//! that the winner's strategy keeps: at the winner's vertices the strategy's successor, at the
-//! opponent's vertices every successor (each of them is lost by the opponent). [`read`] walks
-//! that part once and gives one [`Evidence`] with two forms:
-//! - the **evidence LTS** ([`Evidence::lts`]): the step vertices of the proof, i.e. every
+//! Every instance of a step equation `EvStep<i>_<k>(c, e, d)` stands for one transition:
+//! summand `i` taken from state `d` with sum values `e`; instantiation records it on the BES
+//! edge from the instance that takes it to what it leads to
+//! ([`crate::pbes::inst::EdgeSteps`]), so the game has the verdict's vertices. The proof is
+//! the part of the game that the winner's strategy keeps: at the winner's vertices the
+//! strategy's successor, at the opponent's vertices every successor (each of them is lost by
+//! the opponent). [`read`] walks that part once and gives one [`Evidence`] with two forms:
+//! - the **evidence LTS** ([`Evidence::lts`]): the steps on the proof's edges, i.e. every
 //!   branch the formula requires and the chosen branch where it lets the prover choose, with
 //!   the model's own action labels;
 //! - the **trace** ([`Evidence::trace`]): the shortest path of the proof (in steps) from the

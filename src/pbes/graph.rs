@@ -2,49 +2,108 @@
 //! auxiliary variables for nested ones, and on-the-fly constant propagation.
 
 use crate::bes::{Bes, BesBuilder, BesVarId, RhsKind};
-use crate::pbes::inst::InstError;
+use crate::pbes::inst::{EdgeSteps, InstError};
+
+/// No evidence step on an operand's edge ([`Op::step`]).
+pub(crate) const NO_STEP: u32 = u32::MAX;
+
+/// An operand of a right-hand side: a BES variable, the evidence step its edge stands for,
+/// and its value when already decided.
+///
+/// With counter-example information a transition is recorded on the *edge* to the variable
+/// it leads to, not as a variable of its own, so the BES of evidence has the vertices of the
+/// verdict's. A decided operand decides a junction as a constant would (a true one a
+/// disjunction, a false one a conjunction), so instantiation stops looking at alternatives
+/// where the verdict alone stops, but it stays a vertex: the proof goes on through it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Op {
+    /// The BES variable.
+    pub(crate) var: u32,
+    /// The step on the edge ([`NO_STEP`] for none).
+    pub(crate) step: u32,
+    /// Its value, when decided. A decided operand stays where a constant would vanish
+    /// (a true one in a conjunction): a witness shows every branch of a conjunction, and a
+    /// true step there may be a diamond's whose transition the proof needs.
+    pub(crate) value: Option<bool>,
+}
+
+impl Op {
+    /// A plain operand (no step).
+    pub(crate) fn var(var: u32, value: Option<bool>) -> B {
+        B::V(Op {
+            var,
+            step: NO_STEP,
+            value,
+        })
+    }
+}
 
 /// A right-hand side after instantiation: a positive Boolean combination of BES variables.
 #[derive(Clone, Debug)]
 pub(crate) enum B {
     T,
     F,
-    V(u32),
+    V(Op),
     And(Vec<B>),
     Or(Vec<B>),
 }
 
-/// `a && b` with constants folded and conjunctions flattened.
-pub(crate) fn b_and(a: B, b: B) -> B {
-    match (a, b) {
-        (B::F, _) | (_, B::F) => B::F,
-        (B::T, x) | (x, B::T) => x,
-        (B::And(mut x), B::And(y)) => {
-            x.extend(y);
-            B::And(x)
-        }
-        (B::And(mut x), y) | (y, B::And(mut x)) => {
-            x.push(y);
-            B::And(x)
-        }
-        (x, y) => B::And(vec![x, y]),
+/// Whether `x` decides a conjunction (`conj`, when false) or a disjunction (when true) on
+/// its own: a constant, or a decided operand.
+pub(crate) fn decides(x: &B, conj: bool) -> bool {
+    match x {
+        B::T => !conj,
+        B::F => conj,
+        B::V(o) => o.value == Some(!conj),
+        _ => false,
     }
 }
 
-/// `a || b` with constants folded and disjunctions flattened.
+/// `a && b` with constants folded and conjunctions flattened; a decided false operand
+/// decides it (the plain constant preferred: it needs no proof).
+pub(crate) fn b_and(a: B, b: B) -> B {
+    junction(true, a, b)
+}
+
+/// `a || b` with constants folded and disjunctions flattened (dual of [`b_and`]).
 pub(crate) fn b_or(a: B, b: B) -> B {
-    match (a, b) {
-        (B::T, _) | (_, B::T) => B::T,
-        (B::F, x) | (x, B::F) => x,
-        (B::Or(mut x), B::Or(y)) => {
+    junction(false, a, b)
+}
+
+fn junction(conj: bool, a: B, b: B) -> B {
+    // The plain constant first: it decides without a proof.
+    if matches!((&a, conj), (B::F, true) | (B::T, false)) {
+        return a;
+    }
+    if matches!((&b, conj), (B::F, true) | (B::T, false)) {
+        return b;
+    }
+    if decides(&a, conj) {
+        return a;
+    }
+    if decides(&b, conj) {
+        return b;
+    }
+    match (conj, a, b) {
+        (_, B::T | B::F, x) | (_, x, B::T | B::F) => x,
+        (true, B::And(mut x), B::And(y)) | (false, B::Or(mut x), B::Or(y)) => {
             x.extend(y);
-            B::Or(x)
+            if conj {
+                B::And(x)
+            } else {
+                B::Or(x)
+            }
         }
-        (B::Or(mut x), y) | (y, B::Or(mut x)) => {
+        (true, B::And(mut x), y) | (true, y, B::And(mut x)) => {
+            x.push(y);
+            B::And(x)
+        }
+        (false, B::Or(mut x), y) | (false, y, B::Or(mut x)) => {
             x.push(y);
             B::Or(x)
         }
-        (x, y) => B::Or(vec![x, y]),
+        (true, x, y) => B::And(vec![x, y]),
+        (false, x, y) => B::Or(vec![x, y]),
     }
 }
 
@@ -53,7 +112,8 @@ const NONE: u32 = u32::MAX;
 
 /// The BES being built. Flat vectors, no allocation per variable: right-hand sides are
 /// ranges of one operand arena, and the reverse edges of undecided variables are linked
-/// lists in one arena (a BES of evidence has a variable per transition, millions of them).
+/// lists in one arena (millions of variables). With `steps`, each operand also records the
+/// evidence step on its edge.
 #[derive(Default)]
 pub(crate) struct Graph {
     pub(crate) var_rank: Vec<u32>,
@@ -63,6 +123,10 @@ pub(crate) struct Graph {
     ops_start: Vec<u64>,
     ops_len: Vec<u32>,
     ops: Vec<u32>,
+    /// Per operand in `ops`: the evidence step on its edge, kept only with `steps`.
+    op_step: Vec<u32>,
+    /// Whether edges record evidence steps.
+    steps: bool,
     pub(crate) value: Vec<Option<bool>>,
     /// Per variable: when it was decided (a sequence number; `u32::MAX` while undecided).
     order: Vec<u32>,
@@ -78,9 +142,12 @@ pub(crate) struct Graph {
 }
 
 impl Graph {
-    pub(crate) fn new(max_vars: usize) -> Graph {
+    /// An empty BES of at most `max_vars` variables; `steps`: record evidence steps on
+    /// the edges.
+    pub(crate) fn new(max_vars: usize, steps: bool) -> Graph {
         Graph {
             max_vars,
+            steps,
             ..Graph::default()
         }
     }
@@ -132,9 +199,15 @@ impl Graph {
             B::Or(v) => (RhsKind::Or, v),
         };
         let mut ops = Vec::with_capacity(parts.len());
+        let mut steps = Vec::new();
         for p in parts {
             match p {
-                B::V(y) => ops.push(y),
+                B::V(y) => {
+                    ops.push(y.var);
+                    if self.steps {
+                        steps.push(y.step);
+                    }
+                }
                 B::T | B::F => {}
                 nested => {
                     let aux = self.new_var(rank)?;
@@ -142,6 +215,9 @@ impl Graph {
                     on_aux(aux);
                     self.define(aux, nested, on_aux)?;
                     ops.push(aux);
+                    if self.steps {
+                        steps.push(NO_STEP);
+                    }
                 }
             }
         }
@@ -178,6 +254,9 @@ impl Graph {
         self.ops_start[x as usize] = self.ops.len() as u64;
         self.ops_len[x as usize] = ops.len() as u32;
         self.ops.extend_from_slice(&ops);
+        if self.steps {
+            self.op_step.extend_from_slice(&steps);
+        }
         if let Some(v) = decided {
             self.decide(x, v);
         }
@@ -223,8 +302,8 @@ impl Graph {
     /// per variable whether one operand suffices (a conjunction decided false, a disjunction
     /// decided true), the operands it may follow from (every decided one with its value
     /// where one suffices, all where all are needed, none for a constant) as one flat list
-    /// with per-variable starts (a justification of evidence has a variable per transition,
-    /// millions of them), and the decision order. The reverse edges are freed first: only
+    /// with per-variable starts (a justification of evidence has millions of variables),
+    /// and the decision order. The reverse edges are freed first: only
     /// propagation needed them, and this runs at instantiation's memory peak.
     pub(crate) fn justification(&mut self) -> (Vec<bool>, Vec<u64>, Vec<u32>, Vec<u32>) {
         self.pred_head = Vec::new();
@@ -253,6 +332,29 @@ impl Graph {
         }
         succ.shrink_to_fit();
         (decisive, start, succ, std::mem::take(&mut self.order))
+    }
+
+    /// The edges that record evidence steps ([`EdgeSteps`]); empty without `steps`.
+    pub(crate) fn edge_steps(&self) -> EdgeSteps {
+        let mut e = EdgeSteps::default();
+        if !self.steps {
+            return e;
+        }
+        e.start.reserve(self.len() + 1);
+        e.start.push(0);
+        for x in 0..self.len() {
+            let s = self.ops_start[x] as usize;
+            let at = e.edges.len();
+            for k in s..s + self.ops_len[x] as usize {
+                if self.op_step[k] != NO_STEP {
+                    e.edges.push((self.ops[k], self.op_step[k]));
+                }
+            }
+            e.edges[at..].sort_unstable();
+            e.start.push(e.edges.len() as u64);
+        }
+        e.edges.shrink_to_fit();
+        e
     }
 
     /// The BES (every variable must be defined), with names from `name` (none without).

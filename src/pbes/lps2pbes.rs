@@ -24,10 +24,12 @@
 //! modality over summand `i` becomes a fresh variable `EvStep<i>_<k>(c, e_i, d)` with its own
 //! equation `σ EvStep<i>_<k>(c, e_i, d) = RHS(φ)[d := g_i]`, placed right after the equation of
 //! the innermost enclosing fixpoint and with its sign `σ` (a definition inside one block of
-//! equal sign, so every solution is unchanged). A BES variable of such an equation stands
-//! for exactly one transition — summand `i` taken from state `d` with sum values `e_i` — so
+//! equal sign, so every solution is unchanged). An instance of such an equation stands for
+//! exactly one transition — summand `i` taken from state `d` with sum values `e_i` — so
 //! the winner's strategy yields the transitions that prove the verdict ([`crate::evidence`]),
-//! as mCRL2's `lps2pbes --counter-example` does. [`step_summand`] recognises these names.
+//! as mCRL2's `lps2pbes --counter-example` does. Instantiating for evidence records these
+//! instances on the BES's edges instead of making them variables
+//! ([`crate::pbes::inst::EdgeSteps`]). [`step_summand`] recognises these names.
 
 use std::collections::HashSet;
 

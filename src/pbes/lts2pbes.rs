@@ -15,8 +15,9 @@
 //! `RHS_t(φ)` of each modality over transition `k` (`s -a-> t`) in a fresh variable
 //! `EvTrans<k>_<j>(c)` (`c` the data variables free in it) with its own equation
 //! `σ EvTrans<k>_<j>(c) = RHS_t(φ)` in the block of state `s`'s equation, with its sign (a
-//! definition inside one block of equal sign, so every solution is unchanged). A BES variable
-//! of such an equation stands for exactly transition `k`, so the winner's strategy yields the
+//! definition inside one block of equal sign, so every solution is unchanged). An instance
+//! of such an equation stands for exactly transition `k` (recorded on a BES edge when
+//! instantiating for evidence), so the winner's strategy yields the
 //! transitions that prove the verdict ([`crate::evidence::read_lts`]). [`step_transition`]
 //! recognises these names.
 

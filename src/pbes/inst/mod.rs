@@ -234,23 +234,73 @@ impl Keys {
     }
 }
 
+/// The evidence steps recorded on the edges of the BES (`lps2pbes -c`/`lts2pbes -c`): per
+/// variable, its operands reached through a step and the step (an index of
+/// [`Origins::step_instance`]), sorted by operand. A step is a transition, so it labels the
+/// edge from the instance whose right-hand side takes it to the variable it leads to; the
+/// BES keeps the vertices of the verdict's.
+#[derive(Debug, Default)]
+pub struct EdgeSteps {
+    pub(crate) start: Vec<u64>,
+    pub(crate) edges: Vec<(u32, u32)>,
+}
+
+impl EdgeSteps {
+    /// The steps on the edges from `x` to `y` (none when the edge is a plain one).
+    pub fn steps(&self, x: u32, y: u32) -> impl Iterator<Item = u32> + '_ {
+        let x = x as usize;
+        let list: &[(u32, u32)] = match (self.start.get(x), self.start.get(x + 1)) {
+            (Some(&a), Some(&b)) => &self.edges[a as usize..b as usize],
+            _ => &[],
+        };
+        let from = list.partition_point(|e| e.0 < y);
+        list[from..]
+            .iter()
+            .take_while(move |e| e.0 == y)
+            .map(|e| e.1)
+    }
+
+    /// The first step on an edge from `x` to `y`, if any.
+    pub fn first(&self, x: u32, y: u32) -> Option<u32> {
+        self.steps(x, y).next()
+    }
+
+    /// How many edges record a step.
+    pub fn len(&self) -> usize {
+        self.edges.len()
+    }
+
+    /// Whether no edge records a step.
+    pub fn is_empty(&self) -> bool {
+        self.edges.is_empty()
+    }
+}
+
 /// Marks the key of a step instance evaluated in place (see [`Origins`]).
 pub(crate) const STEP_BIT: u32 = 1 << 31;
+
+/// Marks a step key's parent that is a step itself (a step taken inside a step's
+/// right-hand side, as in `[a][b]false`), not a BES variable.
+pub(crate) const PARENT_STEP: u32 = 1 << 31;
 
 /// The origins of BES variables, kept as the engine's term ids and converted to the IR
 /// only for the variables asked about (evidence reads a few of many).
 ///
 /// An instance of a step equation of `lps2pbes -c`/`lts2pbes -c` (one per transition the
-/// proof may take) is evaluated in place, in the right-hand side of the instance that
-/// refers to it (its *parent*), and its key is compact: `[equation | STEP_BIT, parent,
-/// values of the parameters the parent does not have…]`; the other values are the parent's
-/// (matched by parameter name), so a step does not store the whole source state again.
+/// proof may take) is no BES variable: it is evaluated in place, in the right-hand side of
+/// the instance that refers to it (its *parent*), and recorded on the edge to what it leads
+/// to ([`EdgeSteps`]). Its key is compact: `[equation | STEP_BIT, parent, values of the
+/// parameters the parent does not have…]`; the other values are the parent's (matched by
+/// parameter name), so a step does not store the whole source state again. The parent is a
+/// BES variable, or a step (marked by the top bit) for a step inside a step.
 #[derive(Default)]
 pub struct Origins {
     store: Option<std::sync::Arc<TermStore>>,
-    /// Per BES variable: `[equation, argument term ids…]` or a compact step key, none
-    /// for auxiliary ones.
+    /// Per BES variable: `[equation, argument term ids…]`, none for auxiliary ones.
     keys: Keys,
+    /// Per step: its compact key (or `[equation, argument term ids…]` when a value the
+    /// parent has differs).
+    steps: Keys,
     /// Per (step equation, parent's equation): per parameter of the step equation, the
     /// position of the parent's parameter of that name, `u32::MAX` for none.
     inherit: rustc_hash::FxHashMap<(u32, u32), std::rc::Rc<[u32]>>,
@@ -261,11 +311,13 @@ impl Origins {
     pub(crate) fn new(
         store: std::sync::Arc<TermStore>,
         keys: Keys,
+        steps: Keys,
         inherit: rustc_hash::FxHashMap<(u32, u32), std::rc::Rc<[u32]>>,
     ) -> Self {
         Origins {
             store: Some(store),
             keys,
+            steps,
             inherit,
         }
     }
@@ -285,6 +337,23 @@ impl Origins {
         self.keys.get(v).map(|k| k[0] & !STEP_BIT)
     }
 
+    /// The number of recorded steps.
+    pub fn num_steps(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// The (step) equation of step `s`.
+    pub fn step_equation(&self, s: u32) -> Option<u32> {
+        self.steps.get(s as usize).map(|k| k[0] & !STEP_BIT)
+    }
+
+    /// The data instance of step `s` (its step equation's parameters: context, sum values,
+    /// source state) as term ids, written to `out`, and its equation.
+    pub fn step_instance(&self, s: u32, out: &mut Vec<u32>) -> Option<u32> {
+        let key = self.steps.get(s as usize)?;
+        self.resolve(key, out)
+    }
+
     /// The term store the instances' values live in (`None` when origins were not kept).
     pub fn store(&self) -> Option<&TermStore> {
         self.store.as_deref()
@@ -295,6 +364,11 @@ impl Origins {
     /// reads these directly, so a state is compared and hashed as ids, never as expressions.
     pub fn instance(&self, v: usize, out: &mut Vec<u32>) -> Option<u32> {
         let key = self.keys.get(v)?;
+        self.resolve(key, out)
+    }
+
+    /// The instance of a key (see [`Origins`]) into `out`, and its equation.
+    fn resolve(&self, key: &[u32], out: &mut Vec<u32>) -> Option<u32> {
         out.clear();
         if key[0] & STEP_BIT == 0 {
             out.extend_from_slice(&key[1..]);
@@ -304,9 +378,14 @@ impl Origins {
         // An ordinary parent's key is read in place (no copy per step: B.1 reads 8.6
         // million); a step nested in a step puts its parent's instance together first.
         let mut nested = Vec::new();
-        let (peq, parent): (u32, &[u32]) = match self.keys.get(key[1] as usize)? {
-            pk if pk[0] & STEP_BIT == 0 => (pk[0], &pk[1..]),
-            _ => (self.instance(key[1] as usize, &mut nested)?, &nested),
+        let (peq, parent): (u32, &[u32]) = if key[1] & PARENT_STEP != 0 {
+            let s = key[1] & !PARENT_STEP;
+            (self.step_instance(s, &mut nested)?, &nested)
+        } else {
+            match self.keys.get(key[1] as usize)? {
+                pk if pk[0] & STEP_BIT == 0 => (pk[0], &pk[1..]),
+                _ => return None,
+            }
         };
         let map = self.inherit.get(&(eq, peq))?;
         let mut own = key[2..].iter();
@@ -362,8 +441,8 @@ pub struct InstStats {
 /// well-founded choices, so that every path of its proof ends in a constant.
 ///
 /// The successor lists are one flat vector with per-variable starts: a justification of
-/// evidence has a variable per transition (B.1: 10.5 million), and a vector per variable
-/// cost more than the lists themselves.
+/// evidence has millions of variables, and a vector per variable cost more than the lists
+/// themselves.
 #[derive(Debug, Clone)]
 pub struct Justification {
     /// The initial BES variable.
@@ -412,19 +491,24 @@ impl Justification {
     /// A proof whose longest-needed path is shortest: per variable, at a decisive one the
     /// successor with the fewest `cost`s to a constant in the worst case ([`UNREACHED`]
     /// where none leads to one); [`Justification::kept`] gives the successors the proof
-    /// keeps from these choices (at the other variables all). `cost(v)` is what entering
-    /// `v` costs (1 for an evidence step, else 0). Every decided operand with the
+    /// keeps from these choices (at the other variables all). `cost(x, y)` is what the
+    /// edge from `x` to `y` costs (1 for an evidence step, else 0). Every decided operand with the
     /// variable's value counts, whenever it was decided: [`forced_distances`] keeps the
     /// proof well-founded by itself, and an operand decided after the variable may give a
     /// shorter proof than the first one found.
-    pub fn shortest(&self, cost: &dyn Fn(u32) -> u32) -> Vec<u32> {
+    pub fn shortest(&self, cost: &dyn Fn(u32, u32) -> u32) -> Vec<u32> {
         let n = self.len() as u32;
         let chooses: Vec<bool> = self.decisive.clone();
-        let costs = (0..n).map(cost).collect();
         let decided = |x: u32| self.order[x as usize] != u32::MAX;
-        let g = ForcedGraph::new(chooses, costs, &mut |x, out| {
+        let g = ForcedGraph::new(chooses, &mut |x, out| {
             if decided(x) {
-                out.extend(self.succ(x).iter().copied().filter(|&y| decided(y)));
+                out.extend(
+                    self.succ(x)
+                        .iter()
+                        .copied()
+                        .filter(|&y| decided(y))
+                        .map(|y| (y, cost(x, y))),
+                );
             }
         });
         let ends: Vec<u32> = (0..n)
@@ -464,6 +548,8 @@ pub struct Instantiation {
     pub origin: Origins,
     /// Per BES variable: its value, when decided by constant propagation.
     pub value: Vec<Option<bool>>,
+    /// The evidence steps on the BES's edges (empty unless origins are kept).
+    pub steps: EdgeSteps,
     /// When origins are kept and constant propagation decided the initial variable: the
     /// finite proof of its value ([`Justification`]), so evidence needs no full BES.
     pub justification: Option<Justification>,

@@ -26,10 +26,10 @@ use rustc_hash::FxHashMap;
 use crate::data::ir::{DataExpr, Func, Sort, Var};
 use crate::data::ir_ops::default_value;
 use crate::data::{NumSort, Rewriter, Substitution, Term, TermId, TermStore, VarId};
-use crate::pbes::graph::{b_and, b_or, Graph, B};
+use crate::pbes::graph::{b_and, b_or, decides, Graph, Op, B, NO_STEP};
 use crate::pbes::inst::{
     enumerate_sort, show_sort, InstError, InstOptions, InstStats, Instantiation, Justification,
-    Keys, Origins, STEP_BIT,
+    Keys, Origins, PARENT_STEP, STEP_BIT,
 };
 use crate::pbes::ir::{Pbes, PbesExpr};
 use crate::progress::{grouped, Meter, Watch};
@@ -67,14 +67,22 @@ struct Eng<'a> {
     ids: FxHashMap<Rc<[u32]>, u32>,
     /// Per BES variable: its instance key (`None` for auxiliary variables).
     inst: Keys,
+    /// Per evidence step (recorded on an edge, see [`Origins`]): its key.
+    steps: Keys,
+    /// The step whose right-hand side is being evaluated in place ([`NO_STEP`] for none):
+    /// the parent of a step met there.
+    current_step: u32,
+    /// The constant vertices (false, true) that a step whose right-hand side is a constant
+    /// leads to, made on first use.
+    constants: [Option<u32>; 2],
     /// Scratch for instance keys and argument values.
     key_buf: Vec<u32>,
     vals_buf: Vec<TermId>,
     g: Graph,
     queue: VecDeque<u32>,
     enum_cache: FxHashMap<Sort, Result<Vec<TermId>, String>>,
-    /// The equation and the BES variable whose values are in `dense` (the instance being
-    /// expanded, or the step being evaluated in place).
+    /// The equation whose values are in `dense` (of the instance being expanded, or of the
+    /// step being evaluated in place) and the BES variable being expanded.
     current: u32,
     current_var: u32,
     /// Per equation: whether its instances are evaluated in place ([`Eng::inline_step`]).
@@ -140,11 +148,6 @@ pub(crate) struct Inherit {
 /// about 64 MiB of keys plus the table).
 const MEMO_WORDS: usize = 16 << 20;
 
-/// Whether `x` decides a conjunction (`false`) or a disjunction (`true`) on its own.
-fn decides(x: &B, conj: bool) -> bool {
-    matches!((x, conj), (B::F, true) | (B::T, false))
-}
-
 /// Whether `e` is a data term that did not rewrite to `true` or `false`: harmless where the
 /// other operand of a junction decides it.
 fn is_stuck(e: &InstError) -> bool {
@@ -176,9 +179,12 @@ pub fn instantiate(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiation, Ins
         globals: Vec::new(),
         ids: FxHashMap::default(),
         inst: Keys::default(),
+        steps: Keys::default(),
+        current_step: NO_STEP,
+        constants: [None; 2],
         key_buf: Vec::new(),
         vals_buf: Vec::new(),
-        g: Graph::new(opts.max_vars),
+        g: Graph::new(opts.max_vars, opts.keep_origins),
         queue: VecDeque::new(),
         enum_cache: FxHashMap::default(),
         current: 0,
@@ -274,6 +280,7 @@ pub fn instantiate(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiation, Ins
     meter.finish();
     let decided = eng.g.value[init as usize];
     let complete = eng.queue.is_empty() && eng.g.is_complete();
+    let steps = eng.g.edge_steps();
     // A decided initial variable under `stop_when_decided` needs no BES: its value is
     // known, and evidence reads the justification.
     let bes = if complete && !(opts.stop_when_decided && decided.is_some()) {
@@ -297,7 +304,12 @@ pub fn instantiate(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiation, Ins
             .iter()
             .map(|(&k, v)| (k, v.from_parent.clone()))
             .collect();
-        Origins::new(terms.clone(), std::mem::take(&mut eng.inst), inherit)
+        Origins::new(
+            terms.clone(),
+            std::mem::take(&mut eng.inst),
+            std::mem::take(&mut eng.steps),
+            inherit,
+        )
     } else {
         Origins::default()
     };
@@ -311,6 +323,7 @@ pub fn instantiate(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiation, Ins
         bes,
         decided,
         origin,
+        steps,
         justification: (opts.keep_origins && decided.is_some())
             .then(|| Justification::new(init, eng.g.justification())),
         value: std::mem::take(&mut eng.g.value),
@@ -492,14 +505,21 @@ impl Eng<'_> {
         id
     }
 
-    /// The vertex of step equation `eq`'s instance `vals`, met in the right-hand side of the
-    /// instance being evaluated: a fresh vertex, its right-hand side evaluated here and now.
-    /// A step is one transition of the proof, so its instance key would hold the whole
-    /// source state; it is reached from this one place only, so it needs no lookup table and
-    /// no queue, and its origin records the values that differ from the enclosing
-    /// instance's (the sum values; [`Origins`] puts the rest back from the parent).
-    fn inline_step(&mut self, eq: u32, vals: &[TermId]) -> Result<u32, InstError> {
-        let (parent, peq) = (self.current_var, self.current);
+    /// Step equation `eq`'s instance `vals`, met in the right-hand side of the instance
+    /// being evaluated: its right-hand side evaluated here and now, and the step recorded
+    /// on the edge to what it leads to (see [`Origins`]), so it makes no BES variable of its
+    /// own. A step is one transition of the proof; it is reached from this one place only,
+    /// so it needs no lookup table and no queue, and its key records the values that differ
+    /// from the enclosing instance's (the sum values; [`Origins`] puts the rest back from
+    /// the parent). What it leads to: the variable its right-hand side is, a constant
+    /// vertex when that is a constant, else an auxiliary variable defined by it.
+    fn inline_step(&mut self, eq: u32, vals: &[TermId]) -> Result<B, InstError> {
+        let peq = self.current;
+        let parent = if self.current_step != NO_STEP {
+            self.current_step | PARENT_STEP
+        } else {
+            self.current_var
+        };
         let inh = match self.inherit.get(&(eq, peq)) {
             Some(i) => i.clone(),
             None => {
@@ -532,20 +552,23 @@ impl Eng<'_> {
             .zip(inh.from_parent.iter())
             .zip(vals)
             .all(|((v, &j), t)| j == u32::MAX || self.dense[v.0 as usize] == *t);
-        let id = self.g.new_var(self.rank[eq as usize])?;
+        let id = self.steps.len() as u32;
+        if id >= PARENT_STEP || (self.current_step == NO_STEP && parent & PARENT_STEP != 0) {
+            return Err(InstError::TooManyVariables(self.g.len()));
+        }
         if inherited {
             let own = inh
                 .from_parent
                 .iter()
                 .zip(vals)
                 .filter(|&(&j, _)| j == u32::MAX);
-            self.inst.push_flat(
+            self.steps.push_flat(
                 [eq | STEP_BIT, parent]
                     .into_iter()
                     .chain(own.map(|(_, t)| t.0)),
             );
         } else {
-            self.inst
+            self.steps
                 .push_flat(std::iter::once(eq).chain(vals.iter().map(|t| t.0)));
         }
         // Evaluate under the step's parameters: the parent's other parameters hidden, its
@@ -564,22 +587,51 @@ impl Eng<'_> {
             self.saved.push((*v, self.dense[i]));
             self.dense[i] = *t;
         }
-        let outer = (self.current, self.current_var, self.base);
-        (self.current, self.current_var, self.base) = (eq, id, 0);
+        let outer = (self.current, self.current_step, self.base);
+        (self.current, self.current_step, self.base) = (eq, id, 0);
         self.inline_depth += 1;
         let rhs = std::mem::replace(&mut self.rhs[eq as usize], T::True);
         let r = self.eval(&rhs, &mut Vec::new(), true);
         self.rhs[eq as usize] = rhs;
         self.inline_depth -= 1;
-        (self.current, self.current_var, self.base) = outer;
+        (self.current, self.current_step, self.base) = outer;
         for &(v, t) in self.saved[saved_from..].iter().rev() {
             self.dense[v.0 as usize] = t;
         }
         self.saved.truncate(saved_from);
-        let b = r?;
-        let inst = &mut self.inst;
-        self.g.define(id, b, &mut |_| inst.push_none())?;
-        Ok(id)
+        let rank = self.rank[eq as usize];
+        let (var, value) = match r? {
+            B::T => (self.constant(true, rank)?, Some(true)),
+            B::F => (self.constant(false, rank)?, Some(false)),
+            B::V(o) if o.step == NO_STEP => (o.var, o.value),
+            other => {
+                let z = self.g.new_var(rank)?;
+                self.g.aux_count += 1;
+                self.inst.push_none();
+                let inst = &mut self.inst;
+                self.g.define(z, other, &mut |_| inst.push_none())?;
+                (z, self.g.value[z as usize])
+            }
+        };
+        Ok(B::V(Op {
+            var,
+            step: id,
+            value,
+        }))
+    }
+
+    /// The constant vertex of value `v` (made on first use, of rank `rank`).
+    fn constant(&mut self, v: bool, rank: u32) -> Result<u32, InstError> {
+        if let Some(c) = self.constants[usize::from(v)] {
+            return Ok(c);
+        }
+        let c = self.g.new_var(rank)?;
+        self.g.aux_count += 1;
+        self.inst.push_none();
+        self.g
+            .define(c, if v { B::T } else { B::F }, &mut |_| unreachable!())?;
+        self.constants[usize::from(v)] = Some(c);
+        Ok(c)
     }
 
     fn expand(&mut self, x: u32) -> Result<(), InstError> {
@@ -685,19 +737,20 @@ impl Eng<'_> {
                 }
                 if self.inline[*eq as usize] && self.inline_depth < INLINE_DEPTH {
                     // A nested step finds `vals_buf` empty and makes its own.
-                    let id = self.inline_step(*eq, &vals);
+                    let b = self.inline_step(*eq, &vals);
                     self.vals_buf = vals;
-                    return Ok(B::V(id?));
+                    return b;
                 }
                 let id = self.var_of(*eq, &vals);
                 self.vals_buf = vals;
                 let id = id?;
                 // A decided variable becomes its constant, except when origins are kept
-                // for evidence: then its vertex stays, so the proof keeps every step.
+                // for evidence: then its vertex stays, so the proof keeps every step (its
+                // value still decides a junction, as the constant would).
                 match self.g.value[id as usize] {
                     Some(true) if !self.opts.keep_origins => B::T,
                     Some(false) if !self.opts.keep_origins => B::F,
-                    _ => B::V(id),
+                    value => Op::var(id, value),
                 }
             }
         })
