@@ -131,6 +131,7 @@
 //!   numbers and `highway` a vector of the next level's sampled state numbers.
 
 pub mod aut;
+mod batch;
 pub mod dot;
 mod expand;
 pub mod explore;
@@ -141,6 +142,7 @@ mod guard;
 pub mod label;
 pub mod lps;
 mod number;
+mod prefetch;
 pub mod svg;
 pub mod table;
 pub mod trace;

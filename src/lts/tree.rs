@@ -21,6 +21,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 use super::fresh::FreshTable;
+use super::prefetch::prefetch;
 use super::StateId;
 
 /// Entries per page of a pair arena (32 KiB): pages are allocated whole so the arena never
@@ -166,6 +167,52 @@ impl PairTable {
         self.probe(pack(a, b), hash_pair(pack(a, b))).ok()
     }
 
+    /// The packed pair `(a, b)` and its hash: the first stage of a pipelined look-up
+    /// ([`super::batch`]).
+    #[inline]
+    pub(super) fn key(a: u32, b: u32) -> (u64, u64) {
+        let p = pack(a, b);
+        (p, hash_pair(p))
+    }
+
+    /// Starts loading the home slot of hash `h` (see [`super::prefetch`]): the first pass
+    /// of a pipelined look-up.
+    #[inline]
+    pub(super) fn prefetch_home(&self, h: u64) {
+        prefetch(&self.slots[(h >> self.shift) as usize]);
+    }
+
+    /// Starts loading the arena cell of the number in the home slot of hash `h`, if any:
+    /// the second pass of a pipelined look-up, after [`prefetch_home`](PairTable::prefetch_home).
+    #[inline]
+    pub(super) fn prefetch_pair(&self, h: u64) {
+        let s = self.slots[(h >> self.shift) as usize].load(Ordering::Acquire);
+        if s != NO_NODE {
+            prefetch(self.cell(s));
+        }
+    }
+
+    /// [`find`](PairTable::find) of a packed pair `p` of hash `h` (from [`key`](PairTable::key)).
+    #[inline]
+    pub(super) fn find_keyed(&self, p: u64, h: u64) -> Option<u32> {
+        self.probe(p, h).ok()
+    }
+
+    /// [`intern_shared`](PairTable::intern_shared) of a packed pair `p` of hash `h` (from
+    /// [`key`](PairTable::key)).
+    #[inline]
+    pub(super) fn intern_shared_keyed(&self, p: u64, h: u64) -> Option<u32> {
+        let pos = match self.probe(p, h) {
+            Ok(s) => return Some(s),
+            Err(pos) => pos,
+        };
+        if self.len() >= self.load_bound() {
+            return None;
+        }
+        let id = self.allocate(p)?;
+        Some(self.publish(p, id, pos).0)
+    }
+
     /// Linear probing for the packed pair `p` from the slot of hash `h`: `Ok(number)` when
     /// present, else `Err(slot)` with the empty slot where it belongs.
     #[inline]
@@ -225,17 +272,8 @@ impl PairTable {
     /// same: its number, or `None` when the index is at its load bound or the table is
     /// full (then the caller leaves the pair to [`intern`](PairTable::intern)).
     pub fn intern_shared(&self, a: u32, b: u32) -> Option<u32> {
-        let p = pack(a, b);
-        let h = hash_pair(p);
-        let pos = match self.probe(p, h) {
-            Ok(s) => return Some(s),
-            Err(pos) => pos,
-        };
-        if self.len() >= self.load_bound() {
-            return None;
-        }
-        let id = self.allocate(p)?;
-        Some(self.publish(p, id, pos).0)
+        let (p, h) = PairTable::key(a, b);
+        self.intern_shared_keyed(p, h)
     }
 
     /// The number of `(a, b)` and whether it is new, inserting it if absent; `None` when the
@@ -374,7 +412,7 @@ pub struct TreeTable {
     unindexed: Vec<u32>,
 }
 
-/// What a shared [`TreeTable::lookup_shared`] found.
+/// What a look-up in a phase of shared look-ups ([`super::batch`]) found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SharedLookup {
     /// A state present when the phase began.
@@ -568,26 +606,29 @@ impl TreeTable {
         self.fresh.clear();
     }
 
-    /// [`lookup`](TreeTable::lookup) during a phase of shared lookups (after
-    /// [`prepare_shared`](TreeTable::prepare_shared), threads calling it concurrently): a
-    /// row not present gets a provisional number, the same for equal rows, and `pos` (the
-    /// place of this lookup in the order of the insertion pass) is noted for
-    /// [`first_meets`](TreeTable::first_meets).
-    pub fn lookup_shared(
-        &self,
-        src: &[u32],
-        row: &[u32],
-        tree: &mut Vec<u32>,
-        pos: u64,
-    ) -> SharedLookup {
-        if let Some(id) = self.lookup(src, row, tree) {
-            return SharedLookup::Known(id);
-        }
-        let kk = self.leaves;
-        if (kk > 2 && tree[2] == NO_NODE) || (kk > 3 && tree[3] == NO_NODE) {
-            return SharedLookup::Missing;
-        }
-        match self.fresh.intern_shared(tree[2], tree[3]) {
+    /// The node table and the root table, for the pipelined look-ups of
+    /// [`super::batch`] (which stand for [`lookup`](TreeTable::lookup) in a phase of
+    /// shared look-ups).
+    pub(super) fn pair_tables(&self) -> (&PairTable, &PairTable) {
+        (&self.nodes, &self.roots)
+    }
+
+    /// Starts loading the slot of root pair `(a, b)` in the table of new states, ahead of
+    /// [`meet_fresh`](TreeTable::meet_fresh) (see [`super::prefetch`]).
+    #[inline]
+    pub(super) fn prefetch_fresh(&self, a: u32, b: u32) {
+        self.fresh.prefetch_home(a, b);
+    }
+
+    /// During a phase of shared look-ups (after [`prepare_shared`](TreeTable::prepare_shared),
+    /// threads calling it concurrently), a root pair `(a, b)` absent from the root table: the
+    /// new state's provisional number, the same for equal rows, with `pos` (the place of
+    /// this look-up in the order of the insertion pass) noted for
+    /// [`first_meets`](TreeTable::first_meets); [`SharedLookup::Missing`] when the table of
+    /// new states has no room.
+    #[inline]
+    pub(super) fn meet_fresh(&self, a: u32, b: u32, pos: u64) -> SharedLookup {
+        match self.fresh.intern_shared(a, b) {
             Some(p) => {
                 self.fresh.note(p, pos);
                 SharedLookup::Fresh(p)
@@ -621,7 +662,7 @@ impl TreeTable {
     }
 
     /// Inserts the state of provisional number `p` (from
-    /// [`lookup_shared`](TreeTable::lookup_shared) in the current phase) unless present;
+    /// a look-up of [`super::batch`] in the current phase) unless present;
     /// returns its number and whether it is new, or `None` when the root table is full.
     pub fn insert_fresh(&mut self, p: u32) -> Option<(StateId, bool)> {
         match self.fresh.state(p) {
