@@ -25,6 +25,7 @@ pub(super) struct View<'v, S: TransitionSystem> {
     pub(super) table: &'v StateStore,
     pub(super) label_map: &'v FxHashMap<S::Label, LabelId>,
     pub(super) workers: &'v Mutex<Vec<S::Worker>>,
+    pub(super) batches: &'v Mutex<Vec<LookupBatch>>,
 }
 
 impl<S: TransitionSystem> View<'_, S> {
@@ -56,7 +57,10 @@ impl<S: TransitionSystem> View<'_, S> {
         // The tree store's look-ups wait in a batch and run together (`super::batch`); the
         // entries from `first` on are those whose targets the batch has still to find.
         let tree = self.table.tree();
-        let mut batch = tree.map(LookupBatch::new);
+        let mut batch = tree.map(|t| {
+            let kept = self.batches.lock().map(|mut v| v.pop()).unwrap_or(None);
+            kept.unwrap_or_else(|| LookupBatch::new(t))
+        });
         let mut first = 0usize;
         for &s in chunk {
             // A stop request (memory limit, timeout, Ctrl-C) ends the batch early; the
@@ -127,8 +131,11 @@ impl<S: TransitionSystem> View<'_, S> {
                 }
             }
         }
-        if let (Some(t), Some(b)) = (tree, batch.as_mut()) {
-            resolve(t, b, &mut out, first);
+        if let (Some(t), Some(mut b)) = (tree, batch) {
+            resolve(t, &mut b, &mut out, first);
+            if let Ok(mut v) = self.batches.lock() {
+                v.push(b);
+            }
         }
         if let Ok(mut v) = self.workers.lock() {
             v.push(worker);

@@ -158,6 +158,12 @@ impl FreshTable {
         }
     }
 
+    /// Starts loading the slot of provisional number `p` (see [`super::prefetch`]).
+    #[inline]
+    pub fn prefetch_slot(&self, p: u32) {
+        prefetch(&self.slots[p as usize]);
+    }
+
     /// Starts loading the home slot of `(a, b)` ahead of
     /// [`intern_shared`](FreshTable::intern_shared) (see [`super::prefetch`]).
     #[inline]

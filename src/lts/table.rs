@@ -344,6 +344,24 @@ impl StateStore {
         }
     }
 
+    /// Starts loading what [`first_meets`](StateStore::first_meets) reads about provisional
+    /// number `p`, a few look-ups ahead of it.
+    #[inline]
+    pub fn prefetch_first(&self, p: u32) {
+        if let StateStore::Tree(t, _) = self {
+            t.prefetch_first(p);
+        }
+    }
+
+    /// Starts loading the index slot where [`number_fresh`](StateStore::number_fresh) will
+    /// index the state of provisional number `p`, a few states ahead of it.
+    #[inline]
+    pub fn prefetch_numbering(&self, p: u32) {
+        if let StateStore::Tree(t, _) = self {
+            t.prefetch_numbering(p);
+        }
+    }
+
     /// Gives the new state of provisional number `p` the number `id` from
     /// [`take_state_numbers`](StateStore::take_state_numbers); threads call this
     /// concurrently for distinct numbers.

@@ -20,6 +20,8 @@
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
+use rayon::prelude::*;
+
 use super::fresh::FreshTable;
 use super::prefetch::prefetch;
 use super::StateId;
@@ -34,6 +36,10 @@ const DIR_PAGES: usize = 1 << 10;
 
 /// Directories of an arena: enough for [`MAX_PAIRS`] entries.
 const DIRS: usize = (1 << 32) / (PAIR_PAGE * DIR_PAGES);
+
+/// Slots of an index from which [`PairTable::grow`] rebuilds it in parallel when asked,
+/// and the old slots each task takes: below this, one thread is quicker.
+const PARALLEL_GROW: usize = 1 << 16;
 
 /// Marks an empty index slot, and in a tree array a node not (yet) in the node table.
 pub const NO_NODE: u32 = u32::MAX;
@@ -288,7 +294,7 @@ impl PairTable {
         let id = self.allocate(p)?;
         let res = self.publish(p, id, pos);
         if self.len() > self.load_bound() {
-            self.grow(1);
+            self.grow(1, false);
         }
         Some(res)
     }
@@ -297,13 +303,20 @@ impl PairTable {
     /// bound: what the exploring threads are expected to intern before the next exclusive
     /// phase.
     pub fn reserve(&mut self, extra: usize) {
+        self.reserve_with(extra, false);
+    }
+
+    /// [`reserve`](PairTable::reserve) with the index rebuilt by the threads of the rayon
+    /// pool it is called in when `parallel` (the exclusive steps of a parallel exploration:
+    /// the rebuild of the root index would otherwise be the one serial pass of its size).
+    fn reserve_with(&mut self, extra: usize, parallel: bool) {
         let need = self.len().saturating_add(extra);
         let mut bits = 0;
         while (self.slots.len() << bits) / 4 * 3 < need {
             bits += 1;
         }
         if bits > 0 {
-            self.grow(bits);
+            self.grow(bits, parallel);
         }
     }
 
@@ -318,12 +331,13 @@ impl PairTable {
     /// pairs are written by [`set`](PairTable::set) and indexed by
     /// [`publish_new`](PairTable::publish_new). The first number, or `None` when they do not
     /// fit under [`MAX_PAIRS`].
+    /// Called in the rayon pool of a parallel exploration, whose threads grow the index.
     pub fn take_numbers(&mut self, n: usize) -> Option<u32> {
         let first = self.len();
         if (first as u64).saturating_add(n as u64) > MAX_PAIRS {
             return None;
         }
-        self.reserve(n);
+        self.reserve_with(n, true);
         *self.counters.len.get_mut() += n;
         Some(first as u32)
     }
@@ -358,11 +372,35 @@ impl PairTable {
     }
 
     /// Rebuilds the index with `2^bits` times the slots; holes (pairs that a slot of the
-    /// old index does not name) are left out.
-    fn grow(&mut self, bits: u32) {
+    /// old index does not name) are left out. With `parallel`, the threads of the rayon
+    /// pool this is called in share the work: each indexes its part of the old slots as
+    /// [`publish_new`](PairTable::publish_new) does, so the numbers in a run of taken slots
+    /// may stand in another order, which look-ups do not depend on.
+    fn grow(&mut self, bits: u32, parallel: bool) {
         let new_len = self.slots.len() << bits;
         // A rehash does not poll: stop after it, cleanly, if it reaches the memory limit.
         crate::budget::before_big_allocation(new_len as u64 * 4);
+        if parallel && new_len >= PARALLEL_GROW {
+            let old = std::mem::replace(
+                &mut self.slots,
+                (0..new_len)
+                    .into_par_iter()
+                    .map(|_| AtomicU32::new(NO_NODE))
+                    .collect::<Vec<_>>()
+                    .into_boxed_slice(),
+            );
+            self.shift -= bits;
+            let this = &*self;
+            old.par_chunks(PARALLEL_GROW).for_each(|part| {
+                for s in part {
+                    let id = s.load(Ordering::Relaxed);
+                    if id != NO_NODE {
+                        this.publish_new(id);
+                    }
+                }
+            });
+            return;
+        }
         let old = std::mem::replace(&mut self.slots, empty_slots(new_len));
         self.shift -= bits;
         let mask = new_len - 1;
@@ -569,12 +607,13 @@ impl TreeTable {
     /// load bound, so that the threads rarely find it full.
     /// `batch` is the number of states the phase expands: the table of new states is sized
     /// for the last phase's rate of new states per expanded state (the last batch of a
-    /// level may be small, the next one full), plus one per state.
+    /// level may be small, the next one full), plus one per state. Called in the rayon pool
+    /// of the exploration, whose threads grow the index.
     pub fn prepare_shared(&mut self, batch: usize) {
         let n = self.nodes.len();
         let grown = n - self.nodes_at_prepare.min(n);
         self.nodes_at_prepare = n;
-        self.nodes.reserve(2 * grown);
+        self.nodes.reserve_with(2 * grown, true);
         let rate = self.fresh_at_end as f64 / self.expanded_at_end.max(1) as f64;
         self.fresh.fit(batch + (rate * batch as f64) as usize);
         self.expanded_at_end = batch;
@@ -649,6 +688,21 @@ impl TreeTable {
     /// phase and the numbering): the first, or `None` when the root table is full.
     pub fn take_state_numbers(&mut self, n: usize) -> Option<u32> {
         self.roots.take_numbers(n)
+    }
+
+    /// Starts loading what [`first_meets`](TreeTable::first_meets) reads about provisional
+    /// number `p` (see [`super::prefetch`]).
+    #[inline]
+    pub fn prefetch_first(&self, p: u32) {
+        self.fresh.prefetch_slot(p);
+    }
+
+    /// Starts loading the root index slot where [`number_fresh`](TreeTable::number_fresh)
+    /// will index the new state of provisional number `p` (see [`super::prefetch`]).
+    #[inline]
+    pub fn prefetch_numbering(&self, p: u32) {
+        let (a, b) = self.fresh.get(p);
+        self.roots.prefetch_home(PairTable::key(a, b).1);
     }
 
     /// Gives the new state of provisional number `p` the state number `id` (taken by
