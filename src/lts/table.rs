@@ -297,7 +297,7 @@ impl StateStore {
 
     /// The tree table, whose look-ups in a phase of concurrent look-ups (after
     /// [`prepare_shared`](StateStore::prepare_shared)) are pipelined by
-    /// [`super::batch`]: a new row with all its nodes gets a provisional number instead of
+    /// `lts/batch.rs`: a new row with all its nodes gets a provisional number instead of
     /// a key, the same for equal rows, which [`insert_fresh`](StateStore::insert_fresh)
     /// numbers in the following insertion pass, or [`number_fresh`](StateStore::number_fresh)
     /// in a parallel one. `None` for the flat table, whose threads use

@@ -174,14 +174,14 @@ impl PairTable {
     }
 
     /// The packed pair `(a, b)` and its hash: the first stage of a pipelined look-up
-    /// ([`super::batch`]).
+    /// (`lts/batch.rs`).
     #[inline]
     pub(super) fn key(a: u32, b: u32) -> (u64, u64) {
         let p = pack(a, b);
         (p, hash_pair(p))
     }
 
-    /// Starts loading the home slot of hash `h` (see [`super::prefetch`]): the first pass
+    /// Starts loading the home slot of hash `h` (see `lts/prefetch.rs`): the first pass
     /// of a pipelined look-up.
     #[inline]
     pub(super) fn prefetch_home(&self, h: u64) {
@@ -450,7 +450,7 @@ pub struct TreeTable {
     unindexed: Vec<u32>,
 }
 
-/// What a look-up in a phase of shared look-ups ([`super::batch`]) found.
+/// What a look-up in a phase of shared look-ups (`lts/batch.rs`) found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SharedLookup {
     /// A state present when the phase began.
@@ -646,14 +646,14 @@ impl TreeTable {
     }
 
     /// The node table and the root table, for the pipelined look-ups of
-    /// [`super::batch`] (which stand for [`lookup`](TreeTable::lookup) in a phase of
+    /// `lts/batch.rs` (which stand for [`lookup`](TreeTable::lookup) in a phase of
     /// shared look-ups).
     pub(super) fn pair_tables(&self) -> (&PairTable, &PairTable) {
         (&self.nodes, &self.roots)
     }
 
     /// Starts loading the slot of root pair `(a, b)` in the table of new states, ahead of
-    /// [`meet_fresh`](TreeTable::meet_fresh) (see [`super::prefetch`]).
+    /// [`meet_fresh`](TreeTable::meet_fresh) (see `lts/prefetch.rs`).
     #[inline]
     pub(super) fn prefetch_fresh(&self, a: u32, b: u32) {
         self.fresh.prefetch_home(a, b);
@@ -691,14 +691,14 @@ impl TreeTable {
     }
 
     /// Starts loading what [`first_meets`](TreeTable::first_meets) reads about provisional
-    /// number `p` (see [`super::prefetch`]).
+    /// number `p` (see `lts/prefetch.rs`).
     #[inline]
     pub fn prefetch_first(&self, p: u32) {
         self.fresh.prefetch_slot(p);
     }
 
     /// Starts loading the root index slot where [`number_fresh`](TreeTable::number_fresh)
-    /// will index the new state of provisional number `p` (see [`super::prefetch`]).
+    /// will index the new state of provisional number `p` (see `lts/prefetch.rs`).
     #[inline]
     pub fn prefetch_numbering(&self, p: u32) {
         let (a, b) = self.fresh.get(p);
@@ -716,7 +716,7 @@ impl TreeTable {
     }
 
     /// Inserts the state of provisional number `p` (from
-    /// a look-up of [`super::batch`] in the current phase) unless present;
+    /// a look-up of `lts/batch.rs` in the current phase) unless present;
     /// returns its number and whether it is new, or `None` when the root table is full.
     pub fn insert_fresh(&mut self, p: u32) -> Option<(StateId, bool)> {
         match self.fresh.state(p) {
