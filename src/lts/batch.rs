@@ -13,7 +13,7 @@
 //! the first computes the pairs and hashes and prefetches their home slots
 //! ([`super::prefetch`]), the second prefetches the arena cells those slots name, the third
 //! probes (a pair in its home slot, the usual case, is then in the cache) and interns what
-//! is missing. The fetches of a pass do not depend on one another, so they are in flight
+//! is missing. The prefetches of a pass do not depend on one another, so they are in flight
 //! together. Roots are looked up the same way, and the new states' roots go to the table
 //! of new states ([`super::fresh`]) after a pass that prefetches their slots.
 //!
@@ -171,7 +171,7 @@ impl LookupBatch {
         // level do not depend on one another.
         for d in (1..self.dirty.len()).rev() {
             // Pass 1: the pairs; a node with a child missing is missing, the others' home
-            // slots are fetched.
+            // slots are prefetched.
             self.stage.clear();
             for &(i, j) in &self.dirty[d] {
                 let (i, j) = (i as usize, j as usize);
@@ -204,7 +204,7 @@ impl LookupBatch {
             }
         }
         // The roots, in the same three passes; a root absent from the root table is a new
-        // state's, looked up in the table of new states after a pass that fetches its slot.
+        // state's, looked up in the table of new states after a pass that prefetches its slot.
         self.found.clear();
         self.stage.clear();
         for j in 0..n {
