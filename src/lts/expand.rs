@@ -6,8 +6,10 @@ use std::sync::Mutex;
 
 use rustc_hash::FxHashMap;
 
+use super::batch::{LookupBatch, BATCH_LOOKUPS};
 use super::explore::{ChunkOut, Tgt, TransitionSystem, NEW_LABEL_BIT};
-use super::table::{Probe, StateStore};
+use super::table::StateStore;
+use super::tree::{SharedLookup, TreeTable};
 use super::{LabelId, StateId};
 
 /// The place of entry `entry` of the chunk numbered `chunk` in its batch, in the order of
@@ -23,6 +25,7 @@ pub(super) struct View<'v, S: TransitionSystem> {
     pub(super) table: &'v StateStore,
     pub(super) label_map: &'v FxHashMap<S::Label, LabelId>,
     pub(super) workers: &'v Mutex<Vec<S::Worker>>,
+    pub(super) batches: &'v Mutex<Vec<LookupBatch>>,
 }
 
 impl<S: TransitionSystem> View<'_, S> {
@@ -51,6 +54,14 @@ impl<S: TransitionSystem> View<'_, S> {
         };
         let mut local_labels: FxHashMap<S::Label, u32> = FxHashMap::default();
         let (mut cur, mut work) = (Vec::new(), Vec::new());
+        // The tree store's look-ups wait in a batch and run together (`super::batch`); the
+        // entries from `first` on are those whose targets the batch has still to find.
+        let tree = self.table.tree();
+        let mut batch = tree.map(|t| {
+            let kept = self.batches.lock().map(|mut v| v.pop()).unwrap_or(None);
+            kept.unwrap_or_else(|| LookupBatch::new(t))
+        });
+        let mut first = 0usize;
         for &s in chunk {
             // A stop request (memory limit, timeout, Ctrl-C) ends the batch early; the
             // states after the last counted one stay unexplored.
@@ -58,8 +69,12 @@ impl<S: TransitionSystem> View<'_, S> {
                 break;
             }
             let before = out.entries.len();
+            let batch_before = batch.as_ref().map_or(0, LookupBatch::len);
             let mut bad_width = None;
             self.table.load(s, &mut cur);
+            if let Some(b) = batch.as_mut() {
+                b.source(&cur);
+            }
             let res = self
                 .sys
                 .successors(&mut worker, self.table.row_of(&cur), &mut |lab, row| {
@@ -77,33 +92,80 @@ impl<S: TransitionSystem> View<'_, S> {
                             }) | NEW_LABEL_BIT
                         }
                     };
-                    let off = out.keys.len() as u32;
-                    let pos = position(index, out.entries.len());
-                    let t = match self
-                        .table
-                        .lookup_shared(&cur, row, &mut work, &mut out.keys, pos)
-                    {
-                        Probe::Known(t) => Tgt::Known(t),
-                        Probe::Fresh(p) => Tgt::Fresh(p),
-                        Probe::Key(hash) => Tgt::New { off, hash },
+                    let t = match batch.as_mut() {
+                        Some(b) => {
+                            b.push(row, position(index, out.entries.len()));
+                            // Found by `resolve` once the batch has run.
+                            Tgt::Known(StateId(0))
+                        }
+                        None => {
+                            let off = out.keys.len() as u32;
+                            match self.table.lookup(&cur, row, &mut work, &mut out.keys) {
+                                Ok(t) => Tgt::Known(t),
+                                Err(hash) => Tgt::New { off, hash },
+                            }
+                        }
                     };
                     out.entries.push((l, t));
                 });
+            let failed = bad_width.is_some() || res.is_err();
+            if failed {
+                out.entries.truncate(before);
+                if let Some(b) = batch.as_mut() {
+                    b.truncate(batch_before);
+                }
+            }
             if bad_width.is_some() {
                 out.bad_width = bad_width;
-                out.entries.truncate(before);
                 break;
             }
             if let Err(e) = res {
                 out.error = Some(e);
-                out.entries.truncate(before);
                 break;
             }
             out.counts.push((out.entries.len() - before) as u32);
+            if let (Some(t), Some(b)) = (tree, batch.as_mut()) {
+                if b.len() >= BATCH_LOOKUPS {
+                    resolve(t, b, &mut out, first);
+                    first = out.entries.len();
+                }
+            }
+        }
+        if let (Some(t), Some(mut b)) = (tree, batch) {
+            resolve(t, &mut b, &mut out, first);
+            if let Ok(mut v) = self.batches.lock() {
+                v.push(b);
+            }
         }
         if let Ok(mut v) = self.workers.lock() {
             v.push(worker);
         }
         out
     }
+}
+
+/// Runs the look-ups of `batch` and writes what they found into the entries of `out` from
+/// `first` on (one per successor in the batch); a successor the shared tables had no room
+/// for gets its tree as the key of the exclusive path. Empties the batch.
+fn resolve<L, E>(
+    table: &TreeTable,
+    batch: &mut LookupBatch,
+    out: &mut ChunkOut<L, E>,
+    first: usize,
+) {
+    if !batch.is_empty() {
+        batch.run(table);
+        for (j, &f) in batch.found().iter().enumerate() {
+            out.entries[first + j].1 = match f {
+                SharedLookup::Known(id) => Tgt::Known(id),
+                SharedLookup::Fresh(p) => Tgt::Fresh(p),
+                SharedLookup::Missing => {
+                    let off = out.keys.len() as u32;
+                    out.keys.extend_from_slice(&batch.tree(j)[2..]);
+                    Tgt::New { off, hash: 0 }
+                }
+            };
+        }
+    }
+    batch.clear();
 }

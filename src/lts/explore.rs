@@ -9,6 +9,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use thiserror::Error;
 
+use super::batch::LookupBatch;
 use super::expand::View;
 use super::table::{StateStore, StoreKind, MAX_STATES};
 use super::{Label, LabelId, StateId, Transition};
@@ -371,6 +372,8 @@ pub struct Explorer<'a, S: TransitionSystem> {
     labels: Vec<Label>,
     pub(super) detect_flags: Vec<bool>,
     workers: Mutex<Vec<S::Worker>>,
+    /// The look-up batches of the parallel phase, reused as the workers are.
+    batches: Mutex<Vec<LookupBatch>>,
     pub(super) frontier: Frontier,
     pub(super) summary: ExploreSummary,
     pub(super) stopped: bool,
@@ -409,6 +412,7 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
             labels: Vec::new(),
             detect_flags: Vec::new(),
             workers: Mutex::new(Vec::new()),
+            batches: Mutex::new(Vec::new()),
             frontier,
             summary: ExploreSummary::default(),
             stopped: false,
@@ -701,13 +705,16 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         sink: &mut dyn TransitionSink,
     ) -> Result<(), ExploreError<S::Error>> {
         let t0 = Instant::now();
-        self.table.prepare_shared(ids.len());
+        // In the pool: its threads grow the node index if need be.
+        let table = &mut self.table;
+        pool.install(|| table.prepare_shared(ids.len()));
         let t1 = Instant::now();
         let view = View {
             sys: self.sys,
             table: &self.table,
             label_map: &self.label_map,
             workers: &self.workers,
+            batches: &self.batches,
         };
         let outs: Vec<ChunkOut<S::Label, S::Error>> = pool.install(|| {
             ids.par_chunks(CHUNK)

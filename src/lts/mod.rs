@@ -47,7 +47,9 @@
 //!    pair in a per-batch table of new states (`lts/fresh.rs`) whose slot is the state's
 //!    *provisional* number (equal rows, equal numbers; lock-free compare-and-swap, no
 //!    shared counter). Each such look-up also notes its *position* (chunk, successor) as an
-//!    atomic minimum beside the slot.
+//!    atomic minimum beside the slot. The look-ups of a few states' successors run
+//!    together (`lts/batch.rs`), one tree level at a time with the table slots prefetched,
+//!    so that their cache misses overlap.
 //! 2. *Numbering* (`lts/number.rs`, rayon): a new state gets its number from the first
 //!    transition to it in the order of a sequential search (states in order, successors in
 //!    the order the system reports them), which is the look-up whose position is the noted
@@ -131,6 +133,7 @@
 //!   numbers and `highway` a vector of the next level's sampled state numbers.
 
 pub mod aut;
+mod batch;
 pub mod dot;
 mod expand;
 pub mod explore;
@@ -141,6 +144,7 @@ mod guard;
 pub mod label;
 pub mod lps;
 mod number;
+mod prefetch;
 pub mod svg;
 pub mod table;
 pub mod trace;

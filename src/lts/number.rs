@@ -23,6 +23,10 @@ use super::explore::{
 use super::table::MAX_STATES;
 use super::{LabelId, StateId, Transition};
 
+/// How many entries ahead the numbering passes prefetch what they will read: their reads
+/// fall on random cache lines of the tables, and this many in flight hide most of the wait.
+const AHEAD: usize = 8;
+
 /// The new states a chunk numbers, as (entry, provisional number) in entry order, or `None`
 /// when it has an entry only the ordered pass can take (a store key).
 fn owned<L, E>(
@@ -32,6 +36,9 @@ fn owned<L, E>(
 ) -> Option<Vec<(u32, u32)>> {
     let mut mine = Vec::new();
     for (j, &(_, tgt)) in out.entries.iter().enumerate() {
+        if let Some(&(_, Tgt::Fresh(q))) = out.entries.get(j + AHEAD) {
+            table.prefetch_first(q);
+        }
         match tgt {
             Tgt::Known(_) => {}
             Tgt::Fresh(p) if table.first_meets(p, position(c, j)) => mine.push((j as u32, p)),
@@ -85,7 +92,9 @@ impl<S: TransitionSystem> Explorer<'_, S> {
         if self.opts.max_states.is_some_and(|m| len + total >= m) || len + total > MAX_STATES {
             return Ok(false);
         }
-        let Some(base) = self.table.take_state_numbers(total as usize) else {
+        // In the pool: its threads grow the root index if need be.
+        let table = &mut self.table;
+        let Some(base) = pool.install(|| table.take_state_numbers(total as usize)) else {
             return Err(ExploreError::TooManyStates);
         };
         // Each chunk's new states have consecutive numbers from its base.
@@ -124,6 +133,9 @@ impl<S: TransitionSystem> Explorer<'_, S> {
                     // entries of state `k`.
                     let (mut k, mut end) = (0usize, 0usize);
                     for (i, &(j, p)) in list.iter().enumerate() {
+                        if let Some(&(_, q)) = list.get(i + AHEAD) {
+                            table.prefetch_numbering(q);
+                        }
                         table.number_fresh(p, StateId(base + i as u32));
                         if let Some(parent) = parents.get_mut(i) {
                             while end <= j as usize {

@@ -2,7 +2,7 @@
 //! densely, with an open-addressing hash index of state numbers) and, behind the same
 //! [`StateStore`] interface, the tree-compressed table of [`super::tree`].
 
-use super::tree::{SharedLookup, TreeTable};
+use super::tree::TreeTable;
 use super::StateId;
 
 /// Rows per arena page; pages are allocated whole so the arena never reallocates.
@@ -166,17 +166,6 @@ pub enum StoreKind {
     Table,
 }
 
-/// What [`StateStore::lookup_shared`] found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Probe {
-    /// A state present when the phase began.
-    Known(StateId),
-    /// A new state's provisional number (tree store).
-    Fresh(u32),
-    /// A new state whose key was appended (with this hash).
-    Key(u64),
-}
-
 /// A state store: rows numbered densely in insertion order, looked up through a per-thread
 /// *cursor* (the decoded form of the state being expanded: its row for the flat table, its
 /// tree array for the tree table) so that successors can reuse the work of decoding it.
@@ -306,40 +295,22 @@ impl StateStore {
         }
     }
 
-    /// [`lookup`](StateStore::lookup) in a phase of concurrent lookups (after
-    /// [`prepare_shared`](StateStore::prepare_shared)): the tree store gives a new row with
-    /// all its nodes a provisional number instead of a key, the same for equal rows, which
-    /// [`insert_fresh`](StateStore::insert_fresh) numbers in the following insertion pass,
-    /// or [`number_fresh`](StateStore::number_fresh) in a parallel one; `pos` is the place
-    /// of this lookup in the order of the insertion pass (see
-    /// [`first_meets`](StateStore::first_meets)).
-    #[inline]
-    pub fn lookup_shared(
-        &self,
-        src: &[u32],
-        row: &[u32],
-        work: &mut Vec<u32>,
-        keys: &mut Vec<u32>,
-        pos: u64,
-    ) -> Probe {
+    /// The tree table, whose look-ups in a phase of concurrent look-ups (after
+    /// [`prepare_shared`](StateStore::prepare_shared)) are pipelined by
+    /// `lts/batch.rs`: a new row with all its nodes gets a provisional number instead of
+    /// a key, the same for equal rows, which [`insert_fresh`](StateStore::insert_fresh)
+    /// numbers in the following insertion pass, or [`number_fresh`](StateStore::number_fresh)
+    /// in a parallel one. `None` for the flat table, whose threads use
+    /// [`lookup`](StateStore::lookup).
+    pub fn tree(&self) -> Option<&TreeTable> {
         match self {
-            StateStore::Table(_) => match self.lookup(src, row, work, keys) {
-                Ok(id) => Probe::Known(id),
-                Err(h) => Probe::Key(h),
-            },
-            StateStore::Tree(t, _) => match t.lookup_shared(src, row, work, pos) {
-                SharedLookup::Known(id) => Probe::Known(id),
-                SharedLookup::Fresh(p) => Probe::Fresh(p),
-                SharedLookup::Missing => {
-                    keys.extend_from_slice(&work[2..]);
-                    Probe::Key(0)
-                }
-            },
+            StateStore::Table(_) => None,
+            StateStore::Tree(t, _) => Some(t),
         }
     }
 
-    /// Inserts the state of a provisional number from
-    /// [`lookup_shared`](StateStore::lookup_shared) unless present; returns its number and
+    /// Inserts the state of a provisional number from a shared look-up of the tree table
+    /// ([`tree`](StateStore::tree)) unless present; returns its number and
     /// whether it is new, or `None` when the store is full.
     pub fn insert_fresh(&mut self, p: u32) -> Option<(StateId, bool)> {
         match self {
@@ -370,6 +341,24 @@ impl StateStore {
         match self {
             StateStore::Table(_) => None,
             StateStore::Tree(t, _) => t.take_state_numbers(n).map(StateId),
+        }
+    }
+
+    /// Starts loading what [`first_meets`](StateStore::first_meets) reads about provisional
+    /// number `p`, a few look-ups ahead of it.
+    #[inline]
+    pub fn prefetch_first(&self, p: u32) {
+        if let StateStore::Tree(t, _) = self {
+            t.prefetch_first(p);
+        }
+    }
+
+    /// Starts loading the index slot where [`number_fresh`](StateStore::number_fresh) will
+    /// index the state of provisional number `p`, a few states ahead of it.
+    #[inline]
+    pub fn prefetch_numbering(&self, p: u32) {
+        if let StateStore::Tree(t, _) = self {
+            t.prefetch_numbering(p);
         }
     }
 

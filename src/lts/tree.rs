@@ -20,7 +20,10 @@
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
+use rayon::prelude::*;
+
 use super::fresh::FreshTable;
+use super::prefetch::prefetch;
 use super::StateId;
 
 /// Entries per page of a pair arena (32 KiB): pages are allocated whole so the arena never
@@ -33,6 +36,10 @@ const DIR_PAGES: usize = 1 << 10;
 
 /// Directories of an arena: enough for [`MAX_PAIRS`] entries.
 const DIRS: usize = (1 << 32) / (PAIR_PAGE * DIR_PAGES);
+
+/// Slots of an index from which [`PairTable::grow`] rebuilds it in parallel when asked,
+/// and the old slots each task takes: below this, one thread is quicker.
+const PARALLEL_GROW: usize = 1 << 16;
 
 /// Marks an empty index slot, and in a tree array a node not (yet) in the node table.
 pub const NO_NODE: u32 = u32::MAX;
@@ -166,6 +173,52 @@ impl PairTable {
         self.probe(pack(a, b), hash_pair(pack(a, b))).ok()
     }
 
+    /// The packed pair `(a, b)` and its hash: the first stage of a pipelined look-up
+    /// (`lts/batch.rs`).
+    #[inline]
+    pub(super) fn key(a: u32, b: u32) -> (u64, u64) {
+        let p = pack(a, b);
+        (p, hash_pair(p))
+    }
+
+    /// Starts loading the home slot of hash `h` (see `lts/prefetch.rs`): the first pass
+    /// of a pipelined look-up.
+    #[inline]
+    pub(super) fn prefetch_home(&self, h: u64) {
+        prefetch(&self.slots[(h >> self.shift) as usize]);
+    }
+
+    /// Starts loading the arena cell of the number in the home slot of hash `h`, if any:
+    /// the second pass of a pipelined look-up, after [`prefetch_home`](PairTable::prefetch_home).
+    #[inline]
+    pub(super) fn prefetch_pair(&self, h: u64) {
+        let s = self.slots[(h >> self.shift) as usize].load(Ordering::Acquire);
+        if s != NO_NODE {
+            prefetch(self.cell(s));
+        }
+    }
+
+    /// [`find`](PairTable::find) of a packed pair `p` of hash `h` (from [`key`](PairTable::key)).
+    #[inline]
+    pub(super) fn find_keyed(&self, p: u64, h: u64) -> Option<u32> {
+        self.probe(p, h).ok()
+    }
+
+    /// [`intern_shared`](PairTable::intern_shared) of a packed pair `p` of hash `h` (from
+    /// [`key`](PairTable::key)).
+    #[inline]
+    pub(super) fn intern_shared_keyed(&self, p: u64, h: u64) -> Option<u32> {
+        let pos = match self.probe(p, h) {
+            Ok(s) => return Some(s),
+            Err(pos) => pos,
+        };
+        if self.len() >= self.load_bound() {
+            return None;
+        }
+        let id = self.allocate(p)?;
+        Some(self.publish(p, id, pos).0)
+    }
+
     /// Linear probing for the packed pair `p` from the slot of hash `h`: `Ok(number)` when
     /// present, else `Err(slot)` with the empty slot where it belongs.
     #[inline]
@@ -225,17 +278,8 @@ impl PairTable {
     /// same: its number, or `None` when the index is at its load bound or the table is
     /// full (then the caller leaves the pair to [`intern`](PairTable::intern)).
     pub fn intern_shared(&self, a: u32, b: u32) -> Option<u32> {
-        let p = pack(a, b);
-        let h = hash_pair(p);
-        let pos = match self.probe(p, h) {
-            Ok(s) => return Some(s),
-            Err(pos) => pos,
-        };
-        if self.len() >= self.load_bound() {
-            return None;
-        }
-        let id = self.allocate(p)?;
-        Some(self.publish(p, id, pos).0)
+        let (p, h) = PairTable::key(a, b);
+        self.intern_shared_keyed(p, h)
     }
 
     /// The number of `(a, b)` and whether it is new, inserting it if absent; `None` when the
@@ -250,7 +294,7 @@ impl PairTable {
         let id = self.allocate(p)?;
         let res = self.publish(p, id, pos);
         if self.len() > self.load_bound() {
-            self.grow(1);
+            self.grow(1, false);
         }
         Some(res)
     }
@@ -259,13 +303,20 @@ impl PairTable {
     /// bound: what the exploring threads are expected to intern before the next exclusive
     /// phase.
     pub fn reserve(&mut self, extra: usize) {
+        self.reserve_with(extra, false);
+    }
+
+    /// [`reserve`](PairTable::reserve) with the index rebuilt by the threads of the rayon
+    /// pool it is called in when `parallel` (the exclusive steps of a parallel exploration:
+    /// the rebuild of the root index would otherwise be the one serial pass of its size).
+    fn reserve_with(&mut self, extra: usize, parallel: bool) {
         let need = self.len().saturating_add(extra);
         let mut bits = 0;
         while (self.slots.len() << bits) / 4 * 3 < need {
             bits += 1;
         }
         if bits > 0 {
-            self.grow(bits);
+            self.grow(bits, parallel);
         }
     }
 
@@ -280,12 +331,13 @@ impl PairTable {
     /// pairs are written by [`set`](PairTable::set) and indexed by
     /// [`publish_new`](PairTable::publish_new). The first number, or `None` when they do not
     /// fit under [`MAX_PAIRS`].
+    /// Called in the rayon pool of a parallel exploration, whose threads grow the index.
     pub fn take_numbers(&mut self, n: usize) -> Option<u32> {
         let first = self.len();
         if (first as u64).saturating_add(n as u64) > MAX_PAIRS {
             return None;
         }
-        self.reserve(n);
+        self.reserve_with(n, true);
         *self.counters.len.get_mut() += n;
         Some(first as u32)
     }
@@ -320,11 +372,35 @@ impl PairTable {
     }
 
     /// Rebuilds the index with `2^bits` times the slots; holes (pairs that a slot of the
-    /// old index does not name) are left out.
-    fn grow(&mut self, bits: u32) {
+    /// old index does not name) are left out. With `parallel`, the threads of the rayon
+    /// pool this is called in share the work: each indexes its part of the old slots as
+    /// [`publish_new`](PairTable::publish_new) does, so the numbers in a run of taken slots
+    /// may stand in another order, which look-ups do not depend on.
+    fn grow(&mut self, bits: u32, parallel: bool) {
         let new_len = self.slots.len() << bits;
         // A rehash does not poll: stop after it, cleanly, if it reaches the memory limit.
         crate::budget::before_big_allocation(new_len as u64 * 4);
+        if parallel && new_len >= PARALLEL_GROW {
+            let old = std::mem::replace(
+                &mut self.slots,
+                (0..new_len)
+                    .into_par_iter()
+                    .map(|_| AtomicU32::new(NO_NODE))
+                    .collect::<Vec<_>>()
+                    .into_boxed_slice(),
+            );
+            self.shift -= bits;
+            let this = &*self;
+            old.par_chunks(PARALLEL_GROW).for_each(|part| {
+                for s in part {
+                    let id = s.load(Ordering::Relaxed);
+                    if id != NO_NODE {
+                        this.publish_new(id);
+                    }
+                }
+            });
+            return;
+        }
         let old = std::mem::replace(&mut self.slots, empty_slots(new_len));
         self.shift -= bits;
         let mask = new_len - 1;
@@ -374,7 +450,7 @@ pub struct TreeTable {
     unindexed: Vec<u32>,
 }
 
-/// What a shared [`TreeTable::lookup_shared`] found.
+/// What a look-up in a phase of shared look-ups (`lts/batch.rs`) found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SharedLookup {
     /// A state present when the phase began.
@@ -531,12 +607,13 @@ impl TreeTable {
     /// load bound, so that the threads rarely find it full.
     /// `batch` is the number of states the phase expands: the table of new states is sized
     /// for the last phase's rate of new states per expanded state (the last batch of a
-    /// level may be small, the next one full), plus one per state.
+    /// level may be small, the next one full), plus one per state. Called in the rayon pool
+    /// of the exploration, whose threads grow the index.
     pub fn prepare_shared(&mut self, batch: usize) {
         let n = self.nodes.len();
         let grown = n - self.nodes_at_prepare.min(n);
         self.nodes_at_prepare = n;
-        self.nodes.reserve(2 * grown);
+        self.nodes.reserve_with(2 * grown, true);
         let rate = self.fresh_at_end as f64 / self.expanded_at_end.max(1) as f64;
         self.fresh.fit(batch + (rate * batch as f64) as usize);
         self.expanded_at_end = batch;
@@ -568,26 +645,29 @@ impl TreeTable {
         self.fresh.clear();
     }
 
-    /// [`lookup`](TreeTable::lookup) during a phase of shared lookups (after
-    /// [`prepare_shared`](TreeTable::prepare_shared), threads calling it concurrently): a
-    /// row not present gets a provisional number, the same for equal rows, and `pos` (the
-    /// place of this lookup in the order of the insertion pass) is noted for
-    /// [`first_meets`](TreeTable::first_meets).
-    pub fn lookup_shared(
-        &self,
-        src: &[u32],
-        row: &[u32],
-        tree: &mut Vec<u32>,
-        pos: u64,
-    ) -> SharedLookup {
-        if let Some(id) = self.lookup(src, row, tree) {
-            return SharedLookup::Known(id);
-        }
-        let kk = self.leaves;
-        if (kk > 2 && tree[2] == NO_NODE) || (kk > 3 && tree[3] == NO_NODE) {
-            return SharedLookup::Missing;
-        }
-        match self.fresh.intern_shared(tree[2], tree[3]) {
+    /// The node table and the root table, for the pipelined look-ups of
+    /// `lts/batch.rs` (which stand for [`lookup`](TreeTable::lookup) in a phase of
+    /// shared look-ups).
+    pub(super) fn pair_tables(&self) -> (&PairTable, &PairTable) {
+        (&self.nodes, &self.roots)
+    }
+
+    /// Starts loading the slot of root pair `(a, b)` in the table of new states, ahead of
+    /// [`meet_fresh`](TreeTable::meet_fresh) (see `lts/prefetch.rs`).
+    #[inline]
+    pub(super) fn prefetch_fresh(&self, a: u32, b: u32) {
+        self.fresh.prefetch_home(a, b);
+    }
+
+    /// During a phase of shared look-ups (after [`prepare_shared`](TreeTable::prepare_shared),
+    /// threads calling it concurrently), a root pair `(a, b)` absent from the root table: the
+    /// new state's provisional number, the same for equal rows, with `pos` (the place of
+    /// this look-up in the order of the insertion pass) noted for
+    /// [`first_meets`](TreeTable::first_meets); [`SharedLookup::Missing`] when the table of
+    /// new states has no room.
+    #[inline]
+    pub(super) fn meet_fresh(&self, a: u32, b: u32, pos: u64) -> SharedLookup {
+        match self.fresh.intern_shared(a, b) {
             Some(p) => {
                 self.fresh.note(p, pos);
                 SharedLookup::Fresh(p)
@@ -610,6 +690,21 @@ impl TreeTable {
         self.roots.take_numbers(n)
     }
 
+    /// Starts loading what [`first_meets`](TreeTable::first_meets) reads about provisional
+    /// number `p` (see `lts/prefetch.rs`).
+    #[inline]
+    pub fn prefetch_first(&self, p: u32) {
+        self.fresh.prefetch_slot(p);
+    }
+
+    /// Starts loading the root index slot where [`number_fresh`](TreeTable::number_fresh)
+    /// will index the new state of provisional number `p` (see `lts/prefetch.rs`).
+    #[inline]
+    pub fn prefetch_numbering(&self, p: u32) {
+        let (a, b) = self.fresh.get(p);
+        self.roots.prefetch_home(PairTable::key(a, b).1);
+    }
+
     /// Gives the new state of provisional number `p` the state number `id` (taken by
     /// [`take_state_numbers`](TreeTable::take_state_numbers)): its root is written and
     /// indexed. Threads call this concurrently for distinct `p` and `id`.
@@ -621,7 +716,7 @@ impl TreeTable {
     }
 
     /// Inserts the state of provisional number `p` (from
-    /// [`lookup_shared`](TreeTable::lookup_shared) in the current phase) unless present;
+    /// a look-up of `lts/batch.rs` in the current phase) unless present;
     /// returns its number and whether it is new, or `None` when the root table is full.
     pub fn insert_fresh(&mut self, p: u32) -> Option<(StateId, bool)> {
         match self.fresh.state(p) {
