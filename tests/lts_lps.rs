@@ -568,6 +568,17 @@ fn unused_parameters_are_dropped_whatever_other_processes_read() {
     );
 }
 
+/// A tail keeps the variables of the arguments it passes to a dropped parameter, as in
+/// mCRL2: `b(true)` and `b(false)` lead to two states (3 states and 2 transitions; 2 and 2
+/// while tails lost them).
+#[test]
+fn tails_keep_the_variables_of_arguments_to_dropped_parameters() {
+    assert_eq!(
+        aut_header("fixtures/lts/tail_keeps_dropped_argument.mcrl2"),
+        "des (0,2,3)"
+    );
+}
+
 /// A branch whose condition rewrites to `false` makes no control states, as in mCRL2: its
 /// tail `P(n mod 2)` no longer sends the keying into its fallback (1 state and 1 transition;
 /// 2 and 2 before).

@@ -131,16 +131,19 @@ pub(super) fn simplify_bodies(spec: &ProcSpec, simp: &dyn Simplifier) -> ProcSpe
     out
 }
 
-/// `spec` without the process parameters that occur nowhere in their process's body, and
-/// without the matching arguments of every call, as mCRL2 does (`P(n: Nat, b: Bool) =
-/// a . P(n, false)` becomes `P(n: Nat)`): such a parameter cannot influence behaviour, and
-/// keeping it would split states mCRL2 does not split. One pass on the bodies as written,
+/// Per process and parameter, whether its control state keeps it. A parameter that occurs
+/// nowhere in its process's body is dropped, with the matching argument of every call that
+/// jumps there, as mCRL2 does (`P(n: Nat, b: Bool) = a . P(n, false)` has states `P(n)`):
+/// it cannot influence behaviour, and keeping it would split states mCRL2 does not split.
+/// The expressions themselves keep those arguments: a tail `r . P(v, n + 1)` still holds
+/// `v` in mCRL2 when `P`'s first parameter is dropped
+/// (`fixtures/lts/tail_keeps_dropped_argument.mcrl2`). One pass on the bodies as written,
 /// as mCRL2's (a parameter only passed on to a dropped one stays). It stays too when a
 /// process that `P` calls, directly or not, uses a parameter of that name and sort, as
 /// mCRL2 keeps it then (`fixtures/lts/unread_parameter_reset.mcrl2`); other processes do
 /// not count (`fixtures/lts/unused_parameter_same_name.mcrl2`: a process `P` never calls
 /// reads one).
-pub(super) fn drop_unused_params(spec: &ProcSpec) -> ProcSpec {
+pub(super) fn kept_params(spec: &ProcSpec) -> Vec<Vec<bool>> {
     let used: Vec<HashSet<Var>> = spec
         .procs
         .iter()
@@ -173,6 +176,12 @@ pub(super) fn drop_unused_params(spec: &ProcSpec) -> ProcSpec {
                 .collect()
         })
         .collect();
+    keep
+}
+
+/// `spec` without the parameters `keep` drops and without the matching arguments of every
+/// call: the bodies by which mCRL2 decides which parameters a process state reads.
+pub(super) fn strip_dropped(spec: &ProcSpec, keep: &[Vec<bool>]) -> ProcSpec {
     if keep.iter().all(|k| k.iter().all(|&b| b)) {
         return spec.clone();
     }
@@ -191,7 +200,7 @@ pub(super) fn drop_unused_params(spec: &ProcSpec) -> ProcSpec {
         }
     }
     let mut out = spec.clone();
-    for (p, k) in out.procs.iter_mut().zip(&keep) {
+    for (p, k) in out.procs.iter_mut().zip(keep) {
         p.params = p
             .params
             .iter()
@@ -199,9 +208,9 @@ pub(super) fn drop_unused_params(spec: &ProcSpec) -> ProcSpec {
             .filter(|(_, &k)| k)
             .map(|(v, _)| v.clone())
             .collect();
-        p.body = strip(&p.body, &keep);
+        p.body = strip(&p.body, keep);
     }
-    out.init = strip(&spec.init, &keep);
+    out.init = strip(&spec.init, keep);
     out
 }
 

@@ -43,14 +43,24 @@ impl Lin<'_> {
             return Ok(*c);
         }
         let d = self.spec.proc(p);
-        let id = self.new_ctrl(
-            d.name.to_string(),
-            d.params.clone(),
-            CtrlKind::Proc(p),
-            d.span,
-        )?;
+        let params = self.kept(p, &d.params);
+        let id = self.new_ctrl(d.name.to_string(), params, CtrlKind::Proc(p), d.span)?;
         self.proc_ctrl.insert(p, id);
         Ok(id)
+    }
+
+    /// The items of `all` (a process's parameters, or a call's arguments) for the
+    /// parameters that `p`'s control state keeps.
+    fn kept<T: Clone>(&self, p: ProcId, all: &[T]) -> Vec<T> {
+        match self.keep.get(p.0 as usize) {
+            Some(k) => all
+                .iter()
+                .zip(k)
+                .filter(|(_, &k)| k)
+                .map(|(x, _)| x.clone())
+                .collect(),
+            None => all.to_vec(),
+        }
     }
 
     /// The pending calls continuing with process expression `q`, first to run first: the
@@ -67,7 +77,7 @@ impl Lin<'_> {
                 let ctrl = self.ctrl_of_proc(*proc)?;
                 return Ok(vec![Call {
                     ctrl,
-                    args: args.clone(),
+                    args: self.kept(*proc, args),
                 }]);
             }
         }
@@ -114,7 +124,7 @@ impl Lin<'_> {
                     let ctrl = self.ctrl_of_proc(*proc)?;
                     calls.push(Call {
                         ctrl,
-                        args: args.clone(),
+                        args: self.kept(*proc, args),
                     });
                 }
                 _ => return Ok(None),

@@ -147,16 +147,25 @@ fn linearise_with(
 ) -> Result<Lps, LinError> {
     // Parameters are dropped by their occurrences as written, and only then is the data
     // simplified (`P(bb) = c(bb) . P(if(bb, 1, 1))` keeps `bb`, as in mCRL2).
-    let dropped = drop_unused_params(&expand_trivial_calls(spec));
+    let written = expand_trivial_calls(spec);
+    let keep = kept_params(&written);
     let expanded = simplify_bodies(
-        &dropped,
+        &written,
         &crate::data::ir_ops::SyntacticSimplifier::new(&spec.data),
     );
     let spec = &expanded;
     let store = crate::data::TermStore::new();
     let mut l = Lin::new(spec, &store);
     l.keying = keying;
-    l.written = dropped.procs.iter().map(|p| p.body.clone()).collect();
+    // Which parameters a process state reads is decided on its body without the dropped
+    // arguments (`L(if(bb, e1, e1)) . P(true)` with `L`'s parameter dropped does not read
+    // `bb`), while tails keep those arguments' variables (see [`kept_params`]).
+    l.written = strip_dropped(&written, &keep)
+        .procs
+        .into_iter()
+        .map(|p| p.body)
+        .collect();
+    l.keep = keep;
     let tree = l.expand(&spec.init, spec.init_span, &mut Vec::new())?;
     let sums = l.lin_node(&tree, &Constraint::any())?;
     let sums = l.decluster(sums);
@@ -306,6 +315,8 @@ struct Lin<'a> {
     /// Per process, its body as written, before the data is simplified: mCRL2 decides
     /// which parameters a jump resets by the variables this reads (see `component`).
     written: Vec<ProcExpr>,
+    /// Per process and parameter, whether its control state keeps it ([`kept_params`]).
+    keep: Vec<Vec<bool>>,
 }
 
 impl<'a> Lin<'a> {
@@ -390,6 +401,7 @@ impl<'a> Lin<'a> {
             terminations: Vec::new(),
             selectors: HashSet::new(),
             written: Vec::new(),
+            keep: Vec::new(),
         }
     }
 
