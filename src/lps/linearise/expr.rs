@@ -156,15 +156,23 @@ pub(super) fn kept_params(spec: &ProcSpec) -> Vec<Vec<bool>> {
         .zip(&used)
         .map(|(p, u)| p.params.iter().filter(|v| u.contains(*v)).collect())
         .collect();
-    let callees: Vec<HashSet<usize>> = spec.procs.iter().map(|p| called(&p.body)).collect();
+    let callees: Vec<Vec<ProcId>> = spec
+        .procs
+        .iter()
+        .map(|p| {
+            let mut v = Vec::new();
+            collect_calls(&p.body, &mut v);
+            v
+        })
+        .collect();
     let keep: Vec<Vec<bool>> = (0..spec.procs.len())
         .map(|i| {
             // Every process reachable from `i` through calls.
             let mut seen: HashSet<usize> = HashSet::new();
-            let mut todo: Vec<usize> = callees[i].iter().copied().collect();
+            let mut todo: Vec<usize> = callees[i].iter().map(|c| c.0 as usize).collect();
             while let Some(j) = todo.pop() {
                 if seen.insert(j) {
-                    todo.extend(callees[j].iter().copied());
+                    todo.extend(callees[j].iter().map(|c| c.0 as usize));
                 }
             }
             let p = &spec.procs[i];
@@ -211,23 +219,6 @@ pub(super) fn strip_dropped(spec: &ProcSpec, keep: &[Vec<bool>]) -> ProcSpec {
         p.body = strip(&p.body, keep);
     }
     out.init = strip(&spec.init, keep);
-    out
-}
-
-/// The indices of the processes `e` calls.
-fn called(e: &ProcExpr) -> HashSet<usize> {
-    fn go(e: &ProcExpr, out: &mut HashSet<usize>) {
-        if let ProcExpr::Call { proc, .. } = e {
-            out.insert(proc.0 as usize);
-        }
-        // Visiting through `map_children` clones only `Arc`s.
-        let _ = e.map_children(|x| {
-            go(x, out);
-            x.clone()
-        });
-    }
-    let mut out = HashSet::new();
-    go(e, &mut out);
     out
 }
 
