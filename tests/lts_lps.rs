@@ -651,3 +651,47 @@ fn aut_header(spec: &str) -> String {
     let text = std::fs::read_to_string(&aut).unwrap();
     text.lines().next().unwrap().to_string()
 }
+
+/// A tail made by distributing a prefix over a call holds the call's arguments as written,
+/// also the one for a parameter the called state drops (mCRL2: 6 states, 8 transitions).
+#[test]
+fn distributed_tails_keep_arguments_to_dropped_parameters() {
+    assert_eq!(
+        aut_header("fixtures/lts/distributed_tail_keeps_dropped_argument.mcrl2"),
+        "des (0,8,6)"
+    );
+}
+
+/// A call after an action reads every argument as written, so the calling process reads a
+/// parameter it passes only to a dropped one (mCRL2: 7 states, 13 transitions).
+#[test]
+fn calls_after_an_action_read_arguments_to_dropped_parameters() {
+    assert_eq!(
+        aut_header("fixtures/lts/later_call_reads_dropped_argument.mcrl2"),
+        "des (0,13,7)"
+    );
+}
+
+/// A sequence is keyed by the kept arguments of its first call, whose other arguments'
+/// variables stay parameters, and by every argument of its later calls, as in mCRL2:
+/// dropped constants after the first call split states (4 states), in the first call they
+/// do not (7 and 2 states), and a dropped variable in the first call stays (9 states).
+#[test]
+fn sequences_key_dropped_arguments_as_mcrl2_does() {
+    assert_eq!(
+        aut_header("fixtures/lts/sequence_keeps_dropped_constant.mcrl2"),
+        "des (0,7,4)"
+    );
+    assert_eq!(
+        aut_header("fixtures/lts/first_call_drops_arguments.mcrl2"),
+        "des (0,10,7)"
+    );
+    assert_eq!(
+        aut_header("fixtures/lts/first_call_sequence_drops_arguments.mcrl2"),
+        "des (0,8,2)"
+    );
+    assert_eq!(
+        aut_header("fixtures/lts/terminating_tail_keeps_dropped_variable.mcrl2"),
+        "des (0,14,9)"
+    );
+}

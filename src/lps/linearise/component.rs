@@ -49,7 +49,7 @@ impl Lin<'_> {
         };
         let first = self.tail_calls(&Arc::new(e.clone()), "init", span)?;
         let start = if first.len() == 1 {
-            first.into_iter().next().expect("one call")
+            self.jump(first.into_iter().next().expect("one call"))
         } else {
             self.stack_target(&first)?
         };

@@ -187,14 +187,20 @@ pub(super) fn kept_params(spec: &ProcSpec) -> Vec<Vec<bool>> {
     keep
 }
 
-/// `spec` without the parameters `keep` drops and without the matching arguments of every
-/// call: the bodies by which mCRL2 decides which parameters a process state reads.
+/// `spec` without the parameters `keep` drops and without the matching arguments of the
+/// calls in first position: the bodies by which mCRL2 decides which parameters a process
+/// state reads.
 pub(super) fn strip_dropped(spec: &ProcSpec, keep: &[Vec<bool>]) -> ProcSpec {
     if keep.iter().all(|k| k.iter().all(|&b| b)) {
         return spec.clone();
     }
+    // Only calls in first position lose those arguments: mCRL2 substitutes the body of
+    // such a call, where the dropped parameter does not occur, while a call after a `.`
+    // stays an instance with all its arguments (`a . Q(n, false)` reads `n` though `Q`
+    // drops its first parameter; `L(if(bb, e1, e1)) . P(true)` does not read `bb`).
     fn strip(e: &ProcExpr, keep: &[Vec<bool>]) -> ProcExpr {
         match e {
+            ProcExpr::Seq(a, b) => ProcExpr::Seq(Arc::new(strip(a, keep)), b.clone()),
             ProcExpr::Call { proc, args } => ProcExpr::Call {
                 proc: *proc,
                 args: args

@@ -63,6 +63,20 @@ impl Lin<'_> {
         }
     }
 
+    /// `c` as a jump: a call of a process state with the declaration's whole argument list
+    /// (see [`Call`]) keeps only the arguments of the parameters the state keeps. A call
+    /// already in that form (taken apart from a fallback stack state) is left as it is:
+    /// the two lengths differ unless the state keeps every parameter.
+    pub(super) fn jump(&self, c: Call) -> Call {
+        match &self.ctrls[c.ctrl.0 as usize].kind {
+            CtrlKind::Proc(p) if c.args.len() == self.spec.proc(*p).params.len() => Call {
+                args: self.kept(*p, &c.args),
+                ctrl: c.ctrl,
+            },
+            _ => c,
+        }
+    }
+
     /// The pending calls continuing with process expression `q`, first to run first: the
     /// calls of `q` when it is a sequence of calls of sequential processes, else one call
     /// of a fresh control state for `q`.
@@ -77,7 +91,7 @@ impl Lin<'_> {
                 let ctrl = self.ctrl_of_proc(*proc)?;
                 return Ok(vec![Call {
                     ctrl,
-                    args: self.kept(*proc, args),
+                    args: args.clone(),
                 }]);
             }
         }
@@ -124,7 +138,7 @@ impl Lin<'_> {
                     let ctrl = self.ctrl_of_proc(*proc)?;
                     calls.push(Call {
                         ctrl,
-                        args: self.kept(*proc, args),
+                        args: args.clone(),
                     });
                 }
                 _ => return Ok(None),
@@ -436,12 +450,13 @@ impl Lin<'_> {
 
     /// The parameters of `c`'s state bound to `c`'s arguments.
     fn binding(&self, c: &Call) -> Subst {
-        self.ctrls[c.ctrl.0 as usize]
-            .params
-            .iter()
-            .cloned()
-            .zip(c.args.iter().cloned())
-            .collect()
+        let params = match &self.ctrls[c.ctrl.0 as usize].kind {
+            CtrlKind::Proc(p) if c.args.len() == self.spec.proc(*p).params.len() => {
+                &self.spec.proc(*p).params
+            }
+            _ => &self.ctrls[c.ctrl.0 as usize].params,
+        };
+        params.iter().cloned().zip(c.args.iter().cloned()).collect()
     }
 
     /// `c` as a sequence of calls of base states (process, tail expression).
@@ -485,7 +500,7 @@ impl Lin<'_> {
     /// for `P`, as in mCRL2: the first, and `P(false) . Terminated`.
     fn instance_target(&mut self, calls: Vec<Call>, terminated: bool) -> Result<Call, LinError> {
         if calls.len() == 1 && !terminated {
-            return Ok(calls.into_iter().next().expect("one call"));
+            return Ok(self.jump(calls.into_iter().next().expect("one call")));
         }
         // Arguments that keep growing (`P(p, q) = tau . P(q, min(q, p)) + a` substitutes
         // each into the next: exponentially) mean the keying would not end either.
@@ -501,17 +516,32 @@ impl Lin<'_> {
             .collect();
         if calls.len() == 1 {
             let c = &calls[0];
-            let params = &self.ctrls[c.ctrl.0 as usize].params;
-            if params
+            let sigma = self.binding(c);
+            if sigma
                 .iter()
-                .zip(&c.args)
                 .all(|(p, a)| matches!(a, DataExpr::Var(v) if v == p))
             {
-                return Ok(calls.into_iter().next().expect("one call"));
+                return Ok(self.jump(calls.into_iter().next().expect("one call")));
             }
         }
-        let key = (calls, terminated);
-        let params = seq_params(&key.0);
+        // The first call of a sequence is keyed by the arguments its state keeps: mCRL2
+        // replaces it by its body, where a dropped parameter does not occur, so
+        // `L1(2) . P0` and `L1(1) . P0` are one state when `L1` drops its parameter. The
+        // variables of its other arguments stay parameters of the sequence, as in mCRL2
+        // (`P1(cc, true) . Terminated` keeps `cc` when `P1` drops its first parameter).
+        // Later calls stay as written, every argument counting (`c . Q(true, false)` and
+        // `c . Q(false, false)` are two states).
+        let full = calls;
+        let mut calls = full.clone();
+        calls[0] = self.jump(calls[0].clone());
+        let read = seq_params(&calls);
+        let extra: Vec<Var> = seq_params(&full)
+            .into_iter()
+            .filter(|v| !read.contains(v))
+            .collect();
+        let mut params = read;
+        params.extend(extra.iter().cloned());
+        let key = (calls, terminated, extra);
         let args: Vec<DataExpr> = params.iter().cloned().map(DataExpr::Var).collect();
         if let Some(id) = self.seq_ctrl.get(&key) {
             return Ok(Call { ctrl: *id, args });
@@ -525,7 +555,7 @@ impl Lin<'_> {
             .map(|c| self.ctrls[c.ctrl.0 as usize].name.clone())
             .collect();
         let span = self.ctrls[key.0[0].ctrl.0 as usize].span;
-        let kind = CtrlKind::Seq(key.0.clone());
+        let kind = CtrlKind::Seq(full);
         let id = self.new_ctrl(names.join("."), params, kind, span)?;
         self.seq_ctrl.insert(key, id);
         Ok(Call { ctrl: id, args })
@@ -537,6 +567,8 @@ impl Lin<'_> {
     /// A lone call with `Terminate` after it is a state of its own here too, apart from
     /// the called state.
     fn state_target(&mut self, calls: Vec<Call>, terminated: bool) -> Result<Call, LinError> {
+        // The arguments are held in the parts' parameters, so only the kept ones count.
+        let calls: Vec<Call> = calls.into_iter().map(|c| self.jump(c)).collect();
         if calls.len() == 1 && !terminated {
             return Ok(calls.into_iter().next().expect("one call"));
         }

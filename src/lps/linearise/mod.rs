@@ -158,8 +158,9 @@ fn linearise_with(
     let mut l = Lin::new(spec, &store);
     l.keying = keying;
     // Which parameters a process state reads is decided on its body without the dropped
-    // arguments (`L(if(bb, e1, e1)) . P(true)` with `L`'s parameter dropped does not read
-    // `bb`), while tails keep those arguments' variables (see [`kept_params`]).
+    // arguments of calls in first position (`L(if(bb, e1, e1)) . P(true)` with `L`'s
+    // parameter dropped does not read `bb`; `a . Q(n)` reads `n` whatever `Q` keeps),
+    // while tails keep those arguments' variables (see [`kept_params`]).
     l.written = strip_dropped(&written, &keep)
         .procs
         .into_iter()
@@ -186,6 +187,12 @@ fn linearise_with(
 // Sequential part: Greibach normal form.
 
 /// A call on the pending stack: control state and arguments.
+///
+/// A call of a process state (`CtrlKind::Proc`) carries the declaration's whole argument
+/// list while it is pending, also for the parameters the state drops: a sequence state
+/// made from it reads every argument as written, as mCRL2's does (the tail
+/// `c . P1(cc, true)` keeps `cc` though `P1` never reads its first parameter).
+/// [`Lin::jump`] drops those arguments when the call becomes a jump.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Call {
     ctrl: CtrlId,
@@ -284,7 +291,7 @@ struct Lin<'a> {
     /// Structural hashes of the expressions keyed in `expr_ctrl`, one per shared node.
     shapes: key::ShapeHashes,
     stack_ctrl: HashMap<(Vec<CtrlId>, bool), CtrlId>,
-    seq_ctrl: HashMap<(Vec<Call>, bool), CtrlId>,
+    seq_ctrl: HashMap<(Vec<Call>, bool, Vec<Var>), CtrlId>,
     keying: Keying,
     /// Whether the component being linearised can terminate: then every sequence of
     /// pending calls that can terminate is followed by its final `Terminate`, so a lone
