@@ -695,3 +695,13 @@ fn sequences_key_dropped_arguments_as_mcrl2_does() {
         "des (0,14,9)"
     );
 }
+
+/// Whether a process uses a parameter is decided after the arguments of its calls are
+/// rewritten, not its conditions (mCRL2: 2 states, 6 transitions).
+#[test]
+fn rewritten_call_arguments_decide_which_parameters_are_used() {
+    assert_eq!(
+        aut_header("fixtures/lts/simplified_argument_drops_parameter.mcrl2"),
+        "des (0,6,2)"
+    );
+}

@@ -98,6 +98,28 @@ pub(crate) fn proc_free_vars(e: &ProcExpr) -> Vec<Var> {
     out
 }
 
+/// `spec` with only the arguments of process calls simplified by `simp`: the bodies by
+/// which mCRL2 decides which parameters a process keeps. It rewrites the arguments it
+/// passes on (`P(bb && false)` does not use `bb`), not conditions or action arguments
+/// (`if(true, eb, eb) == eb -> c . P2()` uses `eb`;
+/// `fixtures/lts/simplified_argument_drops_parameter.mcrl2`).
+pub(super) fn simplify_call_args(spec: &ProcSpec, simp: &dyn Simplifier) -> ProcSpec {
+    fn go(e: &ProcExpr, simp: &dyn Simplifier) -> ProcExpr {
+        match e {
+            ProcExpr::Call { proc, args } => ProcExpr::Call {
+                proc: *proc,
+                args: args.iter().map(|d| simp.simplify(d)).collect(),
+            },
+            _ => e.map_children(|x| go(x, simp)),
+        }
+    }
+    let mut out = spec.clone();
+    for p in out.procs.iter_mut() {
+        p.body = go(&p.body, simp);
+    }
+    out
+}
+
 /// `e` with every data expression in it (arguments, conditions) simplified by `simp`.
 pub(crate) fn simplify_proc(e: &ProcExpr, simp: &dyn Simplifier) -> ProcExpr {
     match e {
@@ -137,8 +159,9 @@ pub(super) fn simplify_bodies(spec: &ProcSpec, simp: &dyn Simplifier) -> ProcSpe
 /// it cannot influence behaviour, and keeping it would split states mCRL2 does not split.
 /// The expressions themselves keep those arguments: a tail `r . P(v, n + 1)` still holds
 /// `v` in mCRL2 when `P`'s first parameter is dropped
-/// (`fixtures/lts/tail_keeps_dropped_argument.mcrl2`). One pass on the bodies as written,
-/// as mCRL2's (a parameter only passed on to a dropped one stays). It stays too when a
+/// (`fixtures/lts/tail_keeps_dropped_argument.mcrl2`). One pass on the bodies as written
+/// but with call arguments rewritten ([`simplify_call_args`]), as mCRL2's (a parameter
+/// only passed on to a dropped one stays). It stays too when a
 /// process that `P` calls, directly or not, uses a parameter of that name and sort, as
 /// mCRL2 keeps it then (`fixtures/lts/unread_parameter_reset.mcrl2`); other processes do
 /// not count (`fixtures/lts/unused_parameter_same_name.mcrl2`: a process `P` never calls

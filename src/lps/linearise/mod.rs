@@ -145,14 +145,12 @@ fn linearise_with(
     opts: LineariseOptions,
     keying: Keying,
 ) -> Result<Lps, LinError> {
-    // Parameters are dropped by their occurrences as written, and only then is the data
-    // simplified (`P(bb) = c(bb) . P(if(bb, 1, 1))` keeps `bb`, as in mCRL2).
+    // Parameters are dropped by their occurrences as written, call arguments rewritten
+    // (see [`simplify_call_args`]), and only then is the rest of the data simplified.
     let written = expand_trivial_calls(spec);
-    let keep = kept_params(&written);
-    let expanded = simplify_bodies(
-        &written,
-        &crate::data::ir_ops::SyntacticSimplifier::new(&spec.data),
-    );
+    let simp = crate::data::ir_ops::SyntacticSimplifier::new(&spec.data);
+    let expanded = simplify_bodies(&written, &simp);
+    let keep = kept_params(&simplify_call_args(&written, &simp));
     let spec = &expanded;
     let store = crate::data::TermStore::new();
     let mut l = Lin::new(spec, &store);
