@@ -1,7 +1,9 @@
 //! The explicit-state re-check of a formula on an evidence LTS: the formula's fixpoints are
-//! evaluated over sets of states, straight from the modal formula (nested iteration, as
-//! Emerson and Lei evaluate it; a fixpoint with no free fixpoint variable is evaluated once
-//! per data valuation and kept), with the data engine only for `val(…)` and for matching
+//! evaluated over sets of states, straight from the modal formula (nested fixpoint
+//! iteration; a fixpoint with no free fixpoint variable, as every fixpoint of an
+//! alternation-free formula, is evaluated once per data valuation and kept, so such
+//! formulas cost one iteration per fixpoint as in Emerson and Lei's evaluation), with the
+//! data engine only for `val(…)` and for matching
 //! labels against action formulas. It needs neither `lts2pbes` nor instantiation, and it
 //! shares nothing with the proof that produced the evidence (no PBES, no BES, no game).
 //!
@@ -12,7 +14,8 @@
 //! quantified formula `true` (`forall`) or `false` (`exists`) whatever the other variables
 //! are, as in `forall p, v: Nat . [decide(p, v)] φ` (the modality then matches no
 //! transition), so the candidates are those argument values; the same inside action
-//! formulas, against the one label matched. Everything else ([`Unsupported`]) is
+//! formulas, against the one label matched. Everything else ([`Unsupported`]), and an
+//! evaluation that would take more than about a second of work (`MAX_WORK`), is
 //! re-checked by the route through `lts2pbes`, instantiation and a solver, which stays the
 //! reference (`tests/evidence_lts.rs` holds the two against each other on random LTSs and
 //! formulas).
@@ -36,6 +39,11 @@ pub struct Unsupported(pub String);
 
 /// Bound on the valuations one quantifier enumerates (beyond it: [`Unsupported`]).
 const MAX_VALUATIONS: usize = 100_000;
+
+/// Bound on the work of one evaluation, in transitions visited and words of state sets
+/// combined (about a second): nested iteration over many valuations can cost far more than
+/// instantiating the formula's PBES, so beyond it the caller takes that route instead.
+const MAX_WORK: u64 = 400_000_000;
 
 /// A set of states.
 type States = BitVec;
@@ -87,6 +95,8 @@ struct Checker<'s, 'f> {
     open: HashMap<usize, bool>,
     /// The labels an action formula (by address) matches, by valuation.
     matching: HashMap<(usize, Vec<TermId>), BitVec>,
+    /// Work done so far (see [`MAX_WORK`]).
+    work: u64,
 }
 
 /// A data valuation: the quantified variables in scope with their values.
@@ -133,6 +143,7 @@ impl<'s, 'f> Checker<'s, 'f> {
             done: HashMap::new(),
             open: HashMap::new(),
             matching: HashMap::new(),
+            work: 0,
         })
     }
 
@@ -178,6 +189,12 @@ impl<'s, 'f> Checker<'s, 'f> {
     /// The set of states satisfying `f` under `env`.
     fn eval(&mut self, f: &'f StateFormula, env: &mut Env) -> Result<States, Unsupported> {
         use StateFormula as S;
+        self.work += self.n as u64 / 64 + 1;
+        if self.work > MAX_WORK {
+            return Err(Unsupported(
+                "more work than instantiation would take".to_string(),
+            ));
+        }
         Ok(match f {
             S::True => self.all(),
             S::False => self.none(),
@@ -214,6 +231,7 @@ impl<'s, 'f> Checker<'s, 'f> {
                 let matching = match self.matching.get(&key) {
                     Some(m) => m.clone(),
                     None => {
+                        self.work += self.labels.len() as u64;
                         let mut m: BitVec = bitvec![0; self.labels.len()];
                         for l in 0..self.labels.len() {
                             if self.matches(alpha, l, env)? {
@@ -228,6 +246,7 @@ impl<'s, 'f> Checker<'s, 'f> {
                     return Ok(if must { self.all() } else { self.none() });
                 }
                 let target = self.eval(a, env)?;
+                self.work += self.trans.len() as u64;
                 let mut out = if must { self.all() } else { self.none() };
                 for &(from, label, to) in &self.trans {
                     if matching[label as usize] && target[to as usize] != must {
