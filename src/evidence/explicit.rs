@@ -60,6 +60,18 @@ pub fn check_explicit(
     data: &DataSpec,
     formula: &FormulaSpec,
 ) -> Result<bool, Unsupported> {
+    check_explicit_within(lts, labels, data, formula, MAX_WORK)
+}
+
+/// [`check_explicit`] with at most `max_work` work (transitions visited, words of state
+/// sets combined, labels matched); beyond it, [`Unsupported`].
+pub fn check_explicit_within(
+    lts: &Lts,
+    labels: &[Vec<Action>],
+    data: &DataSpec,
+    formula: &FormulaSpec,
+    max_work: u64,
+) -> Result<bool, Unsupported> {
     if labels.len() < lts.labels.len() {
         return Err(Unsupported("untyped labels".to_string()));
     }
@@ -68,7 +80,7 @@ pub fn check_explicit(
     let spec = merge_data(data, &formula.data);
     let store = TermStore::new();
     let rw = Rewriter::new(&spec, &store).map_err(|e| Unsupported(e.to_string()))?;
-    let mut c = Checker::new(lts, &labels[..lts.labels.len()], rw)?;
+    let mut c = Checker::new(lts, &labels[..lts.labels.len()], rw, max_work)?;
     let set = c.eval(&f, &mut Vec::new())?;
     Ok(set[lts.initial.index()])
 }
@@ -95,8 +107,9 @@ struct Checker<'s, 'f> {
     open: HashMap<usize, bool>,
     /// The labels an action formula (by address) matches, by valuation.
     matching: HashMap<(usize, Vec<TermId>), BitVec>,
-    /// Work done so far (see [`MAX_WORK`]).
+    /// Work done so far, and its bound (see [`MAX_WORK`]).
     work: u64,
+    max_work: u64,
 }
 
 /// A data valuation: the quantified variables in scope with their values.
@@ -107,6 +120,7 @@ impl<'s, 'f> Checker<'s, 'f> {
         lts: &Lts,
         labels: &'f [Vec<Action>],
         mut rw: Rewriter<'s>,
+        max_work: u64,
     ) -> Result<Self, Unsupported> {
         let mut values: HashMap<Sort, Vec<TermId>> = HashMap::new();
         let mut out = Vec::with_capacity(labels.len());
@@ -144,6 +158,7 @@ impl<'s, 'f> Checker<'s, 'f> {
             open: HashMap::new(),
             matching: HashMap::new(),
             work: 0,
+            max_work,
         })
     }
 
@@ -190,7 +205,7 @@ impl<'s, 'f> Checker<'s, 'f> {
     fn eval(&mut self, f: &'f StateFormula, env: &mut Env) -> Result<States, Unsupported> {
         use StateFormula as S;
         self.work += self.n as u64 / 64 + 1;
-        if self.work > MAX_WORK {
+        if self.work > self.max_work {
             return Err(Unsupported(
                 "more work than instantiation would take".to_string(),
             ));
