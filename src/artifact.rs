@@ -50,8 +50,9 @@ impl ArtifactKind {
     /// The current format version of this kind; bump it whenever the payload type changes.
     pub fn version(self) -> u32 {
         match self {
-            // 2: summand origins name their synthetic sum variables; 3: and their clusters.
-            ArtifactKind::Lps => 3,
+            // 2: summand origins name their synthetic sum variables; 3: and their clusters;
+            // 4: and the model's names of the sum variables the lineariser renamed.
+            ArtifactKind::Lps => 4,
             // 2: the PBES records the identity of the LPS or LTS it was generated from.
             ArtifactKind::Pbes => 2,
             ArtifactKind::Lts | ArtifactKind::Bes => 1,

@@ -437,3 +437,38 @@ fn merged_sum_variables_show_the_member_that_fired() {
         }
     }
 }
+
+#[test]
+fn renamed_sum_variables_keep_the_models_names() {
+    // The lineariser renames P's `n` (it clashes with the parameter) to `n1` and, in the
+    // synchronous summand, Q's `k` to `k1`; the trace shows the names of the model, through
+    // the LPS artifact too.
+    let spec = include_str!("../fixtures/evidence/renamed_sums.mcrl2");
+    let formula = "[true*][exists x: Nat . b(1) | c(x, 0)]false";
+    let (code, lines) = check(spec, formula, &[]);
+    assert_eq!(code, 1, "{lines:?}");
+    assert!(lines[3].ends_with("[n = 0]"), "{lines:?}");
+    assert!(lines[4].contains("b(1)|c(0, 0)"), "{lines:?}");
+    assert!(lines[4].ends_with("[k = 1, k = 0]"), "{lines:?}");
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("m.mcrl2"), spec).unwrap();
+    std::fs::write(d.path().join("f.mcf"), formula).unwrap();
+    for args in [
+        &["mcrl22lps", "m.mcrl2", "m.lps"][..],
+        &["lps2pbes", "-c", "m.lps", "-f", "f.mcf", "p.pbes"],
+    ] {
+        let o = muon(args, d.path());
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let printed = String::from_utf8_lossy(&muon(&["lpspp", "m.lps"], d.path()).stdout).to_string();
+    assert!(
+        printed.contains("sum n1: Nat") && printed.contains("k1: Nat"),
+        "{printed}"
+    );
+    let o = muon(&["pbessolve", "--file=m.lps", "p.pbes"], d.path());
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.iter().any(|l| l.ends_with("[n = 0]")), "{out}");
+    assert!(lines.iter().any(|l| l.ends_with("[k = 1, k = 0]")), "{out}");
+    assert!(!out.contains("n1") && !out.contains("k1"), "{out}");
+}

@@ -2,11 +2,15 @@
 //! trace names LTS states and the model's own labels, the evidence LTS is a part of the
 //! model, and the independent checker (replay on the LTS, the formula re-checked on the
 //! evidence LTS) confirms it. Through the binary for the user's view, and through the
-//! library for a property test over random LTSs and formulas, with corrupted traces.
+//! library for a property test over random LTSs and formulas, with corrupted traces. The
+//! explicit-state re-check of the formula on an evidence LTS is held against the route
+//! through `lts2pbes` and a solver on random LTSs with data in labels and random formulas.
 
 use std::path::Path;
 use std::process::{Command, Output};
 
+use muon::evidence::check::verdict_by_pbes;
+use muon::evidence::explicit::check_explicit;
 use muon::evidence::lts::{check_lts_evidence, check_lts_trace, state};
 use muon::evidence::{read_lts, Evidence};
 use muon::lts::Lts;
@@ -344,5 +348,224 @@ proptest! {
         let mut bad = t.clone();
         bad.initial = state(lts.num_states);
         prop_assert!(check_lts_trace(&lts, &bad).is_err(), "wrong initial state accepted");
+    }
+}
+
+// ---- the explicit-state re-check against the route through lts2pbes ----
+
+/// Labels with data: `a: Nat`, `b: Bool`, and the plain `c`.
+const DATA_LABELS: &[&str] = &["a(0)", "a(1)", "a(2)", "b(true)", "b(false)", "c", "a(1)|c"];
+
+fn data_spec() -> ProcSpec {
+    muon::process::typecheck::check_specification(&SourceFile::new(
+        "m.mcrl2",
+        "act a: Nat; b: Bool; c; init delta;",
+    ))
+    .unwrap()
+}
+
+/// A small deterministic generator of formula text (xorshift), over the actions of
+/// [`data_spec`]: fixpoints (alternating), quantifiers bound by the labels and not, data in
+/// `val` and in action formulas.
+struct Gen {
+    state: u64,
+    next_name: usize,
+}
+
+impl Gen {
+    fn pick(&mut self, n: usize) -> usize {
+        self.state ^= self.state << 13;
+        self.state ^= self.state >> 7;
+        self.state ^= self.state << 17;
+        (self.state % n as u64) as usize
+    }
+
+    fn fresh(&mut self, base: &str) -> String {
+        self.next_name += 1;
+        format!("{base}{}", self.next_name)
+    }
+
+    fn action(&mut self, nats: &[String], bools: &[String], depth: u32) -> String {
+        let leaf = depth == 0 || self.pick(3) == 0;
+        if leaf {
+            return match self.pick(7) {
+                0 => "true".into(),
+                1 => "c".into(),
+                2 => format!("a({})", self.pick(3)),
+                3 if !nats.is_empty() => format!("a({})", nats[self.pick(nats.len())]),
+                4 if !bools.is_empty() => format!("b({})", bools[self.pick(bools.len())]),
+                5 => "b(false)".into(),
+                _ => "tau".into(),
+            };
+        }
+        match self.pick(5) {
+            0 => format!("!({})", self.action(nats, bools, depth - 1)),
+            1 => format!(
+                "({} && {})",
+                self.action(nats, bools, depth - 1),
+                self.action(nats, bools, depth - 1)
+            ),
+            2 => format!(
+                "({} || {})",
+                self.action(nats, bools, depth - 1),
+                self.action(nats, bools, depth - 1)
+            ),
+            3 => {
+                let m = self.fresh("m");
+                format!("(exists {m}: Nat . a({m}) && val({m} > 0))")
+            }
+            _ => {
+                let m = self.fresh("m");
+                format!("(forall {m}: Nat . !a({m}) || val({m} < 2))")
+            }
+        }
+    }
+
+    fn state(&mut self, nats: &[String], bools: &[String], fix: &[String], depth: u32) -> String {
+        let leaf = depth == 0 || self.pick(4) == 0;
+        if leaf {
+            return match self.pick(6) {
+                0 => "true".into(),
+                1 => "false".into(),
+                2 if !fix.is_empty() => fix[self.pick(fix.len())].clone(),
+                3 if !nats.is_empty() => {
+                    format!("val({} < {})", nats[self.pick(nats.len())], self.pick(3))
+                }
+                4 if nats.len() >= 2 => format!("val({} == {})", nats[0], nats[nats.len() - 1]),
+                5 if !bools.is_empty() => format!("val({})", bools[self.pick(bools.len())]),
+                _ => format!("<{}>true", self.action(nats, bools, 1)),
+            };
+        }
+        let d = depth - 1;
+        match self.pick(10) {
+            0 => format!(
+                "({} && {})",
+                self.state(nats, bools, fix, d),
+                self.state(nats, bools, fix, d)
+            ),
+            1 => format!(
+                "({} || {})",
+                self.state(nats, bools, fix, d),
+                self.state(nats, bools, fix, d)
+            ),
+            2 => format!(
+                "[{}]{}",
+                self.action(nats, bools, 2),
+                self.state(nats, bools, fix, d)
+            ),
+            3 => format!(
+                "<{}>{}",
+                self.action(nats, bools, 2),
+                self.state(nats, bools, fix, d)
+            ),
+            4 | 5 => {
+                let x = self.fresh("X");
+                let kind = if self.pick(2) == 0 { "mu" } else { "nu" };
+                let mut inner = fix.to_vec();
+                inner.push(x.clone());
+                format!("({kind} {x} . {})", self.state(nats, bools, &inner, d))
+            }
+            6 => {
+                // Bound by the labels: the candidates are the labels' values.
+                let n = self.fresh("n");
+                let mut inner = nats.to_vec();
+                inner.push(n.clone());
+                let body = self.state(&inner, bools, fix, d);
+                if self.pick(2) == 0 {
+                    format!("(forall {n}: Nat . [a({n})]{body})")
+                } else {
+                    format!("(exists {n}: Nat . <a({n})>{body})")
+                }
+            }
+            7 => {
+                let v = self.fresh("v");
+                let mut inner = bools.to_vec();
+                inner.push(v.clone());
+                let q = if self.pick(2) == 0 {
+                    "forall"
+                } else {
+                    "exists"
+                };
+                format!("({q} {v}: Bool . {})", self.state(nats, &inner, fix, d))
+            }
+            8 => {
+                // Not bound by the labels: the explicit check falls back.
+                let n = self.fresh("n");
+                let mut inner = nats.to_vec();
+                inner.push(n.clone());
+                format!("(exists {n}: Nat . {})", self.state(&inner, bools, fix, d))
+            }
+            _ => format!("[true*]{}", self.state(nats, bools, fix, d)),
+        }
+    }
+}
+
+/// The verdict of `text` by the explicit-state evaluator (`None` where it does not cover
+/// the formula) and by `lts2pbes` with a solver (an error where instantiation cannot
+/// eliminate a quantifier).
+fn both_rechecks(lts: &Lts, text: &str) -> (Option<bool>, Result<bool, String>) {
+    let spec = data_spec();
+    let f = formula(&spec, text);
+    let store = muon::data::TermStore::new();
+    let parser = muon::pbes::front::LabelArgParser::new(&spec.data, &store);
+    let labels = type_labels(lts, &spec.actions, &mut |t, s| parser.parse(t, s)).unwrap();
+    let reference = verdict_by_pbes(lts, &labels, &spec.data, &f, SolverKind::Zielonka)
+        .map_err(|e| e.to_string());
+    let explicit = check_explicit(lts, &labels, &spec.data, &f).ok();
+    (explicit, reference)
+}
+
+#[test]
+fn the_explicit_recheck_covers_the_seed_formulas_shapes() {
+    let lts = Lts {
+        initial: muon::lts::StateId(0),
+        num_states: 3,
+        labels: std::iter::once(muon::lts::Label::tau())
+            .chain(DATA_LABELS.iter().map(|a| muon::lts::Label::from_text(*a)))
+            .collect(),
+        transitions: [(0, 1, 1), (1, 2, 2), (2, 3, 0), (0, 6, 2)]
+            .iter()
+            .map(|&(f, l, t)| muon::lts::Transition {
+                from: muon::lts::StateId(f),
+                label: muon::lts::LabelId(l),
+                to: muon::lts::StateId(t),
+            })
+            .collect(),
+    };
+    for text in [
+        "[true*] forall p: Nat . [a(p)] [true*] forall q: Nat . [a(q)] val(p == q)",
+        "[true*] forall p: Nat . [a(p)] val(p < 3)",
+        "[true*] forall v: Bool . [b(v)] false",
+        "mu X . <c>true || <true>X",
+        "nu X . mu Y . [a(0)]X && [!a(0)]Y",
+        "<exists m: Nat . a(m) && val(m > 1)>true",
+        "[true*] forall p: Nat . [a(p)] [true*] forall v: Nat . [a(v)] false",
+    ] {
+        let (explicit, reference) = both_rechecks(&lts, text);
+        assert_eq!(explicit.map(Ok), Some(reference), "{text}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, .. ProptestConfig::default() })]
+
+    #[test]
+    fn the_explicit_recheck_agrees_with_lts2pbes(
+        lts in reduce_common::arb_lts(Shape {
+            max_states: 6,
+            max_transitions: 12,
+            tau_weight: 1,
+            actions: DATA_LABELS,
+            random_initial: true,
+        }),
+        seed in 1..u64::MAX,
+    ) {
+        let text = Gen { state: seed, next_name: 0 }.state(&[], &[], &[], 4);
+        // Where both decide, they agree. (The explicit check also decides some formulas
+        // whose quantifier instantiation cannot eliminate, such as `exists n: Nat . [true*]false`.)
+        let (explicit, reference) = both_rechecks(&lts, &text);
+        if let (Some(v), Ok(r)) = (explicit, reference) {
+            prop_assert_eq!(v, r, "{}", text);
+        }
     }
 }

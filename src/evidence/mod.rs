@@ -19,11 +19,13 @@
 //!
 //! The [`check`] module confirms evidence independently of the PBES and its solver: every
 //! step replays on the LPS, a lasso closes, and the formula, checked afresh on the evidence
-//! LTS, gives the same verdict. Evidence that fails is an internal error
+//! LTS (by the explicit-state evaluator of [`explicit`], or through `lts2pbes` where that
+//! does not cover the formula), gives the same verdict. Evidence that fails is an internal error
 //! ([`EvidenceError::Unchecked`]), never printed. [`text`] renders traces for people (one
 //! step per line, changed parameters by name) and for tools (JSON).
 
 pub mod check;
+pub mod explicit;
 pub mod lts;
 mod read;
 pub mod text;

@@ -181,6 +181,10 @@ pub struct Origin {
     /// The clusters merged into this summand: which member fired, and so which sum variables
     /// mean something and under which of the model's names ([`Origin::model_sums`]).
     pub clusters: Vec<Cluster>,
+    /// The sum variables the lineariser renamed (apart from parameters, from other
+    /// processes' variables, from each other): their name here and the name the model gives
+    /// them, so traces show the model's names ([`Origin::model_name`]).
+    pub sum_names: Vec<(Name, Name)>,
 }
 
 /// Summands of one component merged by the lineariser's clustering: their sum variables
@@ -193,15 +197,30 @@ pub struct Cluster {
     pub selectors: Vec<Name>,
     /// The merged sum variables.
     pub merged: Vec<Name>,
-    /// Per member: the merged sum variables it uses, each with the member's own name for it.
+    /// Per member: the merged sum variables it uses, each with the model's name for it.
     pub members: Vec<Vec<(Name, Name)>>,
 }
 
 impl Origin {
+    /// The model's name of this summand's sum variable `name` (`name` itself unless the
+    /// lineariser renamed it).
+    pub fn model_name<'a>(&'a self, name: &'a Name) -> &'a Name {
+        self.sum_names
+            .iter()
+            .find(|(here, _)| here == name)
+            .map_or(name, |(_, model)| model)
+    }
+
+    /// Records that the lineariser renamed sum variable `old` of this summand to `new`.
+    pub fn renamed(&mut self, old: &Name, new: &Name) {
+        record_rename(&mut self.sum_names, old, new);
+    }
+
     /// The sum values of a transition of this summand as the model has them: the
     /// lineariser's selectors left out, and of each cluster's merged variables only those
     /// the member that fired uses, under its own names (the others are fixed to a default
-    /// that means nothing in the model).
+    /// that means nothing in the model); the others under their names in the model
+    /// ([`Origin::model_name`]).
     pub fn model_sums<'a>(&self, values: &'a [(Var, DataExpr)]) -> Vec<(Name, &'a DataExpr)> {
         let mut hidden: Vec<&Name> = Vec::new();
         let mut renamed: Vec<(&Name, &Name)> = Vec::new();
@@ -230,13 +249,22 @@ impl Origin {
             .iter()
             .filter(|(v, _)| !self.synthetic.contains(&v.name) && !hidden.contains(&&v.name))
             .map(|(v, e)| {
-                let name = renamed
-                    .iter()
-                    .find(|(m, _)| **m == v.name)
-                    .map_or_else(|| v.name.clone(), |(_, own)| (*own).clone());
+                let name = renamed.iter().find(|(m, _)| **m == v.name).map_or_else(
+                    || self.model_name(&v.name).clone(),
+                    |(_, own)| (*own).clone(),
+                );
                 (name, e)
             })
             .collect()
+    }
+}
+
+/// Records in `names` (pairs of a name in the LPS and the model's name, as
+/// [`Origin::sum_names`]) that sum variable `old` was renamed to `new`.
+pub fn record_rename(names: &mut Vec<(Name, Name)>, old: &Name, new: &Name) {
+    match names.iter_mut().find(|(here, _)| here == old) {
+        Some(entry) => entry.0 = new.clone(),
+        None => names.push((new.clone(), old.clone())),
     }
 }
 

@@ -66,6 +66,7 @@ pub fn add_terminate(lps: &mut Lps, components: &[Termination]) {
             description: "successful termination".into(),
             synthetic: Vec::new(),
             clusters: Vec::new(),
+            sum_names: Vec::new(),
         },
     });
 }

@@ -165,16 +165,19 @@ impl Lin<'_> {
                 }
             })
             .collect();
-        // Per member: each merged variable it uses, with its own name.
+        // Per member: each merged variable it uses, with the model's name for it.
         let own_names: Vec<Vec<(Name, Name)>> = members
             .iter()
             .zip(&renames)
             .map(|(m, sigma)| {
                 m.sum_vars
                     .iter()
-                    .map(|v| match sigma.get(v) {
-                        Some(DataExpr::Var(w)) => (w.name.clone(), v.name.clone()),
-                        _ => (v.name.clone(), v.name.clone()),
+                    .map(|v| {
+                        let model = m.origin.model_name(&v.name).clone();
+                        match sigma.get(v) {
+                            Some(DataExpr::Var(w)) => (w.name.clone(), model),
+                            _ => (v.name.clone(), model),
+                        }
                     })
                     .collect()
             })

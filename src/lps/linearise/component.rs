@@ -195,6 +195,7 @@ impl Lin<'_> {
                 let (sv, ren) = rename_sum_vars(&a.sum_vars, &self.used_names);
                 a.sum_vars = vec![];
                 let mut a = subst_alt(&a, &ren);
+                a.renamed(&ren);
                 a.sum_vars = sv;
                 let a = subst_alt(&a, &sigma);
                 let arg = |d: &DataExpr| substitute(&substitute(d, &ren), &sigma);
@@ -248,6 +249,7 @@ impl Lin<'_> {
                         description: ctrl.name.clone(),
                         synthetic: Vec::new(),
                         clusters: Vec::new(),
+                        sum_names: a.names.clone(),
                     },
                 });
             }

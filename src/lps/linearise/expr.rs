@@ -548,8 +548,11 @@ pub(super) fn subst_alt(alt: &Alt, sigma: &Subst) -> Alt {
         sigma.remove(v);
     }
     let (sum_vars, ren) = rename_sum_vars(&alt.sum_vars, &range_names(&sigma));
+    let mut names = alt.names.clone();
+    super::record_renames(&mut names, &ren);
     sigma.extend(ren);
     Alt {
+        names,
         sum_vars,
         cond: substitute(&alt.cond, &sigma),
         acts: alt.acts.iter().map(|a| subst_action(a, &sigma)).collect(),
@@ -577,6 +580,7 @@ pub(super) fn instantiate_alt(alt: &Alt, sigma: &Subst, avoid: &HashSet<Name>) -
         },
         &ren,
     );
+    a.renamed(&ren);
     a.sum_vars = sv;
     a
 }
@@ -605,7 +609,8 @@ pub(super) fn subst_csum(s: &CSum, sigma: &Subst, avoid: &HashSet<Name>) -> CSum
 }
 
 /// The origin of a summand whose sum variables `ren` renamed: its selectors and clusters
-/// follow the new names (each member keeps its own names for the model).
+/// follow the new names (each member keeps the model's names), and the renamed variables
+/// keep the model's names ([`Origin::sum_names`]).
 fn rename_origin(o: &Origin, ren: &Subst) -> Origin {
     if ren.is_empty() {
         return o.clone();
@@ -619,6 +624,13 @@ fn rename_origin(o: &Origin, ren: &Subst) -> Origin {
     let mut o = o.clone();
     for n in &mut o.synthetic {
         *n = new(n);
+    }
+    for (v, w) in ren {
+        if let DataExpr::Var(w) = w {
+            if !o.synthetic.contains(&w.name) {
+                o.renamed(&v.name, &w.name);
+            }
+        }
     }
     for c in &mut o.clusters {
         for n in c.selectors.iter_mut().chain(c.merged.iter_mut()) {
@@ -656,10 +668,13 @@ pub(super) fn merge_origin(a: &Origin, b: &Origin, sep: &str) -> Origin {
             .filter(|c| !a.clusters.contains(c))
             .cloned(),
     );
+    let mut sum_names = a.sum_names.clone();
+    sum_names.extend(b.sum_names.iter().cloned());
     Origin {
         spans,
         description: format!("{}{sep}{}", a.description, b.description),
         synthetic,
         clusters,
+        sum_names,
     }
 }

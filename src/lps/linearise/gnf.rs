@@ -162,12 +162,14 @@ impl Lin<'_> {
                 cond: true_(),
                 acts: vec![a.clone()],
                 stack: vec![],
+                names: vec![],
             }],
             ProcExpr::Tau => vec![Alt {
                 sum_vars: vec![],
                 cond: true_(),
                 acts: vec![],
                 stack: vec![],
+                names: vec![],
             }],
             ProcExpr::Delta => vec![],
             ProcExpr::Call { proc, args } => {
@@ -202,6 +204,7 @@ impl Lin<'_> {
                 sc.extend(nvars.iter().map(|v| v.name.clone()));
                 let mut alts = self.gnf(&body, &sc, owner, span)?;
                 for a in &mut alts {
+                    a.renamed(&ren);
                     let mut sv = nvars.clone();
                     sv.append(&mut a.sum_vars);
                     a.sum_vars = sv;
@@ -276,12 +279,17 @@ impl Lin<'_> {
                         acts.extend(y2.acts);
                         let mut sv = x.sum_vars.clone();
                         sv.extend(ysv);
-                        out.push(Alt {
+                        let mut names = x.names.clone();
+                        names.extend(y2.names);
+                        let mut alt = Alt {
                             sum_vars: sv,
                             cond: and(x.cond.clone(), y2.cond),
                             acts,
                             stack: vec![],
-                        });
+                            names,
+                        };
+                        alt.renamed(&ren);
+                        out.push(alt);
                     }
                 }
                 out

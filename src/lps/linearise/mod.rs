@@ -205,6 +205,25 @@ struct Alt {
     acts: Vec<Action>,
     /// Pending calls, innermost first; empty means successful termination.
     stack: Vec<Call>,
+    /// The sum variables renamed so far: name here, name in the model
+    /// ([`crate::lps::Origin::sum_names`]).
+    names: Vec<(Name, Name)>,
+}
+
+impl Alt {
+    /// Records the renaming `ren` of sum variables in [`Alt::names`].
+    fn renamed(&mut self, ren: &Subst) {
+        record_renames(&mut self.names, ren);
+    }
+}
+
+/// Records the renaming `ren` of sum variables in `names` ([`crate::lps::record_rename`]).
+fn record_renames(names: &mut Vec<(Name, Name)>, ren: &Subst) {
+    for (v, w) in ren {
+        if let DataExpr::Var(w) = w {
+            super::record_rename(names, &v.name, &w.name);
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

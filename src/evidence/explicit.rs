@@ -1,0 +1,563 @@
+//! The explicit-state re-check of a formula on an evidence LTS: the formula's fixpoints are
+//! evaluated over sets of states, straight from the modal formula (nested fixpoint
+//! iteration; a fixpoint with no free fixpoint variable, as every fixpoint of an
+//! alternation-free formula, is evaluated once per data valuation and kept, so such
+//! formulas cost one iteration per fixpoint as in Emerson and Lei's evaluation), with the
+//! data engine only for `val(…)` and for matching
+//! labels against action formulas. It needs neither `lts2pbes` nor instantiation, and it
+//! shares nothing with the proof that produced the evidence (no PBES, no BES, no game).
+//!
+//! What it covers, after the formula's positive normal form (`modal::preprocess`, the
+//! form `lts2pbes` translates): fixpoints without data parameters; data quantifiers whose
+//! variable either has sort `Bool` or is *bound by the labels*: every valuation where the
+//! variable differs from every argument of its sort in the LTS's labels makes the
+//! quantified formula `true` (`forall`) or `false` (`exists`) whatever the other variables
+//! are, as in `forall p, v: Nat . [decide(p, v)] φ` (the modality then matches no
+//! transition), so the candidates are those argument values; the same inside action
+//! formulas, against the one label matched. Everything else ([`Unsupported`]), and an
+//! evaluation that would take more than about a second of work (`MAX_WORK`), is
+//! re-checked by the route through `lts2pbes`, instantiation and a solver, which stays the
+//! reference (`tests/evidence_lts.rs` holds the two against each other on random LTSs and
+//! formulas).
+
+use std::collections::HashMap;
+
+use bitvec::prelude::{bitvec, BitVec};
+
+use crate::data::ir::{DataExpr, DataSpec, Sort, Var};
+use crate::data::{Rewriter, TermId, TermStore, VarId};
+use crate::lts::Lts;
+use crate::modal::ir::{ActionFormula, FormulaSpec, RegFormula, StateFormula};
+use crate::pbes::lps2pbes::{merge_data, normalise_formula};
+use crate::pbes::matching::formula_free_vars_into;
+use crate::process::ir::Action;
+
+/// Why the explicit-state re-check does not decide a formula (the caller falls back to
+/// `lts2pbes`): the construct it met.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsupported(pub String);
+
+/// Bound on the valuations one quantifier enumerates (beyond it: [`Unsupported`]).
+const MAX_VALUATIONS: usize = 100_000;
+
+/// Bound on the work of one evaluation, in transitions visited and words of state sets
+/// combined (about a second): nested iteration over many valuations can cost far more than
+/// instantiating the formula's PBES, so beyond it the caller takes that route instead.
+const MAX_WORK: u64 = 400_000_000;
+
+/// A set of states.
+type States = BitVec;
+
+/// One action of a label: name, sorts, argument terms (normal forms).
+type LabelAction<'f> = (&'f str, &'f [Sort], Vec<TermId>);
+
+/// The verdict of `formula` in the initial state of `lts`, whose label `i` is the typed
+/// multi-action `labels[i]` (as `lts2pbes` types them) over the data of `data`; `Err` names
+/// what this checker does not cover.
+pub fn check_explicit(
+    lts: &Lts,
+    labels: &[Vec<Action>],
+    data: &DataSpec,
+    formula: &FormulaSpec,
+) -> Result<bool, Unsupported> {
+    check_explicit_within(lts, labels, data, formula, MAX_WORK)
+}
+
+/// [`check_explicit`] with at most `max_work` work (transitions visited, words of state
+/// sets combined, labels matched); beyond it, [`Unsupported`].
+pub fn check_explicit_within(
+    lts: &Lts,
+    labels: &[Vec<Action>],
+    data: &DataSpec,
+    formula: &FormulaSpec,
+    max_work: u64,
+) -> Result<bool, Unsupported> {
+    if labels.len() < lts.labels.len() {
+        return Err(Unsupported("untyped labels".to_string()));
+    }
+    let f = normalise_formula(&formula.formula, Default::default())
+        .map_err(|e| Unsupported(e.to_string()))?;
+    let spec = merge_data(data, &formula.data);
+    let store = TermStore::new();
+    let rw = Rewriter::new(&spec, &store).map_err(|e| Unsupported(e.to_string()))?;
+    let mut c = Checker::new(lts, &labels[..lts.labels.len()], rw, max_work)?;
+    let set = c.eval(&f, &mut Vec::new())?;
+    Ok(set[lts.initial.index()])
+}
+
+/// The evaluator: the LTS as per-label transition lists, the labels as terms, the data
+/// engine, and the fixpoints' current approximations.
+struct Checker<'s, 'f> {
+    n: usize,
+    /// Transitions `(from, label, to)`.
+    trans: Vec<(u32, u32, u32)>,
+    /// Per label, its actions with argument terms, sorted (multi-action equality compares
+    /// these sorted lists).
+    labels: Vec<Vec<LabelAction<'f>>>,
+    /// Per sort, the distinct argument values of that sort in the labels.
+    values: HashMap<Sort, Vec<TermId>>,
+    rw: Rewriter<'s>,
+    /// Terms of the formula's data expressions, by address (the formula outlives the run).
+    terms: HashMap<usize, TermId>,
+    /// The current approximation of each fixpoint variable in scope.
+    rho: Vec<(&'f str, States)>,
+    /// Values of fixpoints without free fixpoint variables, by address and valuation.
+    done: HashMap<(usize, Vec<TermId>), States>,
+    /// Whether a fixpoint (by address) has a free fixpoint variable.
+    open: HashMap<usize, bool>,
+    /// The labels an action formula (by address) matches, by valuation.
+    matching: HashMap<(usize, Vec<TermId>), BitVec>,
+    /// Work done so far, and its bound (see [`MAX_WORK`]).
+    work: u64,
+    max_work: u64,
+}
+
+/// A data valuation: the quantified variables in scope with their values.
+type Env = Vec<(VarId, TermId)>;
+
+impl<'s, 'f> Checker<'s, 'f> {
+    fn new(
+        lts: &Lts,
+        labels: &'f [Vec<Action>],
+        mut rw: Rewriter<'s>,
+        max_work: u64,
+    ) -> Result<Self, Unsupported> {
+        let mut values: HashMap<Sort, Vec<TermId>> = HashMap::new();
+        let mut out = Vec::with_capacity(labels.len());
+        for l in labels {
+            let mut acts = Vec::with_capacity(l.len());
+            for a in l {
+                let mut args = Vec::with_capacity(a.args.len());
+                for (e, s) in a.args.iter().zip(&a.sorts) {
+                    let t = rw.term(e).map_err(|e| Unsupported(e.to_string()))?;
+                    let t = rw.rewrite(t).map_err(|e| Unsupported(e.to_string()))?;
+                    let vs = values.entry(s.clone()).or_default();
+                    if !vs.contains(&t) {
+                        vs.push(t);
+                    }
+                    args.push(t);
+                }
+                acts.push((a.name.as_ref(), a.sorts.as_slice(), args));
+            }
+            acts.sort();
+            out.push(acts);
+        }
+        Ok(Checker {
+            n: lts.num_states as usize,
+            trans: lts
+                .transitions
+                .iter()
+                .map(|t| (t.from.0, t.label.0, t.to.0))
+                .collect(),
+            labels: out,
+            values,
+            rw,
+            terms: HashMap::new(),
+            rho: Vec::new(),
+            done: HashMap::new(),
+            open: HashMap::new(),
+            matching: HashMap::new(),
+            work: 0,
+            max_work,
+        })
+    }
+
+    fn all(&self) -> States {
+        bitvec![1; self.n]
+    }
+
+    fn none(&self) -> States {
+        bitvec![0; self.n]
+    }
+
+    /// The normal form of `e` under `env`.
+    fn value(&mut self, e: &DataExpr, env: &Env) -> Result<TermId, Unsupported> {
+        let key = e as *const DataExpr as usize;
+        let t = match self.terms.get(&key) {
+            Some(t) => *t,
+            None => {
+                let t = self.rw.term(e).map_err(|e| Unsupported(e.to_string()))?;
+                self.terms.insert(key, t);
+                t
+            }
+        };
+        self.rw
+            .rewrite_with(t, env)
+            .map_err(|e| Unsupported(e.to_string()))
+    }
+
+    /// `e` under `env` as a Boolean.
+    fn truth(&mut self, e: &DataExpr, env: &Env) -> Result<bool, Unsupported> {
+        let t = self.value(e, env)?;
+        let store = self.rw.store();
+        if t == store.true_term() {
+            Ok(true)
+        } else if t == store.false_term() {
+            Ok(false)
+        } else {
+            Err(Unsupported(
+                "a data expression that is not true or false".to_string(),
+            ))
+        }
+    }
+
+    /// The set of states satisfying `f` under `env`.
+    fn eval(&mut self, f: &'f StateFormula, env: &mut Env) -> Result<States, Unsupported> {
+        use StateFormula as S;
+        self.work += self.n as u64 / 64 + 1;
+        if self.work > self.max_work {
+            return Err(Unsupported(
+                "more work than instantiation would take".to_string(),
+            ));
+        }
+        Ok(match f {
+            S::True => self.all(),
+            S::False => self.none(),
+            S::Val(d) => {
+                if self.truth(d, env)? {
+                    self.all()
+                } else {
+                    self.none()
+                }
+            }
+            S::And(a, b) => {
+                let x = self.eval(a, env)?;
+                if x.not_any() {
+                    return Ok(x);
+                }
+                x & self.eval(b, env)?
+            }
+            S::Or(a, b) => {
+                let x = self.eval(a, env)?;
+                if x.all() {
+                    return Ok(x);
+                }
+                x | self.eval(b, env)?
+            }
+            S::Must(r, a) | S::May(r, a) => {
+                let RegFormula::Action(alpha) = r else {
+                    return Err(Unsupported("a regular formula".to_string()));
+                };
+                let must = matches!(f, S::Must(..));
+                let key = (
+                    alpha as *const ActionFormula as usize,
+                    env.iter().map(|(_, t)| *t).collect::<Vec<_>>(),
+                );
+                let matching = match self.matching.get(&key) {
+                    Some(m) => m.clone(),
+                    None => {
+                        self.work += self.labels.len() as u64;
+                        let mut m: BitVec = bitvec![0; self.labels.len()];
+                        for l in 0..self.labels.len() {
+                            if self.matches(alpha, l, env)? {
+                                m.set(l, true);
+                            }
+                        }
+                        self.matching.insert(key, m.clone());
+                        m
+                    }
+                };
+                if matching.not_any() {
+                    return Ok(if must { self.all() } else { self.none() });
+                }
+                let target = self.eval(a, env)?;
+                self.work += self.trans.len() as u64;
+                let mut out = if must { self.all() } else { self.none() };
+                for &(from, label, to) in &self.trans {
+                    if matching[label as usize] && target[to as usize] != must {
+                        out.set(from as usize, !must);
+                    }
+                }
+                out
+            }
+            S::Forall(vs, a) | S::Exists(vs, a) => {
+                let forall = matches!(f, S::Forall(..));
+                let mut fv = Vec::new();
+                formula_free_vars_into(a, &mut Vec::new(), &mut fv);
+                let mut ranges: Vec<(VarId, Vec<TermId>)> = Vec::new();
+                for v in vs.iter().filter(|v| fv.contains(v)) {
+                    let cands = if state_const_unless(a, v, forall) {
+                        self.values.get(&v.sort).cloned().unwrap_or_default()
+                    } else if v.sort == Sort::Bool {
+                        let s = self.rw.store();
+                        vec![s.true_term(), s.false_term()]
+                    } else {
+                        return Err(Unsupported(format!(
+                            "a quantifier over `{}` that the labels do not bind",
+                            v.name
+                        )));
+                    };
+                    ranges.push((self.rw.store().intern_var(v), cands));
+                }
+                let mut acc = if forall { self.all() } else { self.none() };
+                let done = |s: &States| if forall { s.not_any() } else { s.all() };
+                for_each_valuation(&ranges, env, &mut |env| {
+                    if done(&acc) {
+                        return Ok(());
+                    }
+                    let x = self.eval(a, env)?;
+                    if forall {
+                        acc &= &x;
+                    } else {
+                        acc |= &x;
+                    }
+                    Ok(())
+                })?;
+                acc
+            }
+            S::Mu(v, body) | S::Nu(v, body) => {
+                if !v.params.is_empty() {
+                    return Err(Unsupported(format!(
+                        "fixpoint `{}` has data parameters",
+                        v.name
+                    )));
+                }
+                let key = f as *const StateFormula as usize;
+                let open = match self.open.get(&key) {
+                    Some(o) => *o,
+                    None => {
+                        let mut names = Vec::new();
+                        free_fixpoint_vars(f, &mut Vec::new(), &mut names);
+                        let o = !names.is_empty();
+                        self.open.insert(key, o);
+                        o
+                    }
+                };
+                let memo = (!open).then(|| (key, env.iter().map(|(_, t)| *t).collect()));
+                if let Some(hit) = memo.as_ref().and_then(|k| self.done.get(k)) {
+                    return Ok(hit.clone());
+                }
+                let mu = matches!(f, S::Mu(..));
+                let start = if mu { self.none() } else { self.all() };
+                self.rho.push((v.name.as_ref(), start));
+                let r = loop {
+                    let next = match self.eval(body, env) {
+                        Ok(x) => x,
+                        Err(e) => break Err(e),
+                    };
+                    let cur = &mut self.rho.last_mut().expect("pushed above").1;
+                    if next == *cur {
+                        break Ok(next);
+                    }
+                    *cur = next;
+                };
+                self.rho.pop();
+                let r = r?;
+                if let Some(k) = memo {
+                    self.done.insert(k, r.clone());
+                }
+                r
+            }
+            S::Var { name, args } => {
+                if !args.is_empty() {
+                    return Err(Unsupported(
+                        "a fixpoint variable with arguments".to_string(),
+                    ));
+                }
+                match self.rho.iter().rev().find(|(x, _)| *x == name.as_ref()) {
+                    Some((_, s)) => s.clone(),
+                    None => return Err(Unsupported(format!("unbound `{name}`"))),
+                }
+            }
+            S::Not(_) | S::Imp(..) => {
+                return Err(Unsupported(
+                    "a formula not in positive normal form".to_string(),
+                ))
+            }
+        })
+    }
+
+    /// Whether label `l` satisfies `alpha` under `env`.
+    fn matches(
+        &mut self,
+        alpha: &'f ActionFormula,
+        l: usize,
+        env: &mut Env,
+    ) -> Result<bool, Unsupported> {
+        use ActionFormula as A;
+        Ok(match alpha {
+            A::True => true,
+            A::False => false,
+            A::Not(a) => !self.matches(a, l, env)?,
+            A::And(a, b) => self.matches(a, l, env)? && self.matches(b, l, env)?,
+            A::Or(a, b) => self.matches(a, l, env)? || self.matches(b, l, env)?,
+            A::Imp(a, b) => !self.matches(a, l, env)? || self.matches(b, l, env)?,
+            A::Val(d) => self.truth(d, env)?,
+            A::MultiAction(acts) => {
+                if acts.len() != self.labels[l].len() {
+                    return Ok(false);
+                }
+                let mut mine: Vec<LabelAction<'f>> = Vec::with_capacity(acts.len());
+                for a in acts {
+                    let mut args = Vec::with_capacity(a.args.len());
+                    for e in &a.args {
+                        args.push(self.value(e, env)?);
+                    }
+                    mine.push((a.name.as_ref(), a.sorts.as_slice(), args));
+                }
+                mine.sort();
+                mine == self.labels[l]
+            }
+            A::Forall(vs, a) | A::Exists(vs, a) => {
+                let forall = matches!(alpha, A::Forall(..));
+                let mut ranges: Vec<(VarId, Vec<TermId>)> = Vec::new();
+                for v in vs {
+                    let cands = if action_const_unless(a, v, forall) {
+                        // The values of v's sort in this label.
+                        let mut c: Vec<TermId> = Vec::new();
+                        for (_, sorts, args) in &self.labels[l] {
+                            for (s, t) in sorts.iter().zip(args) {
+                                if *s == v.sort && !c.contains(t) {
+                                    c.push(*t);
+                                }
+                            }
+                        }
+                        c
+                    } else if v.sort == Sort::Bool {
+                        let s = self.rw.store();
+                        vec![s.true_term(), s.false_term()]
+                    } else {
+                        return Err(Unsupported(format!(
+                            "an action quantifier over `{}` that the label does not bind",
+                            v.name
+                        )));
+                    };
+                    ranges.push((self.rw.store().intern_var(v), cands));
+                }
+                let mut acc = forall;
+                for_each_valuation(&ranges, env, &mut |env| {
+                    if acc != forall {
+                        return Ok(());
+                    }
+                    acc = self.matches(a, l, env)?;
+                    Ok(())
+                })?;
+                acc
+            }
+        })
+    }
+}
+
+/// Calls `f` with `env` extended by every combination of the `ranges`' values (none when a
+/// range is empty), at most [`MAX_VALUATIONS`] of them.
+fn for_each_valuation(
+    ranges: &[(VarId, Vec<TermId>)],
+    env: &mut Env,
+    f: &mut dyn FnMut(&mut Env) -> Result<(), Unsupported>,
+) -> Result<(), Unsupported> {
+    let count = ranges
+        .iter()
+        .try_fold(1usize, |acc, (_, c)| acc.checked_mul(c.len()));
+    if count.is_none_or(|c| c > MAX_VALUATIONS) {
+        return Err(Unsupported("too many quantifier valuations".to_string()));
+    }
+    fn go(
+        ranges: &[(VarId, Vec<TermId>)],
+        env: &mut Env,
+        f: &mut dyn FnMut(&mut Env) -> Result<(), Unsupported>,
+    ) -> Result<(), Unsupported> {
+        let Some(((v, cands), rest)) = ranges.split_first() else {
+            return f(env);
+        };
+        for &t in cands {
+            env.push((*v, t));
+            let r = go(rest, env, f);
+            env.pop();
+            r?;
+        }
+        Ok(())
+    }
+    go(ranges, env, f)
+}
+
+/// Whether `alpha` is `!positive` on every multi-action none of whose arguments equals the
+/// value of `x`: some conjunct (in the polarity `positive`) is a multi-action with `x` itself
+/// as an argument.
+fn action_fails_unless(alpha: &ActionFormula, x: &Var, positive: bool) -> bool {
+    use ActionFormula as A;
+    match alpha {
+        A::MultiAction(acts) => {
+            positive
+                && acts.iter().any(|a| {
+                    a.args
+                        .iter()
+                        .any(|e| matches!(e, DataExpr::Var(v) if v == x))
+                })
+        }
+        A::Not(a) => action_fails_unless(a, x, !positive),
+        A::And(a, b) if positive => {
+            action_fails_unless(a, x, true) || action_fails_unless(b, x, true)
+        }
+        A::And(a, b) => action_fails_unless(a, x, false) && action_fails_unless(b, x, false),
+        A::Or(a, b) if positive => {
+            action_fails_unless(a, x, true) && action_fails_unless(b, x, true)
+        }
+        A::Or(a, b) => action_fails_unless(a, x, false) || action_fails_unless(b, x, false),
+        A::Imp(a, b) if positive => {
+            action_fails_unless(a, x, false) && action_fails_unless(b, x, true)
+        }
+        A::Imp(a, b) => action_fails_unless(a, x, true) || action_fails_unless(b, x, false),
+        A::Forall(vs, a) | A::Exists(vs, a) => {
+            !vs.iter().any(|v| v.name == x.name) && action_fails_unless(a, x, positive)
+        }
+        A::True | A::False | A::Val(_) => false,
+    }
+}
+
+/// Whether `alpha` is `value` on every multi-action none of whose arguments equals `x`'s
+/// value (whatever the other variables are), so a quantifier over `x` (`forall` when
+/// `value`) needs only the label's values.
+fn action_const_unless(alpha: &ActionFormula, x: &Var, value: bool) -> bool {
+    action_fails_unless(alpha, x, !value)
+}
+
+/// Whether `f` holds in no state or every state (`value`) whenever `x` differs from every
+/// label argument of its sort, whatever the other data variables and the fixpoint
+/// variables are.
+fn state_const_unless(f: &StateFormula, x: &Var, value: bool) -> bool {
+    use StateFormula as S;
+    match f {
+        S::True => value,
+        S::False => !value,
+        S::Must(RegFormula::Action(alpha), a) => {
+            value && (action_fails_unless(alpha, x, true) || state_const_unless(a, x, true))
+        }
+        S::May(RegFormula::Action(alpha), a) => {
+            !value && (action_fails_unless(alpha, x, true) || state_const_unless(a, x, false))
+        }
+        S::And(a, b) if value => state_const_unless(a, x, true) && state_const_unless(b, x, true),
+        S::And(a, b) => state_const_unless(a, x, false) || state_const_unless(b, x, false),
+        S::Or(a, b) if value => state_const_unless(a, x, true) || state_const_unless(b, x, true),
+        S::Or(a, b) => state_const_unless(a, x, false) && state_const_unless(b, x, false),
+        S::Forall(vs, a) | S::Exists(vs, a) => {
+            !vs.iter().any(|v| v.name == x.name) && state_const_unless(a, x, value)
+        }
+        S::Mu(_, a) | S::Nu(_, a) => state_const_unless(a, x, value),
+        _ => false,
+    }
+}
+
+/// The fixpoint variables free in `f` (`bound` holds those bound around it).
+fn free_fixpoint_vars<'f>(f: &'f StateFormula, bound: &mut Vec<&'f str>, out: &mut Vec<&'f str>) {
+    use StateFormula as S;
+    match f {
+        S::Mu(v, a) | S::Nu(v, a) => {
+            bound.push(v.name.as_ref());
+            free_fixpoint_vars(a, bound, out);
+            bound.pop();
+        }
+        S::Var { name, .. } => {
+            if !bound.contains(&name.as_ref()) && !out.contains(&name.as_ref()) {
+                out.push(name.as_ref());
+            }
+        }
+        S::Not(a) | S::Forall(_, a) | S::Exists(_, a) | S::Must(_, a) | S::May(_, a) => {
+            free_fixpoint_vars(a, bound, out)
+        }
+        S::And(a, b) | S::Or(a, b) | S::Imp(a, b) => {
+            free_fixpoint_vars(a, bound, out);
+            free_fixpoint_vars(b, bound, out);
+        }
+        S::True | S::False | S::Val(_) => {}
+    }
+}
