@@ -141,6 +141,7 @@ mod fresh;
 pub mod fsm;
 pub mod generate;
 mod guard;
+mod memo;
 pub mod label;
 pub mod lps;
 mod number;
