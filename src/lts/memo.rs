@@ -33,7 +33,7 @@ pub(super) fn hash_key(key: impl ExactSizeIterator<Item = u32>) -> u64 {
     let mut key = key;
     while let Some(a) = key.next() {
         let b = key.next().map_or(0, u64::from);
-        h = (h.rotate_left(26) ^ (u64::from(a) | b << 32)).wrapping_mul(K);
+        h = (h.rotate_left(26) ^ (u64::from(a) | (b << 32))).wrapping_mul(K);
     }
     h ^= h >> 32;
     h = h.wrapping_mul(0xD6E8_FEB8_6659_FD93);
@@ -70,7 +70,12 @@ impl MemoTable {
     /// The outcome stored for the key whose words are `key(0..key_len)` and whose hash is
     /// `hash` ([`hash_key`] of those words); `key` is asked only when a tag matches.
     #[inline]
-    pub(super) fn get(&self, hash: u64, key_len: usize, key: impl Fn(usize) -> u32) -> Option<&[u32]> {
+    pub(super) fn get(
+        &self,
+        hash: u64,
+        key_len: usize,
+        key: impl Fn(usize) -> u32,
+    ) -> Option<&[u32]> {
         let mut i = self.home(hash)?;
         let mask = self.slots.len() - 1;
         let tag = (hash >> 32) as u32;
@@ -116,7 +121,7 @@ impl MemoTable {
         while self.slots[i] != 0 {
             i = (i + 1) & mask;
         }
-        self.slots[i] = (hash >> 32) << 32 | (off as u64 + 1);
+        self.slots[i] = ((hash >> 32) << 32) | (off as u64 + 1);
     }
 
     /// Doubles the slots (16 at first) and places every entry again; returns the slots
@@ -178,7 +183,10 @@ mod tests {
             }
             t.clear();
             let key = vec![1; key_len];
-            assert_eq!(t.get(hash_key(key.iter().copied()), key_len, |j| key[j]), None);
+            assert_eq!(
+                t.get(hash_key(key.iter().copied()), key_len, |j| key[j]),
+                None
+            );
         }
     }
 }
