@@ -227,6 +227,15 @@ fn opts(threads: usize) -> ExploreOptions {
     }
 }
 
+/// The reference: one state at a time on the calling thread, each successor looked up as
+/// it comes (the plain sequential search every thread count must reproduce).
+fn reference() -> ExploreOptions {
+    ExploreOptions {
+        reference_loop: true,
+        ..ExploreOptions::default()
+    }
+}
+
 #[test]
 fn counter_counts() {
     let (s, ts, labels) = explore_all(&Counters { k: 1, n: 17 }, opts(1));
@@ -243,12 +252,12 @@ fn counter_counts() {
 #[test]
 fn product_counts_and_parallel_equals_sequential() {
     let sys = Counters { k: 3, n: 13 };
-    let (s1, t1, l1) = explore_all(&sys, opts(1));
+    let (s1, t1, l1) = explore_all(&sys, reference());
     assert_eq!(s1.states, 13 * 13 * 13);
     assert_eq!(s1.transitions, 3 * 13 * 13 * 13);
     assert_eq!(s1.levels, 3 * 12 + 1);
     assert_eq!(s1.explored, s1.states);
-    for threads in [2, 4] {
+    for threads in [1, 2, 4] {
         let (s, t, l) = explore_all(&sys, opts(threads));
         assert_eq!(
             (s.states, s.transitions, s.levels),
@@ -263,11 +272,13 @@ fn product_counts_and_parallel_equals_sequential() {
 fn product_bigger_than_a_batch_parallel_equals_sequential() {
     // 4·10^4 states: several parallel batches per level, labels first seen in parallel.
     let sys = Counters { k: 4, n: 14 };
-    let (s1, t1, _) = explore_all(&sys, opts(1));
+    let (s1, t1, _) = explore_all(&sys, reference());
     assert_eq!(s1.states, 14u64.pow(4));
-    let (s2, t2, _) = explore_all(&sys, opts(3));
-    assert_eq!(s1.states, s2.states);
-    assert!(t1 == t2);
+    for threads in [1, 3] {
+        let (s2, t2, _) = explore_all(&sys, opts(threads));
+        assert_eq!(s1.states, s2.states);
+        assert!(t1 == t2, "{threads} threads");
+    }
 }
 
 #[test]
@@ -289,18 +300,21 @@ fn dfs_finds_the_same_state_space() {
 #[test]
 fn highway_is_bounded_and_reproducible() {
     let sys = Counters { k: 3, n: 10 };
-    let o = |threads| ExploreOptions {
+    let o = |threads, reference_loop| ExploreOptions {
         strategy: Strategy::Highway {
             todo_max: 5,
             seed: 7,
         },
         threads,
+        reference_loop,
         ..ExploreOptions::default()
     };
-    let (s1, t1, _) = explore_all(&sys, o(1));
-    let (s2, t2, _) = explore_all(&sys, o(4));
-    assert_eq!(t1, t2);
-    assert_eq!(s1.states, s2.states);
+    let (s1, t1, _) = explore_all(&sys, o(1, true));
+    for threads in [1, 4] {
+        let (s2, t2, _) = explore_all(&sys, o(threads, false));
+        assert_eq!(t1, t2);
+        assert_eq!(s1.states, s2.states);
+    }
     assert!(s1.states < 1000);
     // At most 5 states per level are expanded (level 1 has only the initial state).
     assert!(s1.explored <= 1 + 5 * u64::from(s1.levels - 1));
@@ -314,7 +328,7 @@ fn highway_is_bounded_and_reproducible() {
         ..ExploreOptions::default()
     };
     let (s3, t3, _) = explore_all(&sys, full);
-    let (_, t4, _) = explore_all(&sys, opts(1));
+    let (_, t4, _) = explore_all(&sys, reference());
     assert_eq!(s3.states, 1000);
     assert_eq!(t3, t4);
 }
@@ -352,8 +366,7 @@ fn max_states_stops_cleanly() {
         &sys,
         ExploreOptions {
             max_states: Some(37),
-            threads: 1,
-            ..ExploreOptions::default()
+            ..reference()
         },
     );
     let (b, tb, _) = explore_all(
@@ -643,8 +656,9 @@ impl TransitionSystem for RandomSystem {
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
 
-    /// Every thread count and both stores number random state spaces identically (the
-    /// transitions in order, deadlocks, counts), explored in full and cut at a state bound.
+    /// Every thread count and both stores number random state spaces as the reference loop
+    /// does (the transitions in order, deadlocks, counts), explored in full and cut at a
+    /// state bound.
     #[test]
     fn parallel_numbering_equals_sequential_on_random_systems(
         width in 1usize..8,
@@ -655,11 +669,12 @@ proptest::proptest! {
     ) {
         let sys = RandomSystem { width, m, branch, seed };
         for max_states in [None, Some(bound)] {
-            let run = |threads: usize, store: StoreKind| {
+            let run = |threads: usize, store: StoreKind, reference_loop: bool| {
                 explore_all(
                     &sys,
                     ExploreOptions {
                         threads,
+                        reference_loop,
                         store,
                         max_states,
                         detect_deadlocks: true,
@@ -667,9 +682,15 @@ proptest::proptest! {
                     },
                 )
             };
-            let (s1, t1, l1) = run(1, StoreKind::Tree);
-            for (threads, store) in [(2, StoreKind::Tree), (3, StoreKind::Tree), (2, StoreKind::Table)] {
-                let (s, t, l) = run(threads, store);
+            let (s1, t1, l1) = run(1, StoreKind::Tree, true);
+            for (threads, store) in [
+                (1, StoreKind::Tree),
+                (2, StoreKind::Tree),
+                (3, StoreKind::Tree),
+                (1, StoreKind::Table),
+                (2, StoreKind::Table),
+            ] {
+                let (s, t, l) = run(threads, store, false);
                 proptest::prop_assert_eq!(
                     (s.states, s.explored, s.transitions, s.levels, s.stopped_at_max),
                     (s1.states, s1.explored, s1.transitions, s1.levels, s1.stopped_at_max)
@@ -681,8 +702,9 @@ proptest::proptest! {
         }
     }
 
-    /// A sink that keeps no transitions (the counting path of a parallel batch) and the
-    /// parent pointers of every state are the same for every thread count.
+    /// A sink that keeps no transitions (the counting path of a batch) and the parent
+    /// pointers of every state are the same for every thread count as for the reference
+    /// loop.
     #[test]
     fn parallel_counts_and_parents_equal_sequential_on_random_systems(
         width in 1usize..8,
@@ -691,11 +713,12 @@ proptest::proptest! {
         seed in proptest::prelude::any::<u64>(),
     ) {
         let sys = RandomSystem { width, m, branch, seed };
-        let run = |threads: usize| {
+        let run = |threads: usize, reference_loop: bool| {
             let mut ex = Explorer::new(
                 &sys,
                 ExploreOptions {
                     threads,
+                    reference_loop,
                     keep_parents: true,
                     detect_deadlocks: true,
                     ..ExploreOptions::default()
@@ -716,9 +739,9 @@ proptest::proptest! {
             let rows: Vec<Vec<u32>> = (0..s.states as u32).map(|i| ex.state(StateId(i))).collect();
             ((s.states, s.explored, s.transitions, s.levels, s.deadlocks), paths, rows)
         };
-        let one = run(1);
-        for threads in [2, 3] {
-            let other = run(threads);
+        let one = run(1, true);
+        for threads in [1, 2, 3] {
+            let other = run(threads, false);
             proptest::prop_assert_eq!(&other.0, &one.0, "{} threads: other counts", threads);
             proptest::prop_assert!(other.1 == one.1, "{} threads: other parents", threads);
             proptest::prop_assert!(other.2 == one.2, "{} threads: other numbering", threads);

@@ -147,6 +147,7 @@ pub fn options(args: &Args, g: Global) -> miette::Result<GenerateOptions> {
             strategy,
             max_states: args.max,
             threads: args.threads,
+            reference_loop: false,
             detect_deadlocks: args.deadlock,
             detect_actions: args.actions.clone(),
             keep_parents: args.trace.is_some(),

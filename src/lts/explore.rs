@@ -102,8 +102,13 @@ pub struct ExploreOptions {
     /// being expanded when the bound is reached is completed (so a few more states may be
     /// found), then exploration stops.
     pub max_states: Option<u64>,
-    /// Threads for parallel expansion; 0 means all cores, 1 sequential.
+    /// Threads for the breadth-first and highway searches; 0 means all cores. One thread
+    /// takes the same batched look-ups as several (one pool thread).
     pub threads: usize,
+    /// The tests' reference: expand one state at a time on the calling thread and look each
+    /// successor up as it comes, whatever `threads` says. This is the plain sequential
+    /// search whose numbering every thread count must reproduce; the tools never set it.
+    pub reference_loop: bool,
     /// Record states without outgoing transitions.
     pub detect_deadlocks: bool,
     /// Record transitions whose multi-action contains one of these action names.
@@ -130,6 +135,7 @@ impl Default for ExploreOptions {
             strategy: Strategy::Bfs,
             max_states: None,
             threads: 1,
+            reference_loop: false,
             detect_deadlocks: false,
             detect_actions: Vec::new(),
             keep_parents: false,
@@ -230,7 +236,8 @@ pub struct ExploreSummary {
     pub table_bytes: u64,
     /// Bytes allocated for parent pointers.
     pub parent_bytes: u64,
-    /// Wall-clock seconds per phase of parallel exploration (all zero on one thread).
+    /// Wall-clock seconds per phase of the batched exploration (all zero for depth-first
+    /// search and the reference loop).
     pub phases: PhaseSeconds,
 }
 
@@ -460,7 +467,9 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
             0 => rayon::current_num_threads().max(1),
             n => n,
         };
-        let pool = if threads > 1 && !matches!(self.opts.strategy, Strategy::Dfs) {
+        // One thread too goes through the pool's batches: the look-ups of a batch overlap
+        // their cache misses (`lts/batch.rs`), which one at a time they cannot.
+        let pool = if !self.opts.reference_loop && !matches!(self.opts.strategy, Strategy::Dfs) {
             Some(
                 {
                     let mut b = rayon::ThreadPoolBuilder::new().num_threads(threads);
@@ -575,7 +584,9 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         let highway = matches!(self.frontier, Frontier::Reservoir { .. });
         let mut level_list: Vec<u32> = vec![0];
         let mut level_start = 0usize;
-        let mut worker = self.take_worker();
+        // The batches take their workers from the pool's list: this one is the reference
+        // loop's only.
+        let mut worker = pool.is_none().then(|| self.take_worker());
         let mut scratch = Scratch::default();
         let mut ids: Vec<StateId> = Vec::new();
         loop {
@@ -602,10 +613,15 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
                         (level_start + done..level_start + done + n).map(|s| StateId(s as u32)),
                     );
                 }
-                match pool {
-                    None => {
+                match (pool, worker.as_mut()) {
+                    (Some(pool), _) => {
+                        self.expand_batch(&ids, pool, sink)?;
+                        self.over_budget();
+                        self.report_progress(false);
+                    }
+                    (None, Some(worker)) => {
                         for &s in &ids {
-                            self.expand_seq(s, &mut worker, &mut scratch, sink)?;
+                            self.expand_seq(s, worker, &mut scratch, sink)?;
                             if self.stopped || self.over_budget() {
                                 break;
                             }
@@ -614,11 +630,7 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
                             }
                         }
                     }
-                    Some(pool) => {
-                        self.expand_batch(&ids, pool, sink)?;
-                        self.over_budget();
-                        self.report_progress(false);
-                    }
+                    (None, None) => return Err(ExploreError::Internal("no worker for the loop")),
                 }
                 done += n;
             }
@@ -632,7 +644,9 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
                 *seen = 0;
             }
         }
-        self.give_worker(worker);
+        if let Some(worker) = worker {
+            self.give_worker(worker);
+        }
         Ok(())
     }
 
@@ -647,7 +661,8 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
         }
     }
 
-    /// Expands one state on this thread, inserting successors directly.
+    /// Expands one state on this thread, inserting successors directly: depth-first search,
+    /// and the reference loop of [`ExploreOptions::reference_loop`].
     fn expand_seq(
         &mut self,
         s: StateId,

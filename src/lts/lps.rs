@@ -15,7 +15,10 @@
 //! summand's transitions (label key and the new values of the parameters it changes). A hit
 //! skips rewriting and enumeration entirely; the emitted transitions and their order are
 //! exactly those of a fresh evaluation (rewriting is a function of the term and the values
-//! of its free variables). The memo is bounded (`MEMO_WORDS`) and cleared when full.
+//! of its free variables). The memo is bounded (`MEMO_WORDS`) and cleared when full. Its
+//! tables (`memo.rs`) keep each entry's key and transitions together in one arena; the
+//! look-ups of a state's summands run in three passes (hash and prefetch the slots,
+//! prefetch the entries, probe in summand order), so their cache misses overlap.
 //! Before the memo, a summand's guards (`guard.rs`: conjuncts `parameter == literal` of its
 //! condition) are checked on the state row, so a disabled summand costs a few comparisons.
 
@@ -23,6 +26,7 @@ use rustc_hash::FxHashMap;
 use thiserror::Error;
 
 use super::guard::{self, Guard};
+use super::memo::{hash_key, MemoTable};
 use super::{ActionPart, Label, TransitionSystem};
 use crate::data::print::data_expr_to_string;
 use crate::data::{ConvertError, EnumError, RewriteError, Rewriter, TermId, TermStore, VarId};
@@ -171,9 +175,9 @@ impl CompiledSummand {
 /// is cleared: 16 Mi words = 64 MiB per exploring thread.
 const MEMO_WORDS: usize = 16 << 20;
 
-/// One summand's transitions from one valuation of its read parameters, flattened: per
-/// transition the label length, the label key, then the values of the written parameters.
-type Outcome = Box<[u32]>;
+// One summand's transitions from one valuation of its read parameters (an outcome) are
+// flattened: per transition the label length, the label key, then the values of the
+// written parameters.
 
 /// An LPS compiled for exploration.
 pub struct LpsSystem<'s> {
@@ -197,10 +201,12 @@ pub struct LpsWorker<'s> {
     next: Vec<u32>,
     label: Vec<u32>,
     parts: Vec<(u32, Vec<TermId>)>,
-    /// Per summand: read-parameter values -> [`Outcome`].
-    memo: Vec<FxHashMap<Box<[u32]>, Outcome>>,
+    /// Per summand: read-parameter values -> outcome.
+    memo: Vec<MemoTable>,
     /// Words held by `memo` (for the [`MEMO_WORDS`] bound).
     memo_words: usize,
+    /// The enabled summands of the state being expanded, with their keys' hashes.
+    enabled: Vec<(u32, u64)>,
     key: Vec<u32>,
     outcome: Vec<u32>,
 }
@@ -277,7 +283,7 @@ impl<'s> LpsSystem<'s> {
 }
 
 /// Fires one solution of a summand: rewrites action arguments and next state under `sigma`
-/// and appends the transition to `w.outcome` (see [`Outcome`]).
+/// and appends the transition to `w.outcome` (flattened as the memo keeps it).
 fn fire(w: &mut LpsWorker<'_>, s: &CompiledSummand) -> Result<(), LpsError> {
     // The label key: actions sorted by (name, argument ids), each as name, args.
     w.parts.clear();
@@ -411,8 +417,9 @@ impl<'s> TransitionSystem for LpsSystem<'s> {
             next: Vec::with_capacity(self.params.len()),
             label: Vec::new(),
             parts: Vec::new(),
-            memo: vec![FxHashMap::default(); self.summands.len()],
+            memo: vec![MemoTable::default(); self.summands.len()],
             memo_words: 0,
+            enabled: Vec::with_capacity(self.summands.len()),
             key: Vec::new(),
             outcome: Vec::new(),
         }
@@ -430,13 +437,26 @@ impl<'s> TransitionSystem for LpsSystem<'s> {
         emit: &mut dyn FnMut(&Vec<u32>, &[u32]),
     ) -> Result<(), LpsError> {
         let store = w.rw.store();
+        // The enabled summands, their keys hashed and home slots prefetched; then their
+        // entries prefetched; then the probes in summand order.
+        w.enabled.clear();
         for (k, s) in self.summands.iter().enumerate() {
             if self.use_guards && s.guards.iter().any(|g| g.fails(store, state)) {
                 continue;
             }
-            w.key.clear();
-            w.key.extend(s.reads.iter().map(|&i| state[i as usize]));
-            if let Some(out) = w.memo[k].get(w.key.as_slice()) {
+            let hash = hash_key(s.reads.iter().map(|&i| state[i as usize]));
+            w.memo[k].prefetch_slot(hash);
+            w.enabled.push((k as u32, hash));
+        }
+        for &(k, hash) in &w.enabled {
+            w.memo[k as usize].prefetch_entry(hash);
+        }
+        for e in 0..w.enabled.len() {
+            let (k, hash) = w.enabled[e];
+            let k = k as usize;
+            let s = &self.summands[k];
+            let key = |j: usize| state[s.reads[j] as usize];
+            if let Some(out) = w.memo[k].get(hash, s.reads.len(), key) {
                 emit_outcome(out, &s.writes, state, &mut w.label, &mut w.next, emit);
                 continue;
             }
@@ -449,15 +469,15 @@ impl<'s> TransitionSystem for LpsSystem<'s> {
                 &mut w.next,
                 emit,
             );
-            let words = w.key.len() + w.outcome.len() + 8;
+            // The entry, and the slots if the table doubles: at most this many words.
+            let words = s.reads.len() + 1 + w.outcome.len() + 2 * w.memo[k].slot_count().max(16);
             if w.memo_words + words > MEMO_WORDS {
-                w.memo.iter_mut().for_each(FxHashMap::clear);
+                w.memo.iter_mut().for_each(MemoTable::clear);
                 w.memo_words = 0;
             }
-            w.memo_words += words;
-            let key: Box<[u32]> = w.key.as_slice().into();
-            let out: Outcome = w.outcome.as_slice().into();
-            w.memo[k].insert(key, out);
+            w.key.clear();
+            w.key.extend(s.reads.iter().map(|&i| state[i as usize]));
+            w.memo_words += w.memo[k].insert(&w.key, hash, &w.outcome);
         }
         Ok(())
     }

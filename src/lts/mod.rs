@@ -38,7 +38,10 @@
 //! them. Transitions are reported grouped by source state in expansion order.
 //!
 //! Parallel exploration keeps this numbering bit for bit. It is level-synchronous, in batches
-//! of states of the current BFS level, each in two phases:
+//! of states of the current BFS level, each in two phases (one thread takes the same path,
+//! in a pool of one thread, for the batched look-ups; the loop that expands one state at a
+//! time and looks each successor up as it comes is kept only as the tests' reference,
+//! [`ExploreOptions::reference_loop`], and for `dfs`):
 //!
 //! 1. *Expansion* (rayon, one `Worker` per thread): each thread computes its states'
 //!    successors and looks them up in the state store, which it may extend concurrently
@@ -143,6 +146,7 @@ pub mod generate;
 mod guard;
 pub mod label;
 pub mod lps;
+mod memo;
 mod number;
 mod prefetch;
 pub mod svg;
