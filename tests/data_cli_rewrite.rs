@@ -83,7 +83,7 @@ fn builtins_print_like_mcrl2() {
 const SPEC: &str = r#"
 sort Colour = struct red | green | blue;
      Pair = struct pair(fst: Nat, snd: Colour) ? is_pair;
-     Tree = struct leaf | node(left: Tree, val: Nat, right: Tree);
+     Tree = struct leaf | node(left: Tree, key: Nat, right: Tree);
 map  fact: Nat -> Nat;
      same: Nat # Nat -> Bool;
      depth: Tree -> Nat;
