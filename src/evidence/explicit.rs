@@ -162,6 +162,28 @@ impl<'s, 'f> Checker<'s, 'f> {
         })
     }
 
+    /// The values quantified variable `v` ranges over: `bound` (the labels' values) where
+    /// only those can matter, else both Booleans; any other sort is [`Unsupported`].
+    fn range(
+        &self,
+        v: &Var,
+        bound: Option<Vec<TermId>>,
+        why: &str,
+    ) -> Result<(VarId, Vec<TermId>), Unsupported> {
+        let store = self.rw.store();
+        let cands = match bound {
+            Some(c) => c,
+            None if v.sort == Sort::Bool => vec![store.true_term(), store.false_term()],
+            None => {
+                return Err(Unsupported(format!(
+                    "a quantifier over `{}` that {why}",
+                    v.name
+                )))
+            }
+        };
+        Ok((store.intern_var(v), cands))
+    }
+
     fn all(&self) -> States {
         bitvec![1; self.n]
     }
@@ -276,18 +298,9 @@ impl<'s, 'f> Checker<'s, 'f> {
                 formula_free_vars_into(a, &mut Vec::new(), &mut fv);
                 let mut ranges: Vec<(VarId, Vec<TermId>)> = Vec::new();
                 for v in vs.iter().filter(|v| fv.contains(v)) {
-                    let cands = if state_const_unless(a, v, forall) {
-                        self.values.get(&v.sort).cloned().unwrap_or_default()
-                    } else if v.sort == Sort::Bool {
-                        let s = self.rw.store();
-                        vec![s.true_term(), s.false_term()]
-                    } else {
-                        return Err(Unsupported(format!(
-                            "a quantifier over `{}` that the labels do not bind",
-                            v.name
-                        )));
-                    };
-                    ranges.push((self.rw.store().intern_var(v), cands));
+                    let bound = state_const_unless(a, v, forall)
+                        .then(|| self.values.get(&v.sort).cloned().unwrap_or_default());
+                    ranges.push(self.range(v, bound, "the labels do not bind")?);
                 }
                 let mut acc = if forall { self.all() } else { self.none() };
                 let done = |s: &States| if forall { s.not_any() } else { s.all() };
@@ -402,7 +415,7 @@ impl<'s, 'f> Checker<'s, 'f> {
                 let forall = matches!(alpha, A::Forall(..));
                 let mut ranges: Vec<(VarId, Vec<TermId>)> = Vec::new();
                 for v in vs {
-                    let cands = if action_const_unless(a, v, forall) {
+                    let bound = action_const_unless(a, v, forall).then(|| {
                         // The values of v's sort in this label.
                         let mut c: Vec<TermId> = Vec::new();
                         for (_, sorts, args) in &self.labels[l] {
@@ -413,16 +426,8 @@ impl<'s, 'f> Checker<'s, 'f> {
                             }
                         }
                         c
-                    } else if v.sort == Sort::Bool {
-                        let s = self.rw.store();
-                        vec![s.true_term(), s.false_term()]
-                    } else {
-                        return Err(Unsupported(format!(
-                            "an action quantifier over `{}` that the label does not bind",
-                            v.name
-                        )));
-                    };
-                    ranges.push((self.rw.store().intern_var(v), cands));
+                    });
+                    ranges.push(self.range(v, bound, "the label does not bind")?);
                 }
                 let mut acc = forall;
                 for_each_valuation(&ranges, env, &mut |env| {

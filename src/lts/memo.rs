@@ -116,6 +116,8 @@ impl MemoTable {
 
     /// Puts the entry at `off` in the first free slot of the probe for `hash`.
     fn place(&mut self, hash: u64, off: usize) {
+        // Offsets fit the slot's low 32 bits: the memo is bounded far below 2^32 words.
+        debug_assert!(off < u32::MAX as usize, "memo arena beyond 2^32 words");
         let mask = self.slots.len() - 1;
         let mut i = hash as usize & mask;
         while self.slots[i] != 0 {
