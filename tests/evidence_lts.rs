@@ -489,11 +489,17 @@ impl Gen {
                 format!("({q} {v}: Bool . {})", self.state(nats, &inner, fix, d))
             }
             8 => {
-                // Not bound by the labels: the explicit check falls back.
+                // Not bound by the labels: bound by a data guard, or not at all (then the
+                // explicit check falls back).
                 let n = self.fresh("n");
                 let mut inner = nats.to_vec();
                 inner.push(n.clone());
-                format!("(exists {n}: Nat . {})", self.state(&inner, bools, fix, d))
+                let body = self.state(&inner, bools, fix, d);
+                match self.pick(3) {
+                    0 => format!("(forall {n}: Nat . val({n} < 3) => {body})"),
+                    1 => format!("(exists {n}: Nat . val(1 <= {n} && {n} <= 2) && {body})"),
+                    _ => format!("(exists {n}: Nat . {body})"),
+                }
             }
             _ => format!("[true*]{}", self.state(nats, bools, fix, d)),
         }
@@ -540,6 +546,8 @@ fn the_explicit_recheck_covers_the_seed_formulas_shapes() {
         "nu X . mu Y . [a(0)]X && [!a(0)]Y",
         "<exists m: Nat . a(m) && val(m > 1)>true",
         "[true*] forall p: Nat . [a(p)] [true*] forall v: Nat . [a(v)] false",
+        "forall p: Nat . val(1 <= p && p <= 3) => mu X . ([!a(p)]X && <true>true)",
+        "exists p: Nat . val(p < 2) && <a(p)>true",
     ] {
         let (explicit, reference) = both_rechecks(&lts, text);
         assert_eq!(explicit.map(Ok), Some(reference), "{text}");

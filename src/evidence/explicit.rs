@@ -14,7 +14,9 @@
 //! quantified formula `true` (`forall`) or `false` (`exists`) whatever the other variables
 //! are, as in `forall p, v: Nat . [decide(p, v)] φ` (the modality then matches no
 //! transition), so the candidates are those argument values; the same inside action
-//! formulas, against the one label matched. Everything else ([`Unsupported`]), and an
+//! formulas, against the one label matched; or is *bound by a data guard*: `forall p: Nat .
+//! val(1 <= p && p <= 3) => φ` takes the values the enumerator finds for the guard, as
+//! instantiation does. Everything else ([`Unsupported`]), and an
 //! evaluation that would take more than about a second of work (`MAX_WORK`), is
 //! re-checked by the route through `lts2pbes`, instantiation and a solver, which stays the
 //! reference (`tests/evidence_lts.rs` holds the two against each other on random LTSs and
@@ -25,7 +27,8 @@ use std::collections::HashMap;
 use bitvec::prelude::{bitvec, BitVec};
 
 use crate::data::ir::{DataExpr, DataSpec, Sort, Var};
-use crate::data::{Rewriter, TermId, TermStore, VarId};
+use crate::data::ir_ops;
+use crate::data::{Rewriter, Substitution, TermId, TermStore, VarId};
 use crate::lts::Lts;
 use crate::modal::ir::{ActionFormula, FormulaSpec, RegFormula, StateFormula};
 use crate::pbes::lps2pbes::{merge_data, normalise_formula};
@@ -107,6 +110,9 @@ struct Checker<'s, 'f> {
     open: HashMap<usize, bool>,
     /// The labels an action formula (by address) matches, by valuation.
     matching: HashMap<(usize, Vec<TermId>), BitVec>,
+    /// Per quantifier (by address): its data guard as a term (see
+    /// [`Checker::guard_solutions`]), `None` without one.
+    guards: HashMap<usize, Option<TermId>>,
     /// Work done so far, and its bound (see [`MAX_WORK`]).
     work: u64,
     max_work: u64,
@@ -157,6 +163,7 @@ impl<'s, 'f> Checker<'s, 'f> {
             done: HashMap::new(),
             open: HashMap::new(),
             matching: HashMap::new(),
+            guards: HashMap::new(),
             work: 0,
             max_work,
         })
@@ -182,6 +189,80 @@ impl<'s, 'f> Checker<'s, 'f> {
             }
         };
         Ok((store.intern_var(v), cands))
+    }
+
+    /// The values of the variables `vs` that satisfy the data guard of the quantifier `q`
+    /// (`forall vs . body` when `forall`, else `exists`) under `env`: the conjunction of the
+    /// body's data-only conjuncts for `exists`, the negated disjunction of its data-only
+    /// disjuncts for `forall`; outside it the body is `false` (`exists`) or `true`
+    /// (`forall`) in every state, so only its solutions matter (as `forall p: Nat .
+    /// val(1 <= p && p <= 3) => φ`). [`Unsupported`] when there is no guard, when the
+    /// enumerator cannot bound it, or when a solution leaves it undecided.
+    fn guard_solutions(
+        &mut self,
+        q: &'f StateFormula,
+        forall: bool,
+        body: &'f StateFormula,
+        vs: &[&Var],
+        env: &Env,
+    ) -> Result<Vec<Vec<TermId>>, Unsupported> {
+        let unbound = || {
+            Unsupported(format!(
+                "a quantifier over `{}` that neither the labels nor a data guard bound",
+                vs[0].name
+            ))
+        };
+        let key = q as *const StateFormula as usize;
+        let guard = match self.guards.get(&key) {
+            Some(g) => *g,
+            None => {
+                let mut parts = Vec::new();
+                data_parts(body, !forall, &mut parts);
+                let g = if parts.is_empty() {
+                    None
+                } else if forall {
+                    let any = parts.into_iter().cloned().reduce(ir_ops::or);
+                    any.map(ir_ops::not)
+                } else {
+                    Some(ir_ops::and_all(parts.into_iter().cloned()))
+                };
+                let t = match g {
+                    Some(g) => Some(self.rw.term(&g).map_err(|e| Unsupported(e.to_string()))?),
+                    None => None,
+                };
+                self.guards.insert(key, t);
+                t
+            }
+        };
+        let guard = guard.ok_or_else(unbound)?;
+        let sigma: Substitution = env.iter().copied().collect();
+        let guard = self.rw.substitute(guard, &sigma);
+        let ids: Vec<VarId> = vs.iter().map(|v| self.rw.store().intern_var(v)).collect();
+        let store = self.rw.store();
+        if ids.iter().any(|&v| !store.occurs_free(v, guard)) {
+            return Err(unbound());
+        }
+        let tt = store.true_term();
+        let mut found = Vec::new();
+        let mut undecided = false;
+        self.rw
+            .enumerator()
+            .enumerate(&ids, guard, &mut |vals, residual| {
+                undecided |= residual != tt;
+                found.push(vals.to_vec());
+                !undecided && found.len() <= MAX_VALUATIONS
+            })
+            .map_err(|e| Unsupported(e.to_string()))?;
+        if undecided {
+            return Err(Unsupported(
+                "a data guard the enumerator leaves undecided".to_string(),
+            ));
+        }
+        if found.len() > MAX_VALUATIONS {
+            return Err(Unsupported("too many quantifier valuations".to_string()));
+        }
+        self.work += found.len() as u64;
+        Ok(found)
     }
 
     fn all(&self) -> States {
@@ -297,25 +378,54 @@ impl<'s, 'f> Checker<'s, 'f> {
                 let mut fv = Vec::new();
                 formula_free_vars_into(a, &mut Vec::new(), &mut fv);
                 let mut ranges: Vec<(VarId, Vec<TermId>)> = Vec::new();
+                let mut guarded: Vec<&Var> = Vec::new();
                 for v in vs.iter().filter(|v| fv.contains(v)) {
-                    let bound = state_const_unless(a, v, forall)
-                        .then(|| self.values.get(&v.sort).cloned().unwrap_or_default());
-                    ranges.push(self.range(v, bound, "the labels do not bind")?);
+                    if state_const_unless(a, v, forall) {
+                        let bound = self.values.get(&v.sort).cloned().unwrap_or_default();
+                        ranges.push(self.range(v, Some(bound), "")?);
+                    } else if v.sort == Sort::Bool {
+                        ranges.push(self.range(v, None, "")?);
+                    } else {
+                        guarded.push(v);
+                    }
                 }
+                // The variables neither the labels nor `Bool` bound take the values that
+                // satisfy the quantifier's data guard, if it has one.
+                let solutions = if guarded.is_empty() {
+                    vec![Vec::new()]
+                } else {
+                    self.guard_solutions(f, forall, a, &guarded, env)?
+                };
+                let count = ranges
+                    .iter()
+                    .try_fold(solutions.len(), |acc, (_, c)| acc.checked_mul(c.len()));
+                if count.is_none_or(|c| c > MAX_VALUATIONS) {
+                    return Err(Unsupported("too many quantifier valuations".to_string()));
+                }
+                let ids: Vec<VarId> = guarded
+                    .iter()
+                    .map(|v| self.rw.store().intern_var(v))
+                    .collect();
                 let mut acc = if forall { self.all() } else { self.none() };
                 let done = |s: &States| if forall { s.not_any() } else { s.all() };
-                for_each_valuation(&ranges, env, &mut |env| {
-                    if done(&acc) {
-                        return Ok(());
-                    }
-                    let x = self.eval(a, env)?;
-                    if forall {
-                        acc &= &x;
-                    } else {
-                        acc |= &x;
-                    }
-                    Ok(())
-                })?;
+                for values in &solutions {
+                    let n = env.len();
+                    env.extend(ids.iter().copied().zip(values.iter().copied()));
+                    let r = for_each_valuation(&ranges, env, &mut |env| {
+                        if done(&acc) {
+                            return Ok(());
+                        }
+                        let x = self.eval(a, env)?;
+                        if forall {
+                            acc &= &x;
+                        } else {
+                            acc |= &x;
+                        }
+                        Ok(())
+                    });
+                    env.truncate(n);
+                    r?;
+                }
                 acc
             }
             S::Mu(v, body) | S::Nu(v, body) => {
@@ -539,6 +649,23 @@ fn state_const_unless(f: &StateFormula, x: &Var, value: bool) -> bool {
         }
         S::Mu(_, a) | S::Nu(_, a) => state_const_unless(a, x, value),
         _ => false,
+    }
+}
+
+/// The data-only operands `val(d)` of `f`'s conjunction (`conj`) or disjunction, through
+/// nested ones of the same kind.
+fn data_parts<'f>(f: &'f StateFormula, conj: bool, out: &mut Vec<&'f DataExpr>) {
+    match f {
+        StateFormula::And(a, b) if conj => {
+            data_parts(a, conj, out);
+            data_parts(b, conj, out);
+        }
+        StateFormula::Or(a, b) if !conj => {
+            data_parts(a, conj, out);
+            data_parts(b, conj, out);
+        }
+        StateFormula::Val(d) => out.push(d),
+        _ => {}
     }
 }
 
