@@ -561,7 +561,11 @@ impl<'s> Rewriter<'s> {
     ) -> Result<&'b [TermId], RewriteError> {
         if args.len() <= buf.len() {
             for (i, a) in args.iter().enumerate() {
-                buf[i] = self.run(a, base, vars, raw)?;
+                // A matched normal form (the usual argument) is read without a call.
+                buf[i] = match a {
+                    Code::Reg(r) => self.slots[base + *r as usize],
+                    _ => self.run(a, base, vars, raw)?,
+                };
             }
             Ok(&buf[..args.len()])
         } else {
