@@ -117,6 +117,19 @@ impl<'s> Rewriter<'s> {
         }
     }
 
+    /// The value of the usual operands, a matched normal form or a number literal, read
+    /// without a call (`None` for other code).
+    #[inline(always)]
+    fn leaf_word(&self, code: &Code, base: usize) -> Option<Word> {
+        match code {
+            Code::Reg(r) => Some(self.word_of(self.slots[base + *r as usize])),
+            Code::Closed(t) if matches!(self.store.get(*t), Term::Num(..)) => {
+                Some(self.word_of(*t))
+            }
+            _ => None,
+        }
+    }
+
     /// The normal form of a code tree under the registers from `base` on, as a [`Word`]:
     /// a `Code::Word` node computes on machine words when it can, else it applies its
     /// built-in to the interned operands as [`Rewriter::run`] does for `Code::App`.
@@ -135,19 +148,20 @@ impl<'s> Rewriter<'s> {
                 args,
                 sort,
             } => (op, f, head, args, sort),
-            // The usual operands, read without a call of `run`.
-            Code::Reg(r) => return Ok(self.word_of(self.slots[base + *r as usize])),
-            Code::Closed(t) if matches!(self.store.get(*t), Term::Num(..)) => {
-                return Ok(self.word_of(*t))
-            }
             _ => {
+                if let Some(w) = self.leaf_word(code, base) {
+                    return Ok(w);
+                }
                 let t = self.run(code, base, vars, raw)?;
                 return Ok(self.word_of(t));
             }
         };
         let mut vals = [Word::Bool(false); 2];
         for (i, a) in args.iter().enumerate() {
-            vals[i] = self.run_word(a, base, vars, raw)?;
+            vals[i] = match self.leaf_word(a, base) {
+                Some(w) => w,
+                None => self.run_word(a, base, vars, raw)?,
+            };
         }
         let vals = &vals[..args.len()];
         if let Some(w) = word_op(*op, *sort, vals) {
