@@ -314,7 +314,7 @@ impl<'s> Rewriter<'s> {
                         head: *h,
                         args: code,
                     },
-                    Kind::Op(op) if words::is_word_op(op, args.len()) => Code::Word {
+                    Kind::Op(op) if words::is_word_op(op, &store.func_of(*f).sort) => Code::Word {
                         op,
                         f: *f,
                         head: *h,

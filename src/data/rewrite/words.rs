@@ -36,14 +36,25 @@ fn in_sort(s: NumSort, v: i64) -> Option<Word> {
     ok.then_some(Word::Num(s, v))
 }
 
-/// Whether `op` applied to `n` arguments is one [`word_op`] may evaluate.
-pub(super) fn is_word_op(op: Op, n: usize) -> bool {
+/// Whether the built-in `op` of sort `sort` is one [`word_op`] may evaluate: its operands
+/// are integral numbers (or Booleans, for `==` and `!=`), and so is its result unless it
+/// is a comparison. Elsewhere (`Real`, lists, struct values) the machine words would never
+/// answer, and trying would only cost.
+pub(super) fn is_word_op(op: Op, sort: &Sort) -> bool {
     use Op::*;
-    match op {
-        Eq | Neq | Lt | Le | Gt | Ge | Add | Sub | Mul | Div | Mod | Min | Max => n == 2,
-        Conv | Succ | Pred | Neg | Abs => n == 1,
-        _ => false,
-    }
+    let dom = sort.domain();
+    let int = |s: &Sort| NumSort::of(s).is_some();
+    let n = match op {
+        Eq | Neq | Lt | Le | Gt | Ge | Add | Sub | Mul | Div | Mod | Min | Max => 2,
+        Conv | Succ | Pred | Neg | Abs => 1,
+        _ => return false,
+    };
+    let operands = match op {
+        Eq | Neq => dom.iter().all(|s| int(s) || *s == Sort::Bool),
+        _ => dom.iter().all(int),
+    };
+    let result = matches!(op, Eq | Neq | Lt | Le | Gt | Ge) || int(sort.codomain());
+    dom.len() == n && operands && result
 }
 
 /// The built-in `op` with result sort `sort` (`None`: not `Pos`/`Nat`/`Int`) on machine-word
@@ -247,6 +258,55 @@ mod tests {
         ])
     }
 
+    /// Only operations on integral numbers (and Booleans for `==`/`!=`) are compiled so.
+    #[test]
+    fn word_ops_are_integral() {
+        let arrow = |d: &[Sort], c: Sort| Sort::Arrow(d.to_vec(), Box::new(c));
+        let (int, nat, real, b) = (Sort::Int, Sort::Nat, Sort::Real, Sort::Bool);
+        let list = Sort::List(Box::new(Sort::Nat));
+        assert!(is_word_op(
+            Op::Add,
+            &arrow(&[nat.clone(), nat.clone()], nat.clone())
+        ));
+        assert!(is_word_op(
+            Op::Sub,
+            &arrow(&[nat.clone(), nat.clone()], int.clone())
+        ));
+        assert!(is_word_op(
+            Op::Lt,
+            &arrow(&[int.clone(), int.clone()], b.clone())
+        ));
+        assert!(is_word_op(
+            Op::Eq,
+            &arrow(&[b.clone(), b.clone()], b.clone())
+        ));
+        assert!(is_word_op(
+            Op::Conv,
+            &arrow(std::slice::from_ref(&int), nat.clone())
+        ));
+        assert!(!is_word_op(
+            Op::Add,
+            &arrow(&[real.clone(), real.clone()], real.clone())
+        ));
+        assert!(!is_word_op(
+            Op::Conv,
+            &arrow(std::slice::from_ref(&int), real.clone())
+        ));
+        assert!(!is_word_op(
+            Op::Eq,
+            &arrow(&[list.clone(), list.clone()], b.clone())
+        ));
+        assert!(!is_word_op(
+            Op::Lt,
+            &arrow(&[b.clone(), b.clone()], b.clone())
+        ));
+        assert!(!is_word_op(
+            Op::Neg,
+            &arrow(&[int.clone(), int.clone()], int.clone())
+        ));
+        assert!(!is_word_op(Op::Not, &arrow(&[b.clone()], b)));
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
         /// Wherever the machine-word evaluation answers, the built-in gives the same term.
@@ -266,7 +326,8 @@ mod tests {
                 }
             };
             let (a, b) = (fit(a), fit(b));
-            let args: &[(NumSort, i64)] = if is_word_op(op, 1) { &[a] } else { &[a, b] };
+            let unary = matches!(op, Op::Conv | Op::Succ | Op::Pred | Op::Neg | Op::Abs);
+            let args: &[(NumSort, i64)] = if unary { &[a] } else { &[a, b] };
             let compare = matches!(op, Op::Eq | Op::Neq | Op::Lt | Op::Le | Op::Gt | Op::Ge);
             let (cod_sort, sort) = if compare { (Sort::Bool, None) } else { (cod.sort(), Some(cod)) };
             let words: Vec<Word> = args.iter().map(|&(s, v)| Word::Num(s, v)).collect();
