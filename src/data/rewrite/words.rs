@@ -304,7 +304,10 @@ mod tests {
             Op::Neg,
             &arrow(&[int.clone(), int.clone()], int.clone())
         ));
-        assert!(!is_word_op(Op::Not, &arrow(&[b.clone()], b)));
+        assert!(!is_word_op(
+            Op::Not,
+            &arrow(std::slice::from_ref(&b), b.clone())
+        ));
     }
 
     proptest! {
