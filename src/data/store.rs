@@ -208,6 +208,9 @@ impl<T> Table<T> {
 
 const SHARDS: usize = 32;
 
+/// Numbers below this have their ids cached per sort ([`TermStore::num`]).
+const SMALL_NUMS: usize = 1024;
+
 /// Hasher for keys that are already well-mixed 64-bit hashes.
 #[derive(Default, Clone, Copy)]
 struct IdHasher(u64);
@@ -256,6 +259,10 @@ pub struct TermStore {
     func_ids: Mutex<FxHashMap<Func, FuncId>>,
     vars: Table<Var>,
     var_ids: Mutex<FxHashMap<Var, VarId>>,
+    /// The ids of the numbers `0..SMALL_NUMS` of each [`NumSort`], filled at first use
+    /// (`u32::MAX`: not yet): counters and indices are interned over and over, and a hash
+    /// look-up under a shard lock costs some 150 instructions where this is one load.
+    small: Box<[AtomicU32]>,
     /// Values that live as long as the store ([`TermStore::keep`]).
     kept: Table<Box<dyn std::any::Any + Send + Sync>>,
     true_: TermId,
@@ -284,6 +291,9 @@ impl TermStore {
             func_ids: Mutex::new(FxHashMap::default()),
             vars: Table::new(),
             var_ids: Mutex::new(FxHashMap::default()),
+            small: (0..3 * SMALL_NUMS)
+                .map(|_| AtomicU32::new(u32::MAX))
+                .collect(),
             kept: Table::new(),
             true_: TermId(0),
             false_: TermId(0),
@@ -478,7 +488,19 @@ impl TermStore {
 
     /// An integral number of sort `sort` (canonical: a machine word when it fits).
     pub fn num(&self, sort: NumSort, value: i64) -> TermId {
-        self.intern(TermRef::Num(sort, value))
+        let slot = match usize::try_from(value) {
+            Ok(i) if i < SMALL_NUMS => &self.small[sort as usize * SMALL_NUMS + i],
+            _ => return self.intern(TermRef::Num(sort, value)),
+        };
+        // Acquire/release: whoever reads the id also sees the published node (interning
+        // publishes it before returning; two threads that both miss store the same id).
+        let id = slot.load(Ordering::Acquire);
+        if id != u32::MAX {
+            return TermId(id);
+        }
+        let t = self.intern(TermRef::Num(sort, value));
+        slot.store(t.0, Ordering::Release);
+        t
     }
 
     /// An integral number given as a big integer (stored as a machine word when it fits).
@@ -628,6 +650,21 @@ mod tests {
             s.num(NumSort::Int, 7)
         );
         assert!(s.is_closed(t1));
+    }
+
+    /// The cached ids of small numbers are the interned ones, per sort, on a miss and a hit.
+    #[test]
+    fn small_numbers_are_cached_as_interned() {
+        let s = TermStore::new();
+        for sort in [NumSort::Pos, NumSort::Nat, NumSort::Int] {
+            for v in [-1, 0, 1, 7, SMALL_NUMS as i64 - 1, SMALL_NUMS as i64] {
+                let first = s.num(sort, v);
+                assert_eq!(s.num(sort, v), first);
+                assert_eq!(s.intern(TermRef::Num(sort, v)), first);
+                assert_eq!(s.get(first), &Term::Num(sort, v));
+            }
+        }
+        assert_ne!(s.num(NumSort::Nat, 7), s.num(NumSort::Int, 7));
     }
 
     #[test]

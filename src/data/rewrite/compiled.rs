@@ -61,6 +61,18 @@ pub(super) enum Code {
         /// The source term (for the recursion-limit message).
         term: TermId,
     },
+    /// `c(args…)` for a constructor `c` without equations: the application of the
+    /// arguments' normal forms is the normal form (no built-in or equation to try).
+    Ctor { head: TermId, args: Box<[Code]> },
+    /// A built-in arithmetic operation or comparison (`words.rs`), computed on machine words
+    /// when its operands are; `sort` is its result sort if that is `Pos`, `Nat` or `Int`.
+    Word {
+        op: Op,
+        f: FuncId,
+        head: TermId,
+        args: Box<[Code]>,
+        sort: Option<NumSort>,
+    },
     /// `if`, `&&`, `||` or `=>`: condition / left operand first, then what is needed.
     Lazy {
         op: Op,
@@ -298,6 +310,17 @@ impl<'s> Rewriter<'s> {
                             args: code,
                         }
                     }
+                    Kind::Ctor(_) if !self.has_equations(*f) => Code::Ctor {
+                        head: *h,
+                        args: code,
+                    },
+                    Kind::Op(op) if words::is_word_op(op, &store.func_of(*f).sort) => Code::Word {
+                        op,
+                        f: *f,
+                        head: *h,
+                        args: code,
+                        sort: NumSort::of(store.func_of(*f).sort.codomain()),
+                    },
                     _ => {
                         // Arguments the strategy of `f` may leave alone are passed as terms,
                         // unless they are normal forms already or cheap and sure to finish.
@@ -491,23 +514,26 @@ impl<'s> Rewriter<'s> {
                 if *delay != 0 {
                     return self.run_delayed(*f, *head, args, *delay, (base, vars, raw));
                 }
-                let nargs: &[TermId] = if args.len() <= buf.len() {
-                    for (i, a) in args.iter().enumerate() {
-                        buf[i] = self.run(a, base, vars, raw)?;
-                    }
-                    &buf[..args.len()]
-                } else {
-                    for a in args.iter() {
-                        let x = self.run(a, base, vars, raw)?;
-                        heap.push(x);
-                    }
-                    &heap
-                };
+                let nargs = self.run_args(args, (base, vars, raw), &mut buf, &mut heap)?;
                 let r = self.apply_func(*f, *head, nargs)?;
                 if self.store.is_closed(r) {
                     self.mark_nf(r);
                 }
                 Ok(r)
+            }
+            Code::Ctor { head, args } => {
+                let mut buf = [TermId(0); 6];
+                let mut heap = Vec::new();
+                let nargs = self.run_args(args, (base, vars, raw), &mut buf, &mut heap)?;
+                let r = self.store.app(*head, nargs);
+                if self.store.is_closed(r) {
+                    self.mark_nf(r);
+                }
+                Ok(r)
+            }
+            Code::Word { .. } => {
+                let w = self.run_word(code, base, vars, raw)?;
+                Ok(self.word_term(w))
             }
             Code::Lazy { op, head, args } => {
                 let args = CodeArgs {
@@ -522,6 +548,32 @@ impl<'s> Rewriter<'s> {
                 }
                 Ok(r)
             }
+        }
+    }
+
+    /// The normal forms of the code trees `args` (in `buf`, or `heap` if they do not fit).
+    fn run_args<'b>(
+        &mut self,
+        args: &[Code],
+        (base, vars, raw): (usize, &[(VarId, u16)], u64),
+        buf: &'b mut [TermId; 6],
+        heap: &'b mut Vec<TermId>,
+    ) -> Result<&'b [TermId], RewriteError> {
+        if args.len() <= buf.len() {
+            for (i, a) in args.iter().enumerate() {
+                // A matched normal form (the usual argument) is read without a call.
+                buf[i] = match a {
+                    Code::Reg(r) => self.slots[base + *r as usize],
+                    _ => self.run(a, base, vars, raw)?,
+                };
+            }
+            Ok(&buf[..args.len()])
+        } else {
+            for a in args {
+                let x = self.run(a, base, vars, raw)?;
+                heap.push(x);
+            }
+            Ok(heap)
         }
     }
 }

@@ -231,7 +231,10 @@ impl<'s> Rewriter<'s> {
             Code::Reg(r) => (self.slots[base + *r as usize], false),
             Code::RawReg(r) => (self.slots[base + *r as usize], raw & (1 << r) != 0),
             Code::Closed(t) => (*t, !self.is_known_nf(*t)),
-            Code::App { head, args, .. } | Code::Lazy { head, args, .. } => {
+            Code::App { head, args, .. }
+            | Code::Ctor { head, args }
+            | Code::Word { head, args, .. }
+            | Code::Lazy { head, args, .. } => {
                 let mut buf = [TermId(0); 6];
                 let mut heap = Vec::new();
                 let a2: &[TermId] = if args.len() <= buf.len() {

@@ -41,6 +41,7 @@ mod open;
 mod order;
 mod strategy;
 mod switch;
+mod words;
 use lists::elem;
 use native::*;
 
