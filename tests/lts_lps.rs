@@ -590,6 +590,27 @@ fn branches_under_false_conditions_make_no_control_states() {
     );
 }
 
+/// `tau` summands are clustered like the others, so under a kept `comm` identical ones are
+/// one transition, as in mCRL2: 1 state and 3 transitions (5 before).
+#[test]
+fn tau_summands_are_clustered_like_the_others() {
+    assert_eq!(
+        aut_header("fixtures/lts/tau_summands_cluster.mcrl2"),
+        "des (0,3,1)"
+    );
+}
+
+/// A `comm` rule whose parties meet by name is kept even where their data never match, as
+/// mCRL2's alphabet reduction keeps it, so sum elimination runs under it: 1 state and 1
+/// transition (2 transitions before).
+#[test]
+fn comm_rules_are_kept_by_the_parties_names() {
+    assert_eq!(
+        aut_header("fixtures/lts/comm_kept_by_names.mcrl2"),
+        "des (0,1,1)"
+    );
+}
+
 /// A jump into a process that never reads a parameter resets it to "don't care", as mCRL2
 /// does, while `init` keeps its written value: mCRL2's 7 states and 10 transitions (9 and 13
 /// while jumps passed the value on).

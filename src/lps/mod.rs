@@ -77,7 +77,8 @@
 //!    (in the summand itself or in the components still to come), and communication
 //!    results the operators above would reject are never built.
 //!    **Clustering**, as mCRL2 does by default: every sequential component gets one summand
-//!    per list of action labels before it is composed (summands in different control states
+//!    per list of action labels (the empty list of `tau` summands included) before it is
+//!    composed (summands in different control states
 //!    merge into `c1 || c2` with values `if(c1, x1, x2)`; the rest over fresh Boolean
 //!    selectors, sum variables merged by sort and fixed to a default value where a member
 //!    does not have them; `Origin::clusters` records which member each selector value
@@ -87,9 +88,10 @@
 //!    memory). For rules with 3 or more parties, composed components are clustered again.
 //!    Final summands with at most 6 selectors are expanded back (`decluster`): flat summands
 //!    are cheaper to explore and to instantiate. Every step keeps the transitions exactly.
-//!    Under a `comm` that mCRL2's alphabet reduction keeps, unused sum variables are dropped
-//!    (mCRL2's sum elimination there); elsewhere they stay, and each of their values is a
-//!    transition of its own, as in mCRL2.
+//!    Under a `comm` that mCRL2's alphabet reduction keeps (under an `allow`: one of its
+//!    rules' parties occur together, by name, in the components' summands, whatever their
+//!    data), unused sum variables are dropped (mCRL2's sum elimination there); elsewhere
+//!    they stay, and each of their values is a transition of its own, as in mCRL2.
 //! 6. **Simplification** (skippable): sumelm (a sum variable fixed by an equality in its
 //!    condition is substituted away: this removes sums over `Nat` bound only by
 //!    communication; unused ones go only when their sort is not finitely enumerable), constelm (parameters that keep their initial value in every reachable

@@ -35,6 +35,39 @@ pub(super) fn sub_multiset(small: &[Name], big: &[Name]) -> bool {
     true
 }
 
+/// Whether the parties `lhs` (sorted) of a communication rule can occur together in a
+/// multi-action of a parallel composition whose components' summands do the name lists
+/// `kids` (per component, sorted lists): one summand or none per component, their names
+/// together containing `lhs`. By names alone, as mCRL2's alphabet reduction decides which
+/// rules of a `comm` to keep (data that makes the parties' arguments differ does not count).
+pub(super) fn may_meet(lhs: &[Name], kids: &[Vec<Vec<Name>>]) -> bool {
+    if lhs.is_empty() {
+        return true;
+    }
+    let Some((first, rest)) = kids.split_first() else {
+        return false;
+    };
+    if may_meet(lhs, rest) {
+        return true;
+    }
+    first.iter().any(|names| {
+        // The parties this summand supplies, taken out of `lhs`.
+        let mut left = Vec::with_capacity(lhs.len());
+        let mut j = 0;
+        for x in lhs {
+            while j < names.len() && names[j] < *x {
+                j += 1;
+            }
+            if j < names.len() && names[j] == *x {
+                j += 1;
+            } else {
+                left.push(x.clone());
+            }
+        }
+        left.len() < lhs.len() && may_meet(&left, rest)
+    })
+}
+
 impl Constraint {
     pub(super) fn any() -> Constraint {
         Constraint::Any {
@@ -293,4 +326,31 @@ pub(super) fn terminating_under(spec: &ProcSpec, k: &Constraint) -> Vec<bool> {
         }
     }
     term
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(xs: &[&str]) -> Vec<Name> {
+        xs.iter().map(|x| Name::from(*x)).collect()
+    }
+
+    /// Parties meet when different components (or one summand) supply them, each at most
+    /// once per component.
+    #[test]
+    fn rule_parties_meet_by_names_across_components() {
+        let lhs = names(&["r1", "s1"]);
+        let kid = |ls: &[&[&str]]| -> Vec<Vec<Name>> { ls.iter().map(|l| names(l)).collect() };
+        assert!(may_meet(&lhs, &[kid(&[&["r1"]]), kid(&[&["a"], &["s1"]])]));
+        assert!(may_meet(&lhs, &[kid(&[&["r1", "s1"]])]));
+        assert!(!may_meet(&lhs, &[kid(&[&["r1"]]), kid(&[&["r1"]])]));
+        // One summand of a component at a time: `r1` and `s1` in different summands of one
+        // component never occur together.
+        assert!(!may_meet(&lhs, &[kid(&[&["r1"], &["s1"]])]));
+        let twice = names(&["s1", "s1"]);
+        assert!(!may_meet(&twice, &[kid(&[&["s1"]])]));
+        assert!(may_meet(&twice, &[kid(&[&["s1"]]), kid(&[&["s1"]])]));
+        assert!(may_meet(&twice, &[kid(&[&["s1", "s1"]])]));
+    }
 }

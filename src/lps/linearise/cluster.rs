@@ -28,12 +28,24 @@ struct Layer {
 
 impl Lin<'_> {
     /// Clusters the summands of `sums` whose actions are all in `names`: one summand per
-    /// list of action labels (names and sorts). Other summands are returned unchanged.
-    pub(super) fn cluster(&mut self, sums: Vec<CSum>, names: &BTreeSet<Name>) -> Vec<CSum> {
+    /// list of action labels (names and sorts); the `tau` summands too when `tau` (mCRL2
+    /// clusters them with the rest: under a `comm` its sum elimination then drops a selector
+    /// that identical members leave unused, so `tau . P + tau . P` is one transition there).
+    /// Other summands are returned unchanged.
+    pub(super) fn cluster(
+        &mut self,
+        sums: Vec<CSum>,
+        names: &BTreeSet<Name>,
+        tau: bool,
+    ) -> Vec<CSum> {
         let mut out = Vec::new();
         let mut groups: Vec<(Labels, Vec<Layer>)> = Vec::new();
         for s in sums {
-            let eligible = !s.acts.is_empty() && s.acts.iter().all(|a| names.contains(&a.name));
+            let eligible = if s.acts.is_empty() {
+                tau
+            } else {
+                s.acts.iter().all(|a| names.contains(&a.name))
+            };
             if !eligible {
                 out.push(s);
                 continue;

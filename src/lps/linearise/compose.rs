@@ -109,7 +109,7 @@ impl Lin<'_> {
                 // As mCRL2 does with every sequential component before composing: one summand
                 // per list of action labels (exact; see `cluster`).
                 let names: BTreeSet<Name> = s.iter().flat_map(|x| x.names()).collect();
-                self.cluster(s, &names)
+                self.cluster(s, &names, true)
             }
             PNode::Par(kids) => {
                 let mut results = Vec::new();
@@ -170,6 +170,9 @@ impl Lin<'_> {
                 r
             }
             PNode::Comm(rules, body) => {
+                // The name lists of each parallel component's summands, before composing
+                // them prunes synchronisations whose data cannot match.
+                let mut kid_names: Option<Vec<Vec<Vec<Name>>>> = None;
                 let r = match (&**body, k) {
                     (PNode::Par(kids), Constraint::Any { blocked }) if !blocked.is_empty() => {
                         self.lin_par_alphabet(kids, rules, k)?
@@ -180,6 +183,18 @@ impl Lin<'_> {
                         for kid in kids {
                             results.push(self.lin_node(kid, &kc)?);
                         }
+                        kid_names = Some(
+                            results
+                                .iter()
+                                .map(|sums| {
+                                    let mut l: Vec<Vec<Name>> =
+                                        sums.iter().map(|s| s.names()).collect();
+                                    l.sort();
+                                    l.dedup();
+                                    l
+                                })
+                                .collect(),
+                        );
                         self.fold_par_comm(results, &kc, rules, k)?
                     }
                     _ => self.lin_node(body, &k.comm(rules))?,
@@ -187,13 +202,17 @@ impl Lin<'_> {
                 // mCRL2 runs sum elimination on every summand under `comm`, which drops the
                 // unused sum variables (elsewhere each of their values is a transition) -- unless
                 // its alphabet reduction removed the `comm`: under an `allow`, rules whose
-                // parties never occur together in the operand are dropped, and no rule left
+                // parties never occur together in the operand's alphabet are dropped (by
+                // names: parties whose data never match still count), and no rule left
                 // means no communication step.
                 let effective = !matches!(k, Constraint::Finite { .. })
                     || rules.iter().any(|rule| {
                         let mut lhs = rule.lhs.0.clone();
                         lhs.sort();
-                        r.iter().any(|s| sub_multiset(&lhs, &s.names()))
+                        match &kid_names {
+                            Some(kids) => may_meet(&lhs, kids),
+                            None => r.iter().any(|s| sub_multiset(&lhs, &s.names())),
+                        }
                     });
                 let mut out = Vec::new();
                 for s in r {
@@ -342,7 +361,10 @@ impl Lin<'_> {
         let results: Vec<Vec<CSum>> = if big.is_empty() {
             results
         } else {
-            results.into_iter().map(|r| self.cluster(r, &big)).collect()
+            results
+                .into_iter()
+                .map(|r| self.cluster(r, &big, false))
+                .collect()
         };
         // Future actions (distinct) per suffix of components.
         let n = results.len();
