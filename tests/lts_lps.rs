@@ -600,6 +600,16 @@ fn tau_summands_are_clustered_like_the_others() {
     );
 }
 
+/// Without an `allow`, `tau` summands stay unclustered, keeping the transitions mCRL2 keeps
+/// there: 6 states and 39 transitions (34 while they were clustered everywhere).
+#[test]
+fn tau_summands_without_an_allow_keep_their_transitions() {
+    assert_eq!(
+        aut_header("fixtures/lts/tau_without_allow.mcrl2"),
+        "des (0,39,6)"
+    );
+}
+
 /// A `comm` rule whose parties meet by name is kept even where their data never match, as
 /// mCRL2's alphabet reduction keeps it, so sum elimination runs under it: 1 state and 1
 /// transition (2 transitions before).

@@ -77,8 +77,8 @@
 //!    (in the summand itself or in the components still to come), and communication
 //!    results the operators above would reject are never built.
 //!    **Clustering**, as mCRL2 does by default: every sequential component gets one summand
-//!    per list of action labels (the empty list of `tau` summands included) before it is
-//!    composed (summands in different control states
+//!    per list of action labels (under an `allow`, the empty list of `tau` summands too)
+//!    before it is composed (summands in different control states
 //!    merge into `c1 || c2` with values `if(c1, x1, x2)`; the rest over fresh Boolean
 //!    selectors, sum variables merged by sort and fixed to a default value where a member
 //!    does not have them; `Origin::clusters` records which member each selector value

@@ -30,7 +30,7 @@ impl Lin<'_> {
     /// Clusters the summands of `sums` whose actions are all in `names`: one summand per
     /// list of action labels (names and sorts); the `tau` summands too when `tau` (mCRL2
     /// clusters them with the rest: under a `comm` its sum elimination then drops a selector
-    /// that identical members leave unused, so `tau . P + tau . P` is one transition there).
+    /// that identical members leave unused, so `tau . P + tau . P` can be one transition).
     /// Other summands are returned unchanged.
     pub(super) fn cluster(
         &mut self,

@@ -107,9 +107,14 @@ impl Lin<'_> {
                 let mut s = self.component_constelm(s, &dcs, first);
                 s.retain(|x| k.possible(&x.names()));
                 // As mCRL2 does with every sequential component before composing: one summand
-                // per list of action labels (exact; see `cluster`).
+                // per list of action labels (exact; see `cluster`). Its `tau` summands only
+                // under an `allow`: there the rule for when sum elimination runs under a `comm`
+                // (and drops the selectors of identical members) is mCRL2's, by names; without
+                // one it is not exactly mCRL2's (random seed 25 #65 loses transitions mCRL2
+                // keeps), and unclustered `tau` summands keep every transition.
                 let names: BTreeSet<Name> = s.iter().flat_map(|x| x.names()).collect();
-                self.cluster(s, &names, true)
+                let tau = matches!(k, Constraint::Finite { .. });
+                self.cluster(s, &names, tau)
             }
             PNode::Par(kids) => {
                 let mut results = Vec::new();
