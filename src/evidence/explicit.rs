@@ -23,6 +23,7 @@
 //! formulas).
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use bitvec::prelude::{bitvec, BitVec};
 
@@ -113,10 +114,15 @@ struct Checker<'s, 'f> {
     /// Per quantifier (by address): its data guard as a term (see
     /// [`Checker::guard_solutions`]), `None` without one.
     guards: HashMap<usize, Option<TermId>>,
+    /// The guard solutions of a quantifier (by address) under a valuation.
+    solved: HashMap<(usize, Vec<TermId>), Solutions>,
     /// Work done so far, and its bound (see [`MAX_WORK`]).
     work: u64,
     max_work: u64,
 }
+
+/// The valuations of a quantifier's guarded variables (see [`Checker::guard_solutions`]).
+type Solutions = Rc<Vec<Vec<TermId>>>;
 
 /// A data valuation: the quantified variables in scope with their values.
 type Env = Vec<(VarId, TermId)>;
@@ -164,6 +170,7 @@ impl<'s, 'f> Checker<'s, 'f> {
             open: HashMap::new(),
             matching: HashMap::new(),
             guards: HashMap::new(),
+            solved: HashMap::new(),
             work: 0,
             max_work,
         })
@@ -171,24 +178,14 @@ impl<'s, 'f> Checker<'s, 'f> {
 
     /// The values quantified variable `v` ranges over: `bound` (the labels' values) where
     /// only those can matter, else both Booleans; any other sort is [`Unsupported`].
-    fn range(
-        &self,
-        v: &Var,
-        bound: Option<Vec<TermId>>,
-        why: &str,
-    ) -> Result<(VarId, Vec<TermId>), Unsupported> {
+    fn range(&self, v: &Var, bound: Option<Vec<TermId>>) -> Option<(VarId, Vec<TermId>)> {
         let store = self.rw.store();
         let cands = match bound {
             Some(c) => c,
             None if v.sort == Sort::Bool => vec![store.true_term(), store.false_term()],
-            None => {
-                return Err(Unsupported(format!(
-                    "a quantifier over `{}` that {why}",
-                    v.name
-                )))
-            }
+            None => return None,
         };
-        Ok((store.intern_var(v), cands))
+        Some((store.intern_var(v), cands))
     }
 
     /// The values of the variables `vs` that satisfy the data guard of the quantifier `q`
@@ -380,21 +377,32 @@ impl<'s, 'f> Checker<'s, 'f> {
                 let mut ranges: Vec<(VarId, Vec<TermId>)> = Vec::new();
                 let mut guarded: Vec<&Var> = Vec::new();
                 for v in vs.iter().filter(|v| fv.contains(v)) {
-                    if state_const_unless(a, v, forall) {
-                        let bound = self.values.get(&v.sort).cloned().unwrap_or_default();
-                        ranges.push(self.range(v, Some(bound), "")?);
-                    } else if v.sort == Sort::Bool {
-                        ranges.push(self.range(v, None, "")?);
-                    } else {
-                        guarded.push(v);
+                    let bound = state_const_unless(a, v, forall)
+                        .then(|| self.values.get(&v.sort).cloned().unwrap_or_default());
+                    match self.range(v, bound) {
+                        Some(r) => ranges.push(r),
+                        None => guarded.push(v),
                     }
                 }
                 // The variables neither the labels nor `Bool` bound take the values that
                 // satisfy the quantifier's data guard, if it has one.
+                // Memoised by quantifier and valuation: a quantifier inside a fixpoint is
+                // evaluated again on every iteration, with the same guard solutions.
                 let solutions = if guarded.is_empty() {
-                    vec![Vec::new()]
+                    Rc::new(vec![Vec::new()])
                 } else {
-                    self.guard_solutions(f, forall, a, &guarded, env)?
+                    let key = (
+                        f as *const StateFormula as usize,
+                        env.iter().map(|(_, t)| *t).collect::<Vec<_>>(),
+                    );
+                    match self.solved.get(&key) {
+                        Some(found) => found.clone(),
+                        None => {
+                            let found = Rc::new(self.guard_solutions(f, forall, a, &guarded, env)?);
+                            self.solved.insert(key, found.clone());
+                            found
+                        }
+                    }
                 };
                 let count = ranges
                     .iter()
@@ -408,7 +416,7 @@ impl<'s, 'f> Checker<'s, 'f> {
                     .collect();
                 let mut acc = if forall { self.all() } else { self.none() };
                 let done = |s: &States| if forall { s.not_any() } else { s.all() };
-                for values in &solutions {
+                for values in solutions.iter() {
                     let n = env.len();
                     env.extend(ids.iter().copied().zip(values.iter().copied()));
                     let r = for_each_valuation(&ranges, env, &mut |env| {
@@ -537,7 +545,12 @@ impl<'s, 'f> Checker<'s, 'f> {
                         }
                         c
                     });
-                    ranges.push(self.range(v, bound, "the label does not bind")?);
+                    ranges.push(self.range(v, bound).ok_or_else(|| {
+                        Unsupported(format!(
+                            "a quantifier over `{}` that the label does not bind",
+                            v.name
+                        ))
+                    })?);
                 }
                 let mut acc = forall;
                 for_each_valuation(&ranges, env, &mut |env| {

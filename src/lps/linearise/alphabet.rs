@@ -19,20 +19,23 @@ pub(super) enum Constraint {
 
 pub(super) const MAX_CONSTRAINT_SETS: usize = 20_000;
 
-pub(super) fn sub_multiset(small: &[Name], big: &[Name]) -> bool {
-    // both sorted
+/// Each element of `small` with whether it is matched by its own element of `big` (both
+/// sorted): the one scan behind [`sub_multiset`] and [`may_meet`].
+fn matched<'a>(small: &'a [Name], big: &'a [Name]) -> impl Iterator<Item = (&'a Name, bool)> {
     let mut j = 0;
-    for x in small {
+    small.iter().map(move |x| {
         while j < big.len() && big[j] < *x {
             j += 1;
         }
-        if j < big.len() && big[j] == *x {
-            j += 1;
-        } else {
-            return false;
-        }
-    }
-    true
+        let hit = j < big.len() && big[j] == *x;
+        j += usize::from(hit);
+        (x, hit)
+    })
+}
+
+/// Whether the sorted multiset `small` is contained in the sorted multiset `big`.
+pub(super) fn sub_multiset(small: &[Name], big: &[Name]) -> bool {
+    matched(small, big).all(|(_, hit)| hit)
 }
 
 /// Whether the parties `lhs` (sorted) of a communication rule can occur together in a
@@ -52,18 +55,10 @@ pub(super) fn may_meet(lhs: &[Name], kids: &[Vec<Vec<Name>>]) -> bool {
     }
     first.iter().any(|names| {
         // The parties this summand supplies, taken out of `lhs`.
-        let mut left = Vec::with_capacity(lhs.len());
-        let mut j = 0;
-        for x in lhs {
-            while j < names.len() && names[j] < *x {
-                j += 1;
-            }
-            if j < names.len() && names[j] == *x {
-                j += 1;
-            } else {
-                left.push(x.clone());
-            }
-        }
+        let left: Vec<Name> = matched(lhs, names)
+            .filter(|(_, hit)| !hit)
+            .map(|(x, _)| x.clone())
+            .collect();
         left.len() < lhs.len() && may_meet(&left, rest)
     })
 }
