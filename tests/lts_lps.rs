@@ -621,6 +621,28 @@ fn comm_rules_are_kept_by_the_parties_names() {
     );
 }
 
+/// Tails that start with an action blocked above are `delta`, one state whatever they
+/// held, as mCRL2 pushes the `block` into the equations first: 2 states and 3 transitions
+/// (3 states before).
+#[test]
+fn tails_starting_with_a_blocked_action_are_one_delta_state() {
+    assert_eq!(
+        aut_header("fixtures/lts/blocked_tails_are_delta.mcrl2"),
+        "des (0,3,2)"
+    );
+}
+
+/// The bodies' data is rewritten with the specification's equations before tails are
+/// keyed, as mCRL2 rewrites before it linearises, so a tail keeps only the variables its
+/// rewritten data reads: 3 states and 4 transitions (4 and 5 with syntactic folds alone).
+#[test]
+fn tails_keep_only_what_their_rewritten_data_reads() {
+    assert_eq!(
+        aut_header("fixtures/lts/tail_data_rewritten.mcrl2"),
+        "des (0,4,3)"
+    );
+}
+
 /// A jump into a process that never reads a parameter resets it to "don't care", as mCRL2
 /// does, while `init` keeps its written value: mCRL2's 7 states and 10 transitions (9 and 13
 /// while jumps passed the value on).

@@ -269,9 +269,15 @@ impl Constraint {
 /// unread there. It does not do so under an `allow` (a `block` above an `allow` merges into
 /// it): then `e` is returned as it is.
 pub(super) fn prune_blocked<'e>(e: &'e ProcExpr, k: &Constraint) -> Cow<'e, ProcExpr> {
-    let Constraint::Any { blocked } = k else {
-        return Cow::Borrowed(e);
-    };
+    match k {
+        Constraint::Any { blocked } => prune_names(e, blocked),
+        Constraint::Finite { .. } => Cow::Borrowed(e),
+    }
+}
+
+/// `e` with every multi-action that holds a name of `blocked` replaced by `delta`, and
+/// what follows it dropped (`delta . p` is `delta`).
+pub(super) fn prune_names<'e>(e: &'e ProcExpr, blocked: &BTreeSet<Name>) -> Cow<'e, ProcExpr> {
     if blocked.is_empty() {
         return Cow::Borrowed(e);
     }

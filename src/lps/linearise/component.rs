@@ -40,6 +40,18 @@ impl Lin<'_> {
         // Under a `block`, termination only through blocked actions does not count: mCRL2
         // pushes the `block` into the processes first, and such a component is then not
         // followed by `Terminate`.
+        let blocked = match k {
+            Constraint::Any { blocked } => blocked.clone(),
+            Constraint::Finite { .. } => BTreeSet::new(),
+        };
+        if blocked != self.blocked {
+            // Process states and tails read under another set of blocked actions are other
+            // processes (mCRL2 makes a copy of each equation per `block` set).
+            self.proc_ctrl.clear();
+            self.proc_alts.clear();
+            self.expr_ctrl.clear();
+            self.blocked = blocked;
+        }
         self.root_terminates = match prune_blocked(e, k) {
             std::borrow::Cow::Borrowed(e) => expr_terminates(&self.term, e),
             std::borrow::Cow::Owned(pruned) => {

@@ -86,6 +86,17 @@ impl Lin<'_> {
         owner: &str,
         span: Span,
     ) -> Result<Vec<Call>, LinError> {
+        // A tail that starts with a blocked action is `delta`, one state whatever it held
+        // (random seed 26 #43: `tau . b(ea) . P(e2)` and `e(e1) . b(ea) . P(e1)` under
+        // `block({b}, ..)` lead to one state in mCRL2).
+        let pruned;
+        let q = match prune_names(q, &self.blocked) {
+            std::borrow::Cow::Borrowed(_) => q,
+            std::borrow::Cow::Owned(p) => {
+                pruned = Arc::new(p);
+                &pruned
+            }
+        };
         if let ProcExpr::Call { proc, args } = &**q {
             if !self.mcrl[proc.0 as usize] {
                 let ctrl = self.ctrl_of_proc(*proc)?;

@@ -149,10 +149,13 @@ fn linearise_with(
     // (see [`simplify_call_args`]), and only then is the rest of the data simplified.
     let written = expand_trivial_calls(spec);
     let simp = crate::data::ir_ops::SyntacticSimplifier::new(&spec.data);
-    let expanded = simplify_bodies(&written, &simp);
+    let store = crate::data::TermStore::new();
+    let expanded = simplify_bodies(
+        &written,
+        &*crate::data::simplify::best_simplifier(&spec.data, &store),
+    );
     let keep = kept_params(&simplify_call_args(&written, &simp));
     let spec = &expanded;
-    let store = crate::data::TermStore::new();
     let mut l = Lin::new(spec, &store);
     l.keying = keying;
     // Which parameters a process state reads is decided on its body without the dropped
@@ -341,6 +344,11 @@ struct Lin<'a> {
     written: Vec<ProcExpr>,
     /// Per process and parameter, whether its control state keeps it ([`kept_params`]).
     keep: Vec<Vec<bool>>,
+    /// The action names a `block` above the component being linearised blocks (empty
+    /// under an `allow`, see [`prune_blocked`]): its tails are keyed with those actions as
+    /// `delta`, as mCRL2 pushes a `block` into the equations. The memo tables of process
+    /// states and tails hold for this set only.
+    blocked: BTreeSet<Name>,
 }
 
 impl<'a> Lin<'a> {
@@ -426,6 +434,7 @@ impl<'a> Lin<'a> {
             selectors: HashSet::new(),
             written: Vec::new(),
             keep: Vec::new(),
+            blocked: BTreeSet::new(),
         }
     }
 
