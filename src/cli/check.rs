@@ -3,7 +3,9 @@
 //! counterexample or witness trace, checked). Exit status: 0 when every formula holds, 1
 //! when one does not, 2 on an error. With `--reduce`, the formulas are checked on a
 //! bisimulation quotient of the state space instead (`check_reduced`); given an LTS
-//! (`.aut`, `.lts`) instead of a specification, on that LTS (`check_lts`).
+//! (`.aut`, `.lts`) instead of a specification, on that LTS (`check_lts`). With `--engine
+//! explore`, regular safety formulas are checked while exploring, with no PBES
+//! (`check_explore`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
