@@ -16,6 +16,7 @@ pub mod evidence;
 pub mod lps;
 pub mod lts;
 pub mod modal;
+pub mod monitor;
 pub mod pbes;
 pub mod print;
 pub mod process;

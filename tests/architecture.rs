@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 /// The top-level modules, lowest first: each may use only those before it.
 const ORDER: &[&str] = &[
     "budget", "source", "artifact", "progress", "bes", "syntax", "data", "process", "modal", "lps",
-    "lts", "reduce", "pbes", "print", "evidence", "cli",
+    "lts", "reduce", "pbes", "print", "evidence", "monitor", "cli",
 ];
 
 /// Files exempt from the order: the crate root and the binary's entry point.

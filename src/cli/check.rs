@@ -3,7 +3,9 @@
 //! counterexample or witness trace, checked). Exit status: 0 when every formula holds, 1
 //! when one does not, 2 on an error. With `--reduce`, the formulas are checked on a
 //! bisimulation quotient of the state space instead (`check_reduced`); given an LTS
-//! (`.aut`, `.lts`) instead of a specification, on that LTS (`check_lts`).
+//! (`.aut`, `.lts`) instead of a specification, on that LTS (`check_lts`). With `--engine
+//! explore`, regular safety formulas are checked while exploring, with no PBES
+//! (`check_explore`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -49,7 +51,15 @@ pub struct Args {
     /// The BES solver.
     #[arg(long, value_enum, default_value_t = SolverKind::Zielonka)]
     pub solver: SolverKind,
-    /// Give up after this many BES variables per formula.
+    /// How to check: `pbes` (lps2pbes, instantiation to a BES, solving; every formula,
+    /// evidence for both verdicts) or `explore` (regular safety formulas only, conjunctions
+    /// of `[R] φ` with φ local, such as `[true*] <true> true` or `[true* . a] false`:
+    /// checked while exploring the state space, with no BES; a false formula gets a
+    /// shortest counterexample, confirmed by the independent checker; a true one gets no
+    /// evidence, only the count of the states explored in full).
+    #[arg(long, value_enum, default_value_t = Engine::Pbes, conflicts_with = "reduce")]
+    pub engine: Engine,
+    /// Give up after this many BES variables per formula (`--engine pbes`).
     #[arg(long = "max-vars", default_value_t = 100_000_000)]
     pub max_vars: usize,
     /// Print only the verdicts (also under `-q`), without evidence.
@@ -87,9 +97,19 @@ pub struct Args {
     /// bisimulations: modalities that can see tau steps). Verdicts only, no evidence.
     #[arg(long, value_enum, value_name = "EQ", conflicts_with_all = ["evidence_dir", "evidence_file"])]
     pub reduce: Option<ReduceArg>,
-    /// With --reduce: threads exploring the state space (default: all cores).
-    #[arg(long, value_name = "NUM", default_value_t = 0, requires = "reduce")]
+    /// With --reduce or --engine explore: threads exploring the state space (default: all
+    /// cores).
+    #[arg(long, value_name = "NUM", default_value_t = 0)]
     pub threads: usize,
+}
+
+/// How `muon check` decides a formula.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// Through a PBES and a BES (every formula).
+    Pbes,
+    /// On the fly while exploring (regular safety formulas).
+    Explore,
 }
 
 /// How `muon check` prints traces.
@@ -237,6 +257,19 @@ pub(super) fn emit_evidence(
 }
 
 fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
+    if args.threads != 0 && args.reduce.is_none() && args.engine == Engine::Pbes {
+        miette::bail!(
+            help = "add `--engine explore` or `--reduce EQ`, which explore the state space",
+            "--threads applies to exploring the state space, which `--engine pbes` does not do"
+        );
+    }
+    if is_lts_file(&args.spec) && args.engine == Engine::Explore {
+        miette::bail!(
+            help = "give the specification (`.mcrl2`) to `--engine explore`, or check the LTS with the default `--engine pbes`",
+            "--engine explore explores a specification; {} is an LTS",
+            args.spec.display()
+        );
+    }
     if is_lts_file(&args.spec) {
         return super::check_lts::check_lts(args, g);
     }
@@ -263,6 +296,9 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
     }
     if let Some(eq) = args.reduce {
         return check_reduced(args, g, &lps, eq);
+    }
+    if args.engine == Engine::Explore {
+        return super::check_explore::check_explore(args, g, &lps);
     }
     let plan = EvidencePlan::new(args, g)?;
     let evidence = plan.evidence;

@@ -14,6 +14,7 @@ use crate::lts::svg::Layout;
 
 mod bessolve;
 mod check;
+mod check_explore;
 mod check_lts;
 mod check_reduced;
 mod compat;

@@ -53,7 +53,7 @@ const MAX_WORK: u64 = 400_000_000;
 type States = BitVec;
 
 /// One action of a label: name, sorts, argument terms (normal forms).
-type LabelAction<'f> = (&'f str, &'f [Sort], Vec<TermId>);
+pub type LabelAction<'f> = (&'f str, &'f [Sort], Vec<TermId>);
 
 /// The verdict of `formula` in the initial state of `lts`, whose label `i` is the typed
 /// multi-action `labels[i]` (as `lts2pbes` types them) over the data of `data`; `Err` names
@@ -87,6 +87,48 @@ pub fn check_explicit_within(
     let mut c = Checker::new(lts, &labels[..lts.labels.len()], rw, max_work)?;
     let set = c.eval(&f, &mut Vec::new())?;
     Ok(set[lts.initial.index()])
+}
+
+/// The on-the-fly monitor's view of one state (`crate::monitor`): the state's outgoing
+/// transitions carry `labels` (terms of `rw`'s store) and lead to states without
+/// successors. Which of `formulas` the label `labels[0]` satisfies, as a bit set (bit `j`
+/// for `formulas[j]`), by the same matcher as the re-check (labels bind quantifiers).
+/// The rewriter is lent and handed back whatever the outcome.
+pub fn local_matches<'s>(
+    rw: Rewriter<'s>,
+    label: Vec<LabelAction<'_>>,
+    formulas: &[ActionFormula],
+) -> (Rewriter<'s>, Result<u64, Unsupported>) {
+    let mut c = Checker::from_terms(2, vec![(0, 0, 1)], vec![label], rw, MAX_WORK);
+    let mut bits = 0u64;
+    let mut r = Ok(());
+    for (j, alpha) in formulas.iter().enumerate() {
+        match c.matches(alpha, 0, &mut Vec::new()) {
+            Ok(true) => bits |= 1 << j,
+            Ok(false) => {}
+            Err(e) => {
+                r = Err(e);
+                break;
+            }
+        }
+    }
+    (c.rw, r.map(|()| bits))
+}
+
+/// Whether `phi` (in positive normal form, as [`normalise_formula`] gives it) holds in a
+/// state whose outgoing transitions carry `labels` (one transition each, to states without
+/// successors): the re-check's evaluator on that two-level LTS, so quantifiers range over
+/// the labels' values as they do there. The rewriter is lent and handed back.
+pub fn local_holds<'s>(
+    rw: Rewriter<'s>,
+    labels: Vec<Vec<LabelAction<'_>>>,
+    phi: &StateFormula,
+) -> (Rewriter<'s>, Result<bool, Unsupported>) {
+    let trans = (0..labels.len() as u32).map(|l| (0, l, 1 + l)).collect();
+    let n = labels.len() + 1;
+    let mut c = Checker::from_terms(n, trans, labels, rw, MAX_WORK);
+    let r = c.eval(phi, &mut Vec::new()).map(|set| set[0]);
+    (c.rw, r)
 }
 
 /// The evaluator: the LTS as per-label transition lists, the labels as terms, the data
@@ -134,34 +176,58 @@ impl<'s, 'f> Checker<'s, 'f> {
         mut rw: Rewriter<'s>,
         max_work: u64,
     ) -> Result<Self, Unsupported> {
-        let mut values: HashMap<Sort, Vec<TermId>> = HashMap::new();
         let mut out = Vec::with_capacity(labels.len());
         for l in labels {
             let mut acts = Vec::with_capacity(l.len());
             for a in l {
                 let mut args = Vec::with_capacity(a.args.len());
-                for (e, s) in a.args.iter().zip(&a.sorts) {
+                for e in &a.args {
                     let t = rw.term(e).map_err(|e| Unsupported(e.to_string()))?;
-                    let t = rw.rewrite(t).map_err(|e| Unsupported(e.to_string()))?;
-                    let vs = values.entry(s.clone()).or_default();
-                    if !vs.contains(&t) {
-                        vs.push(t);
-                    }
-                    args.push(t);
+                    args.push(rw.rewrite(t).map_err(|e| Unsupported(e.to_string()))?);
                 }
                 acts.push((a.name.as_ref(), a.sorts.as_slice(), args));
             }
-            acts.sort();
             out.push(acts);
         }
-        Ok(Checker {
-            n: lts.num_states as usize,
-            trans: lts
-                .transitions
-                .iter()
-                .map(|t| (t.from.0, t.label.0, t.to.0))
-                .collect(),
-            labels: out,
+        let trans = lts
+            .transitions
+            .iter()
+            .map(|t| (t.from.0, t.label.0, t.to.0))
+            .collect();
+        Ok(Checker::from_terms(
+            lts.num_states as usize,
+            trans,
+            out,
+            rw,
+            max_work,
+        ))
+    }
+
+    /// A checker of `n` states with transitions `trans` whose labels are already terms of
+    /// `rw`'s store (normal forms).
+    fn from_terms(
+        n: usize,
+        trans: Vec<(u32, u32, u32)>,
+        mut labels: Vec<Vec<LabelAction<'f>>>,
+        rw: Rewriter<'s>,
+        max_work: u64,
+    ) -> Self {
+        let mut values: HashMap<Sort, Vec<TermId>> = HashMap::new();
+        for acts in &mut labels {
+            for (_, sorts, args) in acts.iter() {
+                for (s, t) in sorts.iter().zip(args) {
+                    let vs = values.entry(s.clone()).or_default();
+                    if !vs.contains(t) {
+                        vs.push(*t);
+                    }
+                }
+            }
+            acts.sort();
+        }
+        Checker {
+            n,
+            trans,
+            labels,
             values,
             rw,
             terms: HashMap::new(),
@@ -173,7 +239,7 @@ impl<'s, 'f> Checker<'s, 'f> {
             solved: HashMap::new(),
             work: 0,
             max_work,
-        })
+        }
     }
 
     /// The values quantified variable `v` ranges over: `bound` (the labels' values) where

@@ -28,6 +28,7 @@ use thiserror::Error;
 use super::guard::{self, Guard};
 use super::memo::{hash_key, MemoTable};
 use super::{ActionPart, Label, TransitionSystem};
+use crate::data::ir::DataExpr;
 use crate::data::print::data_expr_to_string;
 use crate::data::{ConvertError, EnumError, RewriteError, Rewriter, TermId, TermStore, VarId};
 use crate::lps::{Lps, Summand, SummandAction};
@@ -189,10 +190,16 @@ pub struct LpsSystem<'s> {
     init: Vec<TermId>,
     names: Vec<Name>,
     summands: Vec<CompiledSummand>,
+    /// Per compiled summand, its index in the LPS (delta summands are not compiled).
+    lps_index: Vec<usize>,
     /// Decide summand guards on the state row (see [`super::guard`]); off, every summand
     /// is looked up or evaluated: the reference the guards are tested against.
     use_guards: bool,
 }
+
+/// What [`LpsSystem::steps`] reports per transition: LPS summand, sum values, label key,
+/// successor.
+pub type StepFn<'f> = dyn FnMut(usize, &[TermId], &Vec<u32>, &[u32]) + 'f;
 
 /// Per-thread scratch: a rewriting context and buffers.
 pub struct LpsWorker<'s> {
@@ -209,6 +216,8 @@ pub struct LpsWorker<'s> {
     enabled: Vec<(u32, u64)>,
     key: Vec<u32>,
     outcome: Vec<u32>,
+    /// With [`LpsSystem::steps`]: the sum values of each transition `evaluate` fires.
+    sums: Option<Vec<Vec<TermId>>>,
 }
 
 impl<'s> LpsSystem<'s> {
@@ -244,7 +253,8 @@ impl<'s> LpsSystem<'s> {
         let mut names: Vec<Name> = Vec::new();
         let mut name_ids: FxHashMap<Name, u32> = FxHashMap::default();
         let mut summands = Vec::new();
-        for s in &lps.summands {
+        let mut lps_index = Vec::new();
+        for (i, s) in lps.summands.iter().enumerate() {
             let name_id = |n: &Name| {
                 *name_ids.entry(n.clone()).or_insert_with(|| {
                     names.push(n.clone());
@@ -253,6 +263,7 @@ impl<'s> LpsSystem<'s> {
             };
             if let Some(c) = CompiledSummand::compile(&rw, &params, s, name_id)? {
                 summands.push(c);
+                lps_index.push(i);
             }
         }
         Ok(LpsSystem {
@@ -267,6 +278,7 @@ impl<'s> LpsSystem<'s> {
             init,
             names,
             summands,
+            lps_index,
             use_guards: true,
         })
     }
@@ -279,6 +291,55 @@ impl<'s> LpsSystem<'s> {
 
     fn print(&self, t: TermId) -> String {
         data_expr_to_string(&self.rw.expr(t))
+    }
+
+    /// The name of action number `id` of a label key (see [`TransitionSystem::Label`]).
+    pub fn action_name(&self, id: u32) -> &Name {
+        &self.names[id as usize]
+    }
+
+    /// A term of the exploring store as an expression.
+    pub fn expr(&self, t: TermId) -> DataExpr {
+        self.rw.expr(t)
+    }
+
+    /// The store of the states' and labels' terms.
+    pub fn store(&self) -> &'s TermStore {
+        self.rw.store()
+    }
+
+    /// Every transition of `state` with where it comes from, for evidence: `f(summand,
+    /// sum values, label, successor)`, the summand numbered as in the LPS, in the order of
+    /// [`TransitionSystem::successors`]. Each summand is evaluated afresh (not looked up
+    /// in the memo, which does not keep sum values).
+    pub fn steps(
+        &self,
+        w: &mut LpsWorker<'s>,
+        state: &[u32],
+        f: &mut StepFn<'_>,
+    ) -> Result<(), LpsError> {
+        for k in 0..self.summands.len() {
+            w.sums = Some(Vec::new());
+            let r = self.evaluate(w, k, state);
+            let sums = w.sums.take().unwrap_or_default();
+            r?;
+            let outcome = std::mem::take(&mut w.outcome);
+            let mut i = 0;
+            let (mut label, mut next) = (Vec::new(), Vec::new());
+            emit_outcome(
+                &outcome,
+                &self.summands[k].writes,
+                state,
+                &mut label,
+                &mut next,
+                &mut |l, row| {
+                    f(self.lps_index[k], &sums[i], l, row);
+                    i += 1;
+                },
+            );
+            w.outcome = outcome;
+        }
+        Ok(())
     }
 }
 
@@ -337,6 +398,9 @@ impl<'s> LpsSystem<'s> {
                     residual: self.print(c),
                 });
             }
+            if let Some(sums) = &mut w.sums {
+                sums.push(Vec::new());
+            }
             return fire(w, s);
         }
         // Enumerate the sum variables; collect solutions first (the enumerator borrows
@@ -368,7 +432,11 @@ impl<'s> LpsSystem<'s> {
         let bound = w.sigma.len();
         for vals in solutions {
             w.sigma.truncate(bound);
-            w.sigma.extend(s.sum_vars.iter().copied().zip(vals));
+            w.sigma
+                .extend(s.sum_vars.iter().copied().zip(vals.iter().copied()));
+            if let Some(sums) = &mut w.sums {
+                sums.push(vals);
+            }
             fire(w, s)?;
         }
         Ok(())
@@ -422,6 +490,7 @@ impl<'s> TransitionSystem for LpsSystem<'s> {
             enabled: Vec::with_capacity(self.summands.len()),
             key: Vec::new(),
             outcome: Vec::new(),
+            sums: None,
         }
     }
 
