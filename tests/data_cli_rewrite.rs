@@ -265,6 +265,15 @@ fn lazy_arguments_follow_mcrl2_strategy() {
     normal_forms_as_mcrl2("fixtures/data/jitty_lazy.mcrl2", 12);
 }
 
+/// A call of a user function from a compiled right-hand side goes straight to the callee's
+/// equations: mCRL2's normal forms where one applies, where none does, where the callee
+/// is defined by an equation of its own (`k = lambda …`), and where an argument the strategy
+/// leaves alone is passed on (rewritten before the call or not).
+#[test]
+fn calls_from_right_hand_sides_as_mcrl2() {
+    normal_forms_as_mcrl2("fixtures/data/compiled_calls.mcrl2", 8);
+}
+
 /// The normal forms pinned by the `% expect:` lines of the fixture at `path` (at least
 /// `min` of them), by `muon rewrite` and as the labels of `muon lps2lts`.
 fn normal_forms_as_mcrl2(path: &str, min: usize) {

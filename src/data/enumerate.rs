@@ -22,7 +22,7 @@ use num_traits::{One, ToPrimitive};
 use super::convert::Internal;
 use super::ir::{Func, Sort};
 use super::print::sort_to_string;
-use super::rewrite::{Ctor, Kind, Op, RewriteError, Rewriter};
+use super::rewrite::{Ctor, Kind, Op, RewriteError, RewriteErrorKind, Rewriter};
 use super::store::{NumSort, Term, TermId, VarId};
 
 /// Errors of enumeration.
@@ -55,9 +55,9 @@ pub enum EnumError {
 
 impl From<RewriteError> for EnumError {
     fn from(e: RewriteError) -> Self {
-        match e {
-            RewriteError::Enumeration(inner) => inner,
-            other => EnumError::Rewrite(Box::new(other)),
+        match e.into_kind() {
+            RewriteErrorKind::Enumeration(inner) => inner,
+            other => EnumError::Rewrite(Box::new(other.into())),
         }
     }
 }

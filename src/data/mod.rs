@@ -56,7 +56,7 @@
 //! redex is ever interned. Left-hand sides are matched syntactically, as in mCRL2 (a map
 //! `N` in a pattern matches `N` only, not its value). Closed normal forms are remembered per
 //! context and never walked again. Recursion is bounded by measuring the stack in use
-//! ([`Rewriter::set_stack_limit`]): non-terminating equations give [`RewriteError::TooDeep`],
+//! ([`Rewriter::set_stack_limit`]): non-terminating equations give [`RewriteErrorKind::TooDeep`],
 //! never a crash.
 //!
 //! # Built-in data
@@ -82,7 +82,9 @@ pub mod typecheck;
 
 pub use convert::{expr_to_term, term_to_expr, ConvertError};
 pub use enumerate::{EnumError, Enumerator};
-pub use rewrite::{substitute, RewriteError, Rewriter, Substitution, DEFAULT_STACK_LIMIT};
+pub use rewrite::{
+    substitute, RewriteError, RewriteErrorKind, Rewriter, Substitution, DEFAULT_STACK_LIMIT,
+};
 pub use store::{FuncId, NumSort, Term, TermId, TermStore, VarId};
 
 use ir::{DataExpr, DataSpec};

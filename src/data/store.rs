@@ -170,6 +170,7 @@ impl<T> Table<T> {
         }
     }
 
+    #[inline]
     fn locate(i: u32) -> (usize, usize) {
         let v = i as u64 + (1u64 << MIN_BITS);
         let bit = 63 - v.leading_zeros();
@@ -193,6 +194,7 @@ impl<T> Table<T> {
         Some(i)
     }
 
+    #[inline]
     fn get(&self, i: u32) -> &T {
         let (c, o) = Self::locate(i);
         self.chunks[c]
@@ -356,11 +358,13 @@ impl TermStore {
     }
 
     /// The shape of term `t`.
+    #[inline]
     pub fn get(&self, t: TermId) -> &Term {
         &self.nodes.get(t.0).term
     }
 
     /// Whether `t` has no free variables.
+    #[inline]
     pub fn is_closed(&self, t: TermId) -> bool {
         self.nodes.get(t.0).closed
     }
@@ -568,6 +572,7 @@ impl TermStore {
     }
 
     /// The head function symbol of `t` and its arguments, if `t` is `f` or `f(args…)`.
+    #[inline]
     pub fn as_func_app(&self, t: TermId) -> Option<(FuncId, &[TermId])> {
         match self.get(t) {
             Term::Func(f) => Some((*f, &[])),

@@ -58,6 +58,10 @@ pub(super) enum Code {
         head: TermId,
         args: Box<[Code]>,
         delay: u64,
+        /// `f` is a user mapping with equations and none without arguments: the call goes
+        /// straight to its equations, as [`Rewriter::apply_func`] would after looking up
+        /// what `f` is (resolved here once, not at every call).
+        user: bool,
         /// The source term (for the recursion-limit message).
         term: TermId,
     },
@@ -343,6 +347,9 @@ impl<'s> Rewriter<'s> {
                             head: *h,
                             args: code,
                             delay,
+                            user: kind == Kind::Map
+                                && self.has_equations(*f)
+                                && !self.has_constant_rule(*f),
                             term: t,
                         }
                     }
@@ -486,6 +493,9 @@ impl<'s> Rewriter<'s> {
                 self.slots[base + *r as usize] = nf;
                 Ok(nf)
             }
+            // A closed subterm is rewritten once per context and marked: later runs read
+            // the mark without entering the interpreter.
+            Code::Closed(t) if self.is_known_nf(*t) => Ok(*t),
             Code::Closed(t) => self.eval(*t),
             Code::Interp(t) => {
                 let mark = self.enter();
@@ -502,6 +512,7 @@ impl<'s> Rewriter<'s> {
                 head,
                 args,
                 delay,
+                user,
                 term,
             } => {
                 let probe = 0u8;
@@ -512,13 +523,18 @@ impl<'s> Rewriter<'s> {
                 let mut buf = [TermId(0); 6];
                 let mut heap = Vec::new();
                 if *delay != 0 {
-                    return self.run_delayed(*f, *head, args, *delay, (base, vars, raw));
+                    return self.run_delayed(*f, *head, args, *delay, *user, (base, vars, raw));
                 }
                 let nargs = self.run_args(args, (base, vars, raw), &mut buf, &mut heap)?;
-                let r = self.apply_func(*f, *head, nargs)?;
-                if self.store.is_closed(r) {
-                    self.mark_nf(r);
-                }
+                let r = if *user {
+                    match self.try_rules(*f, nargs, false)? {
+                        Some(r) => r,
+                        None => self.store.app(*head, nargs),
+                    }
+                } else {
+                    self.apply_func(*f, *head, nargs)?
+                };
+                self.note_nf(r);
                 Ok(r)
             }
             Code::Ctor { head, args } => {
@@ -526,9 +542,7 @@ impl<'s> Rewriter<'s> {
                 let mut heap = Vec::new();
                 let nargs = self.run_args(args, (base, vars, raw), &mut buf, &mut heap)?;
                 let r = self.store.app(*head, nargs);
-                if self.store.is_closed(r) {
-                    self.mark_nf(r);
-                }
+                self.note_nf(r);
                 Ok(r)
             }
             Code::Word { .. } => {
@@ -543,9 +557,7 @@ impl<'s> Rewriter<'s> {
                     raw,
                 };
                 let r = self.eval_lazy(*op, *head, &args)?;
-                if self.store.is_closed(r) {
-                    self.mark_nf(r);
-                }
+                self.note_nf(r);
                 Ok(r)
             }
         }
@@ -564,6 +576,7 @@ impl<'s> Rewriter<'s> {
                 // A matched normal form (the usual argument) is read without a call.
                 buf[i] = match a {
                     Code::Reg(r) => self.slots[base + *r as usize],
+                    Code::RawReg(r) if raw & (1 << r) == 0 => self.slots[base + *r as usize],
                     _ => self.run(a, base, vars, raw)?,
                 };
             }

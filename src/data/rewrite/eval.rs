@@ -58,11 +58,20 @@ impl<'s> Rewriter<'s> {
             .any(|(v, _)| matches!(self.lookup(*v), Some(t) if !self.store.is_closed(t)))
     }
 
+    /// What `f` is to the rewriter (cached per context). Inlined: every application asks.
+    #[inline]
     pub(crate) fn kind(&mut self, f: FuncId) -> Kind {
-        let i = f.0 as usize;
-        if let Some(Some(k)) = self.kinds.get(i) {
-            return *k;
+        match self.kinds.get(f.0 as usize) {
+            Some(Some(k)) => *k,
+            _ => self.classify(f),
         }
+    }
+
+    /// [`Rewriter::kind`] on a cache miss: classifies `f` and caches it.
+    #[cold]
+    #[inline(never)]
+    fn classify(&mut self, f: FuncId) -> Kind {
+        let i = f.0 as usize;
         let k = match self.sys.kinds.get(&f) {
             Some(k) => *k,
             None => classify_builtin(self.store.func_of(f)),
@@ -83,10 +92,11 @@ impl<'s> Rewriter<'s> {
     }
 
     pub(super) fn too_deep(&self, t: TermId) -> RewriteError {
-        RewriteError::TooDeep {
+        RewriteErrorKind::TooDeep {
             limit: self.max_stack,
             term: self.show(t),
         }
+        .into()
     }
 
     /// A short textual rendering of a term for error messages.
@@ -143,6 +153,7 @@ impl<'s> Rewriter<'s> {
         }
     }
 
+    #[inline]
     pub(super) fn is_known_nf(&self, t: TermId) -> bool {
         let i = t.0 as usize;
         self.nf_bits
@@ -150,12 +161,31 @@ impl<'s> Rewriter<'s> {
             .is_some_and(|w| w & (1u64 << (i & 63)) != 0)
     }
 
+    #[inline]
     pub(super) fn mark_nf(&mut self, t: TermId) {
         let i = t.0 as usize;
-        if i >> 6 >= self.nf_bits.len() {
-            self.nf_bits.resize((i >> 6) + 1024, 0);
+        match self.nf_bits.get_mut(i >> 6) {
+            Some(w) => *w |= 1u64 << (i & 63),
+            None => self.mark_nf_grow(t),
         }
+    }
+
+    /// [`Rewriter::mark_nf`] past the end of the bits: grows them first.
+    #[cold]
+    #[inline(never)]
+    fn mark_nf_grow(&mut self, t: TermId) {
+        let i = t.0 as usize;
+        self.nf_bits.resize((i >> 6) + 1024, 0);
         self.nf_bits[i >> 6] |= 1u64 << (i & 63);
+    }
+
+    /// Marks `r`, a normal form, as one if it is closed (an open normal form may rewrite
+    /// further once its variables are bound, so it is not marked).
+    #[inline]
+    pub(super) fn note_nf(&mut self, r: TermId) {
+        if self.store.is_closed(r) {
+            self.mark_nf(r);
+        }
     }
 
     pub(super) fn eval_app(&mut self, h: TermId, args: &[TermId]) -> Result<TermId, RewriteError> {
@@ -594,7 +624,7 @@ impl<'s> Rewriter<'s> {
 
     /// Whether `f` has an equation without arguments (`f = …`); in mCRL2's order (see
     /// `strategy.rs`) such equations come first.
-    fn has_constant_rule(&self, f: FuncId) -> bool {
+    pub(super) fn has_constant_rule(&self, f: FuncId) -> bool {
         self.sys
             .rules
             .get(f.0 as usize)

@@ -181,13 +181,15 @@ impl<'s> Rewriter<'s> {
         Ok(self.store.app(h, args))
     }
 
-    /// A compiled call `f(args…)` passing the arguments in `delay` (bits) unrewritten.
+    /// A compiled call `f(args…)` passing the arguments in `delay` (bits) unrewritten;
+    /// `user` as in [`Code::App`].
     pub(super) fn run_delayed(
         &mut self,
         f: FuncId,
         h: TermId,
         args: &[Code],
         delay: u64,
+        user: bool,
         (base, vars, raw): (usize, &[(VarId, u16)], u64),
     ) -> Result<TermId, RewriteError> {
         let mut buf = [TermId(0); 6];
@@ -210,10 +212,17 @@ impl<'s> Rewriter<'s> {
                 vals[i] = self.run(a, base, vars, raw)?;
             }
         }
-        let r = self.apply_user(f, h, vals, now_raw)?;
-        if self.store.is_closed(r) {
-            self.mark_nf(r);
-        }
+        // Every delayed argument was a normal form already (a register rewritten before
+        // this call): the plain call, straight to the equations as in `Code::App`.
+        let r = if now_raw == 0 && user {
+            match self.try_rules(f, vals, false)? {
+                Some(r) => r,
+                None => self.store.app(h, vals),
+            }
+        } else {
+            self.apply_user(f, h, vals, now_raw)?
+        };
+        self.note_nf(r);
         Ok(r)
     }
 

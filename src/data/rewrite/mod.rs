@@ -12,7 +12,7 @@
 //! condition / left operand first and only the branch that is needed, which makes recursive
 //! definitions like `f(n) = if(n == 0, 0, f(Int2Nat(n - 1)))` terminate, as with mCRL2's JITty.
 //! This is correct for confluent, terminating specifications; for others it finds *a* normal
-//! form or stops with [`RewriteError::TooDeep`].
+//! form or stops with [`RewriteErrorKind::TooDeep`].
 
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -45,9 +45,62 @@ mod words;
 use lists::elem;
 use native::*;
 
-/// Errors of rewriting.
+/// An error of rewriting: what went wrong ([`RewriteErrorKind`]) behind one pointer.
+///
+/// Why boxed: every step of the rewriter returns a `Result<TermId, RewriteError>`; with the
+/// error one (non-null) pointer that result fits in two registers, where the unboxed kind
+/// (three strings of an enumeration error) made every step return it through memory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RewriteError(Box<RewriteErrorKind>);
+
+impl RewriteError {
+    /// What went wrong.
+    pub fn kind(&self) -> &RewriteErrorKind {
+        &self.0
+    }
+
+    /// What went wrong, unboxed.
+    pub fn into_kind(self) -> RewriteErrorKind {
+        *self.0
+    }
+}
+
+impl std::fmt::Display for RewriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for RewriteError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        std::error::Error::source(&*self.0)
+    }
+}
+
+impl From<RewriteErrorKind> for RewriteError {
+    #[cold]
+    fn from(k: RewriteErrorKind) -> Self {
+        RewriteError(Box::new(k))
+    }
+}
+
+impl From<EnumError> for RewriteError {
+    #[cold]
+    fn from(e: EnumError) -> Self {
+        RewriteErrorKind::Enumeration(e).into()
+    }
+}
+
+impl From<ConvertError> for RewriteError {
+    #[cold]
+    fn from(e: ConvertError) -> Self {
+        RewriteErrorKind::Convert(e).into()
+    }
+}
+
+/// The kinds of errors of rewriting.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RewriteError {
+pub enum RewriteErrorKind {
     /// The recursion depth limit was reached (non-terminating equations, or a term too deep).
     #[error("rewriting exceeded the recursion limit ({limit} bytes of stack) while rewriting {term}; the equations may not terminate")]
     TooDeep {
@@ -64,10 +117,10 @@ pub enum RewriteError {
     },
     /// A quantifier that cannot be decided by enumeration.
     #[error(transparent)]
-    Enumeration(#[from] EnumError),
+    Enumeration(EnumError),
     /// An equation could not be converted (bad literal).
     #[error("in an equation: {0}")]
-    Convert(#[from] ConvertError),
+    Convert(ConvertError),
 }
 
 /// What a function symbol is to the rewriter.
@@ -700,6 +753,13 @@ fn show_term(store: &TermStore, t: TermId, out: &mut String, depth: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The result of a rewriting step fits in two registers (see [`RewriteError`]).
+    #[test]
+    fn a_step_result_is_two_words() {
+        assert!(std::mem::size_of::<Result<TermId, RewriteError>>() <= 16);
+        assert!(std::mem::size_of::<Result<Option<TermId>, RewriteError>>() <= 16);
+    }
 
     /// Every built-in of the type checker's catalog has a meaning in the engine.
     #[test]

@@ -274,9 +274,10 @@ impl<'s> Rewriter<'s> {
                 (Some(NumVal::I(b)), Some(e)) if e.signum() >= 0 => match b.pow(&e) {
                     Some(r) => self.mk_num(cod, NumVal::I(r)),
                     None => {
-                        return Err(RewriteError::NumberTooLarge {
+                        return Err(RewriteErrorKind::NumberTooLarge {
                             term: self.show(store.app(h, args)),
-                        })
+                        }
+                        .into())
                     }
                 },
                 (Some(NumVal::R(b)), Some(e)) => {
@@ -288,9 +289,10 @@ impl<'s> Rewriter<'s> {
                         let n = match ea {
                             IntVal::Small(n) if n <= u32::MAX as i64 => n as u32,
                             _ => {
-                                return Err(RewriteError::NumberTooLarge {
+                                return Err(RewriteErrorKind::NumberTooLarge {
                                     term: self.show(store.app(h, args)),
-                                })
+                                }
+                                .into())
                             }
                         };
                         let p = num_traits::pow(b, n as usize);

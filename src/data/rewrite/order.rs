@@ -54,10 +54,11 @@ impl<'s> Rewriter<'s> {
         {
             return Some(false);
         }
-        // A number below the other side's lower bound (`Pos2Nat(p) == 0` is false).
+        // A number below the other side's lower bound (`Pos2Nat(p) == 0` is false). Read
+        // in place: on constructor terms (the usual case) nothing is converted.
         for (n, e) in [(a, b), (b, a)] {
-            if let Some(NumVal::I(IntVal::Small(y))) = self.num(n) {
-                if self.lower_bound(e).is_some_and(|l| l > y) {
+            if let Term::Num(_, y) = store.get(n) {
+                if self.lower_bound(e).is_some_and(|l| l > *y) {
                     return Some(false);
                 }
             }

@@ -131,12 +131,17 @@ impl<'s> Rewriter<'s> {
     /// The value of the usual operands, a matched normal form or a number literal, read
     /// without a call (`None` for other code).
     #[inline(always)]
-    fn leaf_word(&self, code: &Code, base: usize) -> Option<Word> {
+    fn leaf_word(&self, code: &Code, base: usize, raw: u64) -> Option<Word> {
         match code {
             Code::Reg(r) => Some(self.word_of(self.slots[base + *r as usize])),
-            Code::Closed(t) if matches!(self.store.get(*t), Term::Num(..)) => {
-                Some(self.word_of(*t))
+            // An argument the strategy left alone that was rewritten before the call.
+            Code::RawReg(r) if raw & (1 << r) == 0 => {
+                Some(self.word_of(self.slots[base + *r as usize]))
             }
+            Code::Closed(t) => match self.store.get(*t) {
+                Term::Num(s, v) => Some(Word::Num(*s, *v)),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -160,7 +165,7 @@ impl<'s> Rewriter<'s> {
                 sort,
             } => (op, f, head, args, sort),
             _ => {
-                if let Some(w) = self.leaf_word(code, base) {
+                if let Some(w) = self.leaf_word(code, base, raw) {
                     return Ok(w);
                 }
                 let t = self.run(code, base, vars, raw)?;
@@ -169,7 +174,7 @@ impl<'s> Rewriter<'s> {
         };
         let mut vals = [Word::Bool(false); 2];
         for (i, a) in args.iter().enumerate() {
-            vals[i] = match self.leaf_word(a, base) {
+            vals[i] = match self.leaf_word(a, base, raw) {
                 Some(w) => w,
                 None => self.run_word(a, base, vars, raw)?,
             };
@@ -183,9 +188,7 @@ impl<'s> Rewriter<'s> {
             terms[i] = self.word_term(*w);
         }
         let r = self.apply_func(*f, *head, &terms[..vals.len()])?;
-        if self.store.is_closed(r) {
-            self.mark_nf(r);
-        }
+        self.note_nf(r);
         Ok(self.word_of(r))
     }
 }
