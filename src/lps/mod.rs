@@ -34,7 +34,8 @@
 //!    simplified by the data engine's rewriter on closed subterms (`next(d3)` is `d1` by the
 //!    specification's equations) and the syntactic folds (`bb => (false => cc)` is `true`,
 //!    `if(c, x, x)` is `x`), as mCRL2 rewrites before it linearises, so a tail's control
-//!    state keeps only the variables the tail really uses.
+//!    state keeps only the variables the tail really uses. A closed action argument gets
+//!    the folds alone: mCRL2 leaves it as written (a whole computation, in games/sudoku).
 //!    Each reachable process body becomes a list of
 //!    alternatives `sum e. c -> α . stack` where `stack` is a sequence of process calls (or
 //!    empty: termination). In `p . q` with `p` unable to terminate (a least fixpoint over

@@ -121,12 +121,27 @@ pub(super) fn simplify_call_args(spec: &ProcSpec, simp: &dyn Simplifier) -> Proc
 }
 
 /// `e` with every data expression in it (arguments, conditions) simplified by `simp`.
-pub(crate) fn simplify_proc(e: &ProcExpr, simp: &dyn Simplifier) -> ProcExpr {
+/// `e` with its data simplified by `simp`, except closed action arguments, which only get
+/// the syntactic folds `syn`: mCRL2 leaves a closed action argument as written
+/// (games/sudoku: `a(solve_sudo(hard_sudoku))` is a whole search that exploration does
+/// anyway) but rewrites open ones (`c(if(v && bb, next(d3), d1))` is `c(d1)` by
+/// `next(d3) = d1`, so a tail holding it does not keep `v`).
+fn simplify_proc(e: &ProcExpr, simp: &dyn Simplifier, syn: &dyn Simplifier) -> ProcExpr {
     match e {
         ProcExpr::Action(a) => ProcExpr::Action(Action {
             name: a.name.clone(),
             sorts: a.sorts.clone(),
-            args: a.args.iter().map(|d| simp.simplify(d)).collect(),
+            args: a
+                .args
+                .iter()
+                .map(|d| {
+                    if is_closed(d) {
+                        syn.simplify(d)
+                    } else {
+                        simp.simplify(d)
+                    }
+                })
+                .collect(),
         }),
         ProcExpr::Call { proc, args } => ProcExpr::Call {
             proc: *proc,
@@ -134,22 +149,29 @@ pub(crate) fn simplify_proc(e: &ProcExpr, simp: &dyn Simplifier) -> ProcExpr {
         },
         ProcExpr::If { cond, then, else_ } => ProcExpr::If {
             cond: simp.simplify(cond),
-            then: Arc::new(simplify_proc(then, simp)),
-            else_: else_.as_ref().map(|x| Arc::new(simplify_proc(x, simp))),
+            then: Arc::new(simplify_proc(then, simp, syn)),
+            else_: else_
+                .as_ref()
+                .map(|x| Arc::new(simplify_proc(x, simp, syn))),
         },
-        _ => e.map_children(|x| simplify_proc(x, simp)),
+        _ => e.map_children(|x| simplify_proc(x, simp, syn)),
     }
 }
 
-/// `spec` with the data of every body and of `init` simplified by `simp`. mCRL2 simplifies
-/// before linearising too: a tail `a . P(bb => (false => cc))` then has no free variables,
-/// so its control state does not keep `bb` and `cc` (and the state space has mCRL2's size).
-pub(super) fn simplify_bodies(spec: &ProcSpec, simp: &dyn Simplifier) -> ProcSpec {
+/// `spec` with the data of every body and of `init` simplified by `simp` (closed action
+/// arguments by `syn` alone, see [`simplify_proc`]). mCRL2 simplifies before linearising
+/// too: a tail `a . P(bb => (false => cc))` then has no free variables, so its control
+/// state does not keep `bb` and `cc` (and the state space has mCRL2's size).
+pub(super) fn simplify_bodies(
+    spec: &ProcSpec,
+    simp: &dyn Simplifier,
+    syn: &dyn Simplifier,
+) -> ProcSpec {
     let mut out = spec.clone();
     for p in out.procs.iter_mut() {
-        p.body = simplify_proc(&p.body, simp);
+        p.body = simplify_proc(&p.body, simp, syn);
     }
-    out.init = simplify_proc(&spec.init, simp);
+    out.init = simplify_proc(&spec.init, simp, syn);
     out
 }
 

@@ -153,6 +153,7 @@ fn linearise_with(
     let expanded = simplify_bodies(
         &written,
         &*crate::data::simplify::best_simplifier(&spec.data, &store),
+        &simp,
     );
     let keep = kept_params(&simplify_call_args(&written, &simp));
     let spec = &expanded;
