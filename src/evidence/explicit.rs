@@ -115,7 +115,7 @@ pub fn local_matches<'s>(
     (c.rw, r.map(|()| bits))
 }
 
-/// Whether `phi` (in positive normal form, as [`normalise_formula`] gives it) holds in a
+/// Whether `phi` (in positive normal form, as the re-check's `normalise_formula` gives it) holds in a
 /// state whose outgoing transitions carry `labels` (one transition each, to states without
 /// successors): the re-check's evaluator on that two-level LTS, so quantifiers range over
 /// the labels' values as they do there. The rewriter is lent and handed back.
