@@ -3,6 +3,8 @@
 //! checker; a corrupted trace is rejected. Through the binary for the user's view, and
 //! through the library for a property test over random LPSs and formulas.
 
+mod spec_gen;
+use spec_gen::random_spec;
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -223,24 +225,6 @@ fn verdict_and_evidence(spec: &ProcSpec, lps: &Lps, formula: &str) -> (bool, Evi
     // The evidence LTS re-checks to the same verdict with the other solver too.
     check_evidence(lps, &f, &ev, SolverKind::Gauss).unwrap_or_else(|e| panic!("{formula}: {e}"));
     (out.value, ev, ev_early)
-}
-
-/// A random process over `n: Nat` in 0..4 with actions a, b and e(Nat).
-fn random_spec() -> impl Strategy<Value = String> {
-    let summand = (0u8..4, 0u8..3, 0u8..4, any::<bool>()).prop_map(|(from, act, to, sum)| {
-        if sum {
-            format!("sum d: Nat . (d < 2 && n == {from}) -> e(d) . P((d + {to}) mod 4)")
-        } else {
-            let a = ["a", "b", "a|b"][act as usize];
-            format!("(n == {from}) -> {a} . P({to})")
-        }
-    });
-    prop::collection::vec(summand, 1..6).prop_map(|ss| {
-        format!(
-            "act a, b; e: Nat;\nproc P(n: Nat) = {};\ninit P(0);\n",
-            ss.join("\n  + ")
-        )
-    })
 }
 
 const FORMULAS: &[&str] = &[

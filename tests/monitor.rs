@@ -4,6 +4,8 @@
 //! that the independent checker confirms, and refusals that name the construct outside
 //! the fragment.
 
+mod spec_gen;
+use spec_gen::random_spec;
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -62,25 +64,6 @@ fn explore(lps: &Lps, f: &FormulaSpec, threads: usize) -> Outcome {
         ..MonitorOptions::default()
     };
     check(lps, f, &opts).unwrap_or_else(|e| panic!("{e:?}"))
-}
-
-/// A random process over `n: Nat` in 0..4 with actions a, b and e(Nat) (as in the
-/// evidence property test), with deadlocks possible.
-fn random_spec() -> impl Strategy<Value = String> {
-    let summand = (0u8..4, 0u8..3, 0u8..4, any::<bool>()).prop_map(|(from, act, to, sum)| {
-        if sum {
-            format!("sum d: Nat . (d < 2 && n == {from}) -> e(d) . P((d + {to}) mod 4)")
-        } else {
-            let a = ["a", "b", "a|b"][act as usize];
-            format!("(n == {from}) -> {a} . P({to})")
-        }
-    });
-    prop::collection::vec(summand, 1..6).prop_map(|ss| {
-        format!(
-            "act a, b; e: Nat;\nproc P(n: Nat) = {};\ninit P(0);\n",
-            ss.join("\n  + ")
-        )
-    })
 }
 
 /// A random regular formula over a few action formulas.
