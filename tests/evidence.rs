@@ -3,8 +3,8 @@
 //! checker; a corrupted trace is rejected. Through the binary for the user's view, and
 //! through the library for a property test over random LPSs and formulas.
 
-mod spec_gen;
-use spec_gen::random_spec;
+mod evidence_common;
+use evidence_common::{pbes_evidence, random_spec, spec_of};
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -168,11 +168,6 @@ init T(0, 0) || T(1, 0);
 
 // ---- property test over random LPSs and formulas (library level) ----
 
-fn spec_of(src: &str) -> ProcSpec {
-    muon::process::typecheck::check_specification(&SourceFile::new("m.mcrl2", src))
-        .unwrap_or_else(|e| panic!("{e:?}\n{src}"))
-}
-
 /// The verdict without evidence (early stop) and, with evidence, the evidence read from the
 /// solved game and from the finite proof of the early stop.
 fn verdict_and_evidence(spec: &ProcSpec, lps: &Lps, formula: &str) -> (bool, Evidence, Evidence) {
@@ -182,35 +177,18 @@ fn verdict_and_evidence(spec: &ProcSpec, lps: &Lps, formula: &str) -> (bool, Evi
     let quick = solve_pbes(&plain, &InstOptions::default(), SolverKind::Zielonka, true)
         .unwrap()
         .value;
-    let pbes = lps2pbes_with(
-        lps,
-        &f,
-        Lps2PbesOptions {
-            counter_example: true,
-        },
-    )
-    .unwrap();
-    let opts = InstOptions {
-        keep_origins: true,
-        ..InstOptions::default()
-    };
     // Evidence from the finite proof of an early stop, or from the solved game.
-    let early = solve_pbes(&pbes, &opts, SolverKind::Zielonka, true).unwrap();
+    let (pbes, early, ev_early) = pbes_evidence(lps, &f);
     assert_eq!(
         early.value, quick,
         "{formula}: verdicts differ with and without evidence"
     );
-    let ev_early = muon::evidence::read(
-        lps,
-        &pbes,
-        &early.inst,
-        early.game.as_ref().map(|(g, s)| (g, s)),
-        early.value,
-        true,
-    )
-    .unwrap_or_else(|e| panic!("{formula} (early stop): {e}"));
     check_evidence(lps, &f, &ev_early, SolverKind::Zielonka)
         .unwrap_or_else(|e| panic!("{formula} (early stop): {e}"));
+    let opts = InstOptions {
+        keep_origins: true,
+        ..InstOptions::default()
+    };
     let mut out = solve_pbes(&pbes, &opts, SolverKind::Zielonka, false).unwrap();
     assert_eq!(
         out.value, quick,

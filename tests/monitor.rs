@@ -4,26 +4,20 @@
 //! that the independent checker confirms, and refusals that name the construct outside
 //! the fragment.
 
-mod spec_gen;
-use spec_gen::random_spec;
+#[path = "cli_common/mod.rs"]
+mod cli_common;
+mod evidence_common;
+use evidence_common::{pbes_evidence, random_spec, spec_of};
 use std::path::Path;
-use std::process::{Command, Output};
 
 use muon::evidence::check::check_evidence;
 use muon::lps::{linearise, LineariseOptions, Lps};
 use muon::modal::ir::FormulaSpec;
 use muon::monitor::{check, MonitorError, MonitorOptions, Outcome, Verdict};
-use muon::pbes::inst::InstOptions;
-use muon::pbes::lps2pbes::{lps2pbes_with, Lps2PbesOptions};
-use muon::pbes::solve::{solve_pbes, SolverKind};
+use muon::pbes::solve::SolverKind;
 use muon::process::ir::ProcSpec;
 use muon::source::SourceFile;
 use proptest::prelude::*;
-
-fn spec_of(src: &str) -> ProcSpec {
-    muon::process::typecheck::check_specification(&SourceFile::new("m.mcrl2", src))
-        .unwrap_or_else(|e| panic!("{e:?}\n{src}"))
-}
 
 fn formula_of(spec: &ProcSpec, text: &str) -> FormulaSpec {
     muon::modal::typecheck::check_formula(&SourceFile::new("f.mcf", text), spec)
@@ -32,28 +26,7 @@ fn formula_of(spec: &ProcSpec, text: &str) -> FormulaSpec {
 
 /// The PBES route's verdict and, when false, the length of its counterexample.
 fn by_pbes(lps: &Lps, f: &FormulaSpec) -> (bool, usize) {
-    let pbes = lps2pbes_with(
-        lps,
-        f,
-        Lps2PbesOptions {
-            counter_example: true,
-        },
-    )
-    .unwrap();
-    let opts = InstOptions {
-        keep_origins: true,
-        ..InstOptions::default()
-    };
-    let out = solve_pbes(&pbes, &opts, SolverKind::Zielonka, true).unwrap();
-    let ev = muon::evidence::read(
-        lps,
-        &pbes,
-        &out.inst,
-        out.game.as_ref().map(|(g, s)| (g, s)),
-        out.value,
-        true,
-    )
-    .unwrap();
+    let (_, out, ev) = pbes_evidence(lps, f);
     (out.value, ev.trace.steps.len())
 }
 
@@ -227,14 +200,6 @@ fn counterexamples_are_shortest_and_confirmed() {
 
 // ---- through the binary, on the failure detector (D.1) ----
 
-fn muon(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_muon"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run muon")
-}
-
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -252,11 +217,8 @@ fn check_d1(model: &str, formula: &str, extra: &[&str]) -> (i32, String) {
         "explore",
     ];
     args.extend_from_slice(extra);
-    let o = muon(&args, repo());
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr),
-    )
+    let (code, out, err) = cli_common::muon_in(repo(), &args);
+    (code, out + &err)
 }
 
 #[test]

@@ -150,14 +150,12 @@ fn linearise_with(
     let written = expand_trivial_calls(spec);
     let simp = crate::data::ir_ops::SyntacticSimplifier::new(&spec.data);
     let store = crate::data::TermStore::new();
-    let expanded = simplify_bodies(
-        &written,
-        &*crate::data::simplify::best_simplifier(&spec.data, &store),
-        &simp,
-    );
+    // One data engine (its equations compiled once) for the bodies and the lineariser.
+    let rewrite = crate::data::simplify::best_simplifier(&spec.data, &store);
+    let expanded = simplify_bodies(&written, &*rewrite, &simp);
     let keep = kept_params(&simplify_call_args(&written, &simp));
     let spec = &expanded;
-    let mut l = Lin::new(spec, &store);
+    let mut l = Lin::new(spec, rewrite);
     l.keying = keying;
     // Which parameters a process state reads is decided on its body without the dropped
     // arguments of calls in first position (`L(if(bb, e1, e1)) . P(true)` with `L`'s
@@ -353,7 +351,8 @@ struct Lin<'a> {
 }
 
 impl<'a> Lin<'a> {
-    fn new(spec: &'a ProcSpec, store: &'a crate::data::TermStore) -> Lin<'a> {
+    /// The linearisation state of `spec`, deciding data with `simp`.
+    fn new(spec: &'a ProcSpec, simp: Box<dyn Simplifier + 'a>) -> Lin<'a> {
         // Fixpoint: a process is "mCRL" when its body has a parallel operator or calls one.
         let n = spec.procs.len();
         let mut mcrl: Vec<bool> = spec
@@ -429,7 +428,7 @@ impl<'a> Lin<'a> {
             reserved: used_names.clone(),
             used_names,
             actions: spec.actions.clone(),
-            simp: crate::data::simplify::best_simplifier(&spec.data, store),
+            simp,
             syn: ir_ops::SyntacticSimplifier::new(&spec.data),
             terminations: Vec::new(),
             selectors: HashSet::new(),
