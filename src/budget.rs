@@ -326,7 +326,7 @@ fn exit_now(reason: StopReason) -> ! {
             let _ = std::fs::remove_file(p);
         }
     }
-    eprintln!(
+    errln!(
         "muon: stopped: {} (peak memory {}) in a stage that cannot report partial results; \
          no output written; {}",
         reason.describe(),
@@ -337,6 +337,23 @@ fn exit_now(reason: StopReason) -> ! {
         StopReason::Interrupted => 130,
         _ => i32::from(EXIT_STOPPED),
     });
+}
+
+/// Standard output failed while muon wrote a result. A closed pipe (the reader has all it
+/// wants) ends the run quietly with status 141, as SIGPIPE ends mCRL2's tools; any other
+/// error is reported, with status 2. The temporary files of unfinished outputs are removed
+/// first, so no half-written output is left behind.
+pub fn stdout_failed(e: std::io::Error) -> ! {
+    if let Ok(v) = TEMP_FILES.lock() {
+        for p in v.iter() {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(141);
+    }
+    errln!("muon: cannot write to standard output: {e}");
+    std::process::exit(2);
 }
 
 #[cfg(test)]

@@ -7,6 +7,37 @@
 // block proves itself sound.
 #![deny(unsafe_code)]
 
+/// `eprintln!` that cannot panic: when standard error is closed or fails (`muon … 2>&1 |
+/// head -1`), the message is lost, not the run. Every diagnostic and note goes through it.
+macro_rules! errln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($t)*);
+    }};
+}
+
+/// `println!` for results that cannot panic: a closed standard output (`muon check … |
+/// head -1`) ends the run at once and quietly, as it ends mCRL2's tools; another write
+/// error ends it with a message (see [`budget::stdout_failed`]).
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!(std::io::stdout().lock(), $($t)*) {
+            $crate::budget::stdout_failed(e);
+        }
+    }};
+}
+
+/// `print!` as [`outln!`]: no newline added.
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = write!(std::io::stdout().lock(), $($t)*) {
+            $crate::budget::stdout_failed(e);
+        }
+    }};
+}
+
 pub mod artifact;
 pub mod bes;
 pub mod budget;

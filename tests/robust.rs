@@ -260,3 +260,35 @@ fn ctrl_c_leaves_no_output_file() {
         Vec::<String>::new()
     );
 }
+
+/// A pipe whose reading end is already closed: every write to it fails with EPIPE.
+fn closed_pipe() -> std::io::PipeWriter {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    writer
+}
+
+#[test]
+fn closed_pipes_end_the_run_without_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = write(dir.path(), "m.mcrl2", "act a, b;\ninit a . b . delta;\n");
+    let bad = write(dir.path(), "bad.mcf", "[true*] <c> true\n");
+    let good = write(dir.path(), "good.mcf", "[true*] <true> true\n");
+    let run = |formula: &Path, stdout: Stdio, stderr: Stdio| {
+        Command::new(env!("CARGO_BIN_EXE_muon"))
+            .args(["check", s(&spec), "-f", s(formula)])
+            .stdin(Stdio::null())
+            .stdout(stdout)
+            .stderr(stderr)
+            .status()
+            .expect("the muon binary runs")
+    };
+    // Standard error closed (`muon … 2>&1 | head -1`): the diagnostic is lost, the status
+    // is still the error's (2), not a panic's (101).
+    let status = run(&bad, Stdio::null(), closed_pipe().into());
+    assert_eq!(status.code(), Some(2), "{status:?}");
+    // Standard output closed while the verdict and the trace are printed: the run ends
+    // quietly with 141, the status a shell shows for a tool ended by SIGPIPE.
+    let status = run(&good, closed_pipe().into(), Stdio::null());
+    assert_eq!(status.code(), Some(141), "{status:?}");
+}

@@ -39,7 +39,7 @@ pub enum Fixpoint {
 impl Fixpoint {
     /// The fixpoint of an mCRL2 rank: even ranks are `nu`, odd ranks `mu`.
     pub fn of_rank(rank: u32) -> Fixpoint {
-        if rank % 2 == 0 {
+        if rank.is_multiple_of(2) {
             Fixpoint::Nu
         } else {
             Fixpoint::Mu

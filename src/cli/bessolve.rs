@@ -198,7 +198,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     };
     let (n, m) = (game.num_vertices(), game.num_edges());
     if args.stats {
-        eprintln!(
+        errln!(
             "parse: {:.3} s wall, {:.3} s cpu, {} vertices, {} edges, {:.2} M edges/s (cpu), game arrays {:.1} bytes/vertex",
             t_parse.as_secs_f64(),
             c_parse,
@@ -214,7 +214,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         bes::verify(&game, &sol)
             .map_err(|e| miette!("{}: the solution is wrong: {e}", sol_path.display()))?;
         if !g.quiet {
-            eprintln!("{}: solution verified", sol_path.display());
+            errln!("{}: solution verified", sol_path.display());
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -267,7 +267,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let t_solve = t1.elapsed();
     let c_solve = cpu_seconds().unwrap_or(0.0) - c1;
     if args.stats {
-        eprintln!(
+        errln!(
             "solve ({:?}{}): {:.3} s wall, {:.3} s cpu, {:.2} M edges/s (cpu)",
             args.solver,
             if args.verify { " + verify" } else { "" },
@@ -276,7 +276,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
             m as f64 / c_solve.max(1e-9) / 1e6
         );
         if let Some(peak) = peak_rss_bytes() {
-            eprintln!(
+            errln!(
                 "peak memory: {:.1} MB, {:.1} bytes/vertex",
                 peak as f64 / 1e6,
                 peak as f64 / n.max(1) as f64
@@ -284,13 +284,13 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         }
     }
     if args.verify && !g.quiet {
-        eprintln!("solution verified");
+        errln!("solution verified");
     }
     match from_bes {
         None => {
             if g.verbose {
                 if let Some(s) = game.initial() {
-                    eprintln!(
+                    errln!(
                         "start vertex {} is won by player {}",
                         s.0,
                         sol.winner(s).number()

@@ -126,7 +126,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     match check(args, g) {
         Ok(code) => Ok(code),
         Err(report) => {
-            eprintln!("{report:?}");
+            errln!("{report:?}");
             Ok(ExitCode::from(2))
         }
     }
@@ -201,9 +201,9 @@ pub(super) fn print_verdict(
     if plan.print_trace && args.format == TraceFormat::Json {
         // JSON Lines: one object per formula, its verdict included.
     } else if args.formulas.len() == 1 && g.quiet {
-        println!("{value}");
+        outln!("{value}");
     } else {
-        println!("{}: {value}", f.display());
+        outln!("{}: {value}", f.display());
     }
 }
 
@@ -218,11 +218,11 @@ pub(super) fn emit_evidence(
 ) -> miette::Result<()> {
     match args.format {
         _ if !plan.print_trace => {}
-        TraceFormat::Text => print!("{}", text::trace_text(model, ev)),
+        TraceFormat::Text => out!("{}", text::trace_text(model, ev)),
         TraceFormat::Json => {
             let mut v = text::trace_json(model, ev);
             v["formula"] = serde_json::Value::from(f.display().to_string());
-            println!("{v}");
+            outln!("{v}");
         }
     }
     if let Some(path) = &args.evidence_file {
@@ -242,12 +242,12 @@ pub(super) fn emit_evidence(
         }
         match crate::lts::svg::drawable(&ev.lts) {
             Ok(_) => text::write_evidence(model, ev, &dir.join(format!("{stem}.svg")))?,
-            Err(e) if !g.quiet => eprintln!("check: no {stem}.svg: {e}"),
+            Err(e) if !g.quiet => errln!("check: no {stem}.svg: {e}"),
             Err(_) => {}
         }
     }
     if g.verbose {
-        eprintln!(
+        errln!(
             "check: evidence LTS of {} states and {} transitions",
             ev.lts.num_states,
             ev.lts.transitions.len()
@@ -287,7 +287,7 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let lps = linearise(&spec, LineariseOptions { simplify: true })
         .map_err(|e| miette::miette!("{name}: {e}"))?;
     if g.verbose {
-        eprintln!(
+        errln!(
             "check: linearised {name}: {} summands, {} parameters in {:.3} s",
             lps.summands.len(),
             lps.params.len(),
@@ -338,7 +338,7 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
                 let t = Instant::now();
                 crate::evidence::check::check_evidence(&lps, &formula, &ev, args.solver)?;
                 if g.verbose {
-                    eprintln!(
+                    errln!(
                         "check: evidence confirmed by the independent checker in {:.3} s",
                         t.elapsed().as_secs_f64()
                     );
@@ -364,7 +364,7 @@ pub(super) fn print_stats(
     s: &crate::pbes::inst::InstStats,
     t: std::time::Instant,
 ) {
-    eprintln!(
+    errln!(
         "check: {}: {} equations, {} BES variables ({} decided on the fly), {:.3} s",
         f.display(),
         pbes.equations.len(),

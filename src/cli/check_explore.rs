@@ -60,11 +60,11 @@ pub fn check_explore(args: &Args, g: Global, lps: &Lps) -> miette::Result<ExitCo
                         "engine": "explore",
                         "explored": { "states": outcome.states, "transitions": outcome.transitions },
                     });
-                    println!("{v}");
+                    outln!("{v}");
                 } else {
                     print_verdict(args, g, &plan, f, true);
                     if !g.quiet {
-                        println!(
+                        outln!(
                             "{shown}: explored the whole state space ({} states, {} transitions{}): every reachable state satisfies the formula; no evidence for a true formula with --engine explore",
                             outcome.states,
                             outcome.transitions,
@@ -88,7 +88,7 @@ pub fn check_explore(args: &Args, g: Global, lps: &Lps) -> miette::Result<ExitCo
                 }
             }
             Verdict::Stopped(reason) => {
-                println!(
+                outln!(
                     "{shown}: unknown, stopped after {} states ({})",
                     outcome.states,
                     reason.describe()
@@ -97,9 +97,11 @@ pub fn check_explore(args: &Args, g: Global, lps: &Lps) -> miette::Result<ExitCo
             }
         }
         if g.verbose {
-            eprintln!(
+            errln!(
                 "check: {shown}: explored {} states, {} transitions in {:.3} s",
-                outcome.states, outcome.transitions, outcome.seconds
+                outcome.states,
+                outcome.transitions,
+                outcome.seconds
             );
         }
     }

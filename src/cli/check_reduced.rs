@@ -115,7 +115,7 @@ pub fn check_reduced(args: &Args, g: Global, lps: &Lps, eq: ReduceArg) -> miette
     let q = quotient(&lts, &p, kind);
     drop(timer);
     if g.verbose {
-        eprintln!(
+        errln!(
             "check: explored {} states, {} transitions in {:.3} s; reduced modulo {} to {} states, {} transitions in {:.3} s",
             lts.num_states,
             lts.transitions.len(),
@@ -151,14 +151,14 @@ pub fn check_reduced(args: &Args, g: Global, lps: &Lps, eq: ReduceArg) -> miette
                 "reduced_modulo": eq.name(),
                 "quotient": { "states": q.num_states, "transitions": q.transitions.len() },
             });
-            println!("{v}");
+            outln!("{v}");
         } else if args.formulas.len() == 1 && g.quiet {
-            println!("{}", out.value);
+            outln!("{}", out.value);
         } else {
-            println!("{}: {}", f.display(), out.value);
+            outln!("{}: {}", f.display(), out.value);
         }
         if g.verbose {
-            eprintln!(
+            errln!(
                 "check: {} on the quotient: {} BES variables, {:.3} s",
                 f.display(),
                 out.inst.stats.instances + out.inst.stats.auxiliary,
@@ -167,7 +167,7 @@ pub fn check_reduced(args: &Args, g: Global, lps: &Lps, eq: ReduceArg) -> miette
         }
     }
     if !g.quiet && !args.no_evidence && args.format == TraceFormat::Text {
-        eprintln!("check: no evidence with --reduce (it would name states of the quotient); check without --reduce for a trace");
+        errln!("check: no evidence with --reduce (it would name states of the quotient); check without --reduce for a trace");
     }
     Ok(if all_true {
         ExitCode::SUCCESS

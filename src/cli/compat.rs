@@ -495,12 +495,12 @@ pub fn apply(
     common.judge(&mut v);
     own(&mut v);
     if let Some(why) = v.refusal {
-        eprintln!("muon {tool}: {why}");
+        errln!("muon {tool}: {why}");
         return Err(std::process::ExitCode::from(2));
     }
     if verbose {
         for n in v.notes {
-            eprintln!("{tool}: {n}");
+            errln!("{tool}: {n}");
         }
     }
     Ok(())

@@ -187,7 +187,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         let mut log = std::io::stderr();
         let r = generate(&sys, &opts, &mut log)?;
         if no_output && !opts.quiet && !opts.verbose {
-            eprintln!(
+            errln!(
                 "lps2lts: {} states, {} transitions, {} levels{}",
                 r.summary.states,
                 r.summary.transitions,

@@ -47,7 +47,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let equations = pbes.equations.len();
     crate::pbes::io::write_pbes(pbes, Some(source), args.outfile.as_deref())?;
     if g.verbose {
-        eprintln!(
+        errln!(
             "lps2pbes: {} equations written to {} in {:.3} s",
             equations,
             display_path(args.outfile.as_deref(), "<stdout>"),

@@ -46,7 +46,7 @@ pub fn run(name: &str, args: &Args, g: Global) -> miette::Result<ExitCode> {
         other => unreachable!("unknown simplification {other}"),
     };
     if g.verbose {
-        eprintln!(
+        errln!(
             "{name}: {what}; parameters {} -> {}, summands {} -> {}",
             before.0,
             lps.params.len(),

@@ -133,7 +133,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let equations = pbes.equations.len();
     crate::pbes::io::write_pbes(pbes, source, args.outfile.as_deref())?;
     if g.verbose {
-        eprintln!(
+        errln!(
             "lts2pbes: {} equations written to {} in {:.3} s",
             equations,
             display_path(args.outfile.as_deref(), "<stdout>"),

@@ -144,7 +144,7 @@ fn decide_preorder(
         Check::Trace(pre) => {
             let missing = trace_inclusion(a, b, pre, opts)?;
             if let (true, Some(trace)) = (args.counter_example, &missing) {
-                eprintln!(
+                errln!(
                     "ltscompare: a trace of the first LTS that the second does not have: {}",
                     show_trace(trace)
                 );
@@ -155,9 +155,7 @@ fn decide_preorder(
             let (u, init_b) = reduce::disjoint_union(a, b);
             let included = simulation_preorder_watched(&u, meter)?.le(u.initial, init_b);
             if args.counter_example && !included {
-                eprintln!(
-                    "ltscompare: counterexamples are not generated for the simulation preorder"
-                );
+                errln!("ltscompare: counterexamples are not generated for the simulation preorder");
             }
             Ok(included)
         }
@@ -166,7 +164,7 @@ fn decide_preorder(
             if args.counter_example {
                 match &violation {
                     None => {}
-                    Some(Violation::Trace(t)) => eprintln!(
+                    Some(Violation::Trace(t)) => errln!(
                         "ltscompare: a trace of the first LTS that the second does not have: {}",
                         show_trace(t)
                     ),
@@ -174,13 +172,13 @@ fn decide_preorder(
                         trace,
                         accepts,
                         refuses,
-                    }) => eprintln!(
+                    }) => errln!(
                         "ltscompare: a failure of the first LTS that the second does not have: after {} it refuses {{{}}} (a stable state enabling only {{{}}}); no stable state of the second after this trace refuses them all",
                         show_trace(trace),
                         refuses.join(", "),
                         accepts.join(", ")
                     ),
-                    Some(Violation::Divergence(t)) => eprintln!(
+                    Some(Violation::Divergence(t)) => errln!(
                         "ltscompare: after {} the first LTS can diverge (a tau-cycle) and the second cannot",
                         show_trace(t)
                     ),
@@ -231,7 +229,7 @@ fn decide(args: &Args, g: Global) -> miette::Result<Option<bool>> {
                 branching_distinguishing_formula(&a, &b, dp)?.map(|f| f.to_string())
             }
             _ => {
-                eprintln!(
+                errln!(
                     "ltscompare: counterexamples are generated for -e bisim, branching-bisim and dpbranching-bisim (a formula) and the preorders other than sim (a trace); none for {}",
                     eq.name()
                 );
@@ -252,7 +250,7 @@ fn decide(args: &Args, g: Global) -> miette::Result<Option<bool>> {
                 ))
             }
             // Labels with data have no declarations here: the formula stands unconfirmed.
-            Err(e) => eprintln!(
+            Err(e) => errln!(
                 "ltscompare: warning: the counterexample formula was not confirmed by model checking: {e}"
             ),
         }
@@ -263,7 +261,7 @@ fn decide(args: &Args, g: Global) -> miette::Result<Option<bool>> {
                 source,
             })
         })?;
-        eprintln!("ltscompare: saved the counterexample to {}", path.display());
+        errln!("ltscompare: saved the counterexample to {}", path.display());
     }
     Ok(Some(same))
 }
@@ -296,17 +294,17 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
                     (false, true) => "the LTSs are equivalent",
                     (false, false) => "the LTSs are not equivalent",
                 };
-                eprintln!("ltscompare: {verb} modulo {}", relation_name(args));
+                errln!("ltscompare: {verb} modulo {}", relation_name(args));
             }
-            println!("{same}");
+            outln!("{same}");
             Ok(ExitCode::from(if same { 0 } else { 1 }))
         }
         Ok(None) => {
-            eprintln!("Error: ltscompare needs an equivalence other than `none` and `tau-star` (a reduction) (-e), or a preorder (-p)");
+            errln!("Error: ltscompare needs an equivalence other than `none` and `tau-star` (a reduction) (-e), or a preorder (-p)");
             Ok(ExitCode::from(2))
         }
         Err(report) => {
-            eprintln!("{report:?}");
+            errln!("{report:?}");
             Ok(ExitCode::from(2))
         }
     }

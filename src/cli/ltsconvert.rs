@@ -136,7 +136,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let reduced = started.elapsed();
     write_any(&output, args.outfile.as_deref())?;
     if g.verbose {
-        eprintln!(
+        errln!(
             "ltsconvert: read {} states, {} transitions, {} labels in {:.3} s",
             states,
             transitions,
@@ -144,7 +144,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
             read.as_secs_f64()
         );
         if let Some(eq) = args.equivalence.equivalence() {
-            eprintln!(
+            errln!(
                 "ltsconvert: reduced modulo {}: {} blocks (states), {} transitions in {:.3} s",
                 eq.name(),
                 output.num_states,
@@ -152,7 +152,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
                 (reduced - read).as_secs_f64()
             );
         }
-        eprintln!("ltsconvert: total {:.3} s", started.elapsed().as_secs_f64());
+        errln!("ltsconvert: total {:.3} s", started.elapsed().as_secs_f64());
     }
     Ok(ExitCode::SUCCESS)
 }

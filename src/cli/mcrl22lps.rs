@@ -63,7 +63,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         }
     })?;
     if g.verbose {
-        eprintln!(
+        errln!(
             "mcrl22lps: {} summands, {} parameters, {:.2?}",
             lps.summands.len(),
             lps.params.len(),

@@ -254,10 +254,10 @@ pub fn main() -> ExitCode {
     if let Some(reason) = crate::budget::stop_requested() {
         if let Err(report) = &result {
             if !g.quiet {
-                eprintln!("{report:?}");
+                errln!("{report:?}");
             }
         }
-        eprintln!(
+        errln!(
             "muon: stopped: {} (peak memory {}); {}",
             reason.describe(),
             crate::budget::show_bytes(crate::budget::peak_memory()),
@@ -273,14 +273,14 @@ pub fn main() -> ExitCode {
             user: crate::progress::user_seconds() - user_start,
         };
         if let Err(e) = timings.write(tool, total) {
-            eprintln!("muon {tool}: cannot write the timings: {e}");
+            errln!("muon {tool}: cannot write the timings: {e}");
             return ExitCode::from(1);
         }
     }
     match result {
         Ok(code) => code,
         Err(report) => {
-            eprintln!("{report:?}");
+            errln!("{report:?}");
             ExitCode::from(1)
         }
     }

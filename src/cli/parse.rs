@@ -61,7 +61,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         let text = match read_text(Some(f)) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("{:?}", miette::Report::new(e));
+                errln!("{:?}", miette::Report::new(e));
                 failed = true;
                 continue;
             }
@@ -70,7 +70,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         match check_formula(&fsrc, &spec) {
             Ok(_) => line.push_str(&format!("; {fname}: ok")),
             Err(d) => {
-                eprintln!("{:?}", miette::Report::new(d));
+                errln!("{:?}", miette::Report::new(d));
                 failed = true;
             }
         }
@@ -79,7 +79,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     if !g.quiet {
-        println!("{line}");
+        outln!("{line}");
     }
     Ok(ExitCode::SUCCESS)
 }

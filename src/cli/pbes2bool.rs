@@ -40,14 +40,14 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         ..InstOptions::default()
     };
     let out = solve_pbes(&pbes, &opts, args.solver, !args.no_early_stop)?;
-    println!("{}", out.value);
+    outln!("{}", out.value);
     if g.verbose {
         let s = &out.inst.stats;
-        eprintln!(
+        errln!(
             "pbes2bool: read {} equations in {read:.3} s",
             pbes.equations.len()
         );
-        eprintln!(
+        errln!(
             "pbes2bool: instantiated {} BES variables ({} instances, {} auxiliary, {} decided on the fly) in {:.3} s{}",
             s.instances + s.auxiliary,
             s.instances,
@@ -56,9 +56,10 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
             out.inst_seconds,
             if out.inst.bes.is_none() { " (stopped early: initial variable decided)" } else { "" }
         );
-        eprintln!(
+        errln!(
             "pbes2bool: solved in {:.3} s ({:?})",
-            out.solve_seconds, args.solver
+            out.solve_seconds,
+            args.solver
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -68,7 +68,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         _ => bes.write_artifact(out)?,
     }
     if g.verbose {
-        eprintln!(
+        errln!(
             "pbesinst: {} BES variables ({} instances, {} auxiliary) in {:.3} s, written to {}",
             bes.num_vars(),
             inst.stats.instances,

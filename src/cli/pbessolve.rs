@@ -111,7 +111,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
         if let Some(path) = &args.evidence_file {
             crate::evidence::text::write_evidence(shown, &ev, path)?;
             if g.verbose {
-                eprintln!(
+                errln!(
                     "pbessolve: evidence LTS with {} states and {} transitions written to {}",
                     ev.lts.num_states,
                     ev.lts.transitions.len(),
@@ -124,7 +124,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
     if g.verbose {
         let s = &out.inst.stats;
-        eprintln!(
+        errln!(
             "pbessolve: {} BES variables, instantiation {:.3} s, solving {:.3} s",
             s.instances + s.auxiliary,
             out.inst_seconds,

@@ -70,9 +70,9 @@ fn rewrite_all(data: &DataSpec, exprs: &[String], g: Global) -> miette::Result<E
             .rewrite(t)
             .map_err(|e| miette!(help = format!("the expression was `{text}`"), "{e}"))?;
         let out = data_expr_to_string(&rw.expr(n));
-        println!("{out}");
+        outln!("{out}");
         if g.verbose {
-            eprintln!(
+            errln!(
                 "rewrote expression {} in {:.3} s ({} terms in the store)",
                 i + 1,
                 start.elapsed().as_secs_f64(),

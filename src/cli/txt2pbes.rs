@@ -29,7 +29,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let equations = pbes.equations.len();
     crate::pbes::io::write_pbes(pbes, None, args.outfile.as_deref())?;
     if g.verbose {
-        eprintln!(
+        errln!(
             "txt2pbes: {} equations written to {}",
             equations,
             display_path(args.outfile.as_deref(), "<stdout>")

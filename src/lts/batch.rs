@@ -294,7 +294,7 @@ mod tests {
                     for k in 0..5u64 {
                         let mut row = base.clone();
                         for w in row.iter_mut() {
-                            if next(&mut seed) % 3 == 0 {
+                            if next(&mut seed).is_multiple_of(3) {
                                 *w = (next(&mut seed) % 4) as u32;
                             }
                         }

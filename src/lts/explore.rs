@@ -568,7 +568,7 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
             if self.stopped || self.over_budget() {
                 break;
             }
-            if self.summary.explored % 1024 == 0 {
+            if self.summary.explored.is_multiple_of(1024) {
                 self.report_progress(false);
             }
         }
@@ -625,7 +625,7 @@ impl<'a, S: TransitionSystem> Explorer<'a, S> {
                             if self.stopped || self.over_budget() {
                                 break;
                             }
-                            if self.summary.explored % 1024 == 0 {
+                            if self.summary.explored.is_multiple_of(1024) {
                                 self.report_progress(false);
                             }
                         }

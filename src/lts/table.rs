@@ -122,7 +122,7 @@ impl StateTable {
 
     fn push_row(&mut self, row: &[u32]) {
         let i = self.len as usize;
-        if i % PAGE_ROWS == 0 && i / PAGE_ROWS == self.pages.len() {
+        if i.is_multiple_of(PAGE_ROWS) && i / PAGE_ROWS == self.pages.len() {
             self.pages
                 .push(vec![0u32; PAGE_ROWS * self.width].into_boxed_slice());
         }

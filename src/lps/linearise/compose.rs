@@ -247,7 +247,7 @@ impl Lin<'_> {
                 PNode::Rename(..) => "rename",
                 PNode::Comm(..) => "comm",
             };
-            eprintln!("lin: {kind}: {} summands", r.len());
+            errln!("lin: {kind}: {} summands", r.len());
         }
         if r.len() > MAX_SUMMANDS {
             return Err(LinError::TooLarge {
@@ -394,7 +394,7 @@ impl Lin<'_> {
             let fut = &future[i + 1];
             next.retain(|s| self.completable(s, fut, rules, &must));
             if std::env::var_os("MUON_LIN_TRACE").is_some() {
-                eprintln!("lin: par step {i}: {} summands", next.len());
+                errln!("lin: par step {i}: {} summands", next.len());
             }
             acc = Some(next);
         }
