@@ -643,6 +643,21 @@ fn tails_keep_only_what_their_rewritten_data_reads() {
     );
 }
 
+/// Data with variables is rewritten by mCRL2's own equations before linearising: a
+/// comparison they decide (`0 <= n`) drops the parameter (mCRL2 1/1), one they do not
+/// (`0 < q`, `q: Pos`) keeps it (mCRL2 14/124).
+#[test]
+fn comparisons_with_variables_are_decided_as_mcrl2_decides_them() {
+    assert_eq!(
+        aut_header("fixtures/lts/open_comparison_decided.mcrl2"),
+        "des (0,1,1)"
+    );
+    assert_eq!(
+        aut_header("fixtures/lts/open_comparison_undecided.mcrl2"),
+        "des (0,124,14)"
+    );
+}
+
 /// A jump into a process that never reads a parameter resets it to "don't care", as mCRL2
 /// does, while `init` keeps its written value: mCRL2's 7 states and 10 transitions (9 and 13
 /// while jumps passed the value on).

@@ -21,7 +21,10 @@ impl<'s> RewriterSimplifier<'s> {
     /// A simplifier for `data` whose terms live in `store`; `None` when the engine rejects
     /// the data specification.
     pub fn new(data: &DataSpec, store: &'s TermStore) -> Option<RewriterSimplifier<'s>> {
-        let rw = Rewriter::new(data, store).ok()?;
+        let mut rw = Rewriter::new(data, store).ok()?;
+        // Simplified data is printed and decides which parameters a process keeps: only
+        // mCRL2's own equations may decide comparisons with variables.
+        rw.mcrl2_order = true;
         Some(RewriterSimplifier {
             rw: RefCell::new(rw),
             syn: SyntacticSimplifier::new(data),

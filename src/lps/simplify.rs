@@ -74,7 +74,9 @@ pub fn sumelm(lps: &mut Lps, simp: &dyn Simplifier) -> usize {
 pub fn sumelm_with(lps: &mut Lps, simp: &dyn Simplifier, unused: Unused) -> usize {
     let mut removed = 0;
     for s in lps.summands.iter_mut() {
-        s.condition = simp.simplify(&s.condition);
+        // Conditions are rewritten as terms with variables, as mCRL2's rewriter does
+        // (`rhead(q) < 1` on `Pos` is `false`, so the summand goes).
+        s.condition = simp.normalise(&s.condition);
         loop {
             let mut found: Option<(Var, DataExpr)> = None;
             'search: for c in conjuncts(&s.condition) {
@@ -148,7 +150,7 @@ pub fn constelm(lps: &mut Lps, simp: &dyn Simplifier) -> Vec<Var> {
             .collect();
         let mut changed = false;
         for s in &lps.summands {
-            let cond = simp.simplify(&substitute(&s.condition, &sigma));
+            let cond = simp.normalise(&substitute(&s.condition, &sigma));
             if is_false(&cond) {
                 continue;
             }

@@ -399,6 +399,13 @@ pub struct Rewriter<'s> {
     max_stack: usize,
     /// Budget for the enumerator (candidate values per enumeration).
     pub(crate) enum_budget: usize,
+    /// Decide `<`, `<=` on open terms by mCRL2 202607.0's equations alone (a term against
+    /// its sort's least value), not by lower bounds of sums and conversions: set where the
+    /// syntax of the result matters, as in the lineariser (see
+    /// [`Rewriter::decide_ord_by_bound`]). Exploration and the PBES stages keep the bounds,
+    /// which decide quantifiers such as `exists x, y: Pos . x + y > 0` mCRL2 decides by
+    /// enumerating a witness.
+    pub(crate) mcrl2_order: bool,
     fresh: u32,
 }
 
@@ -422,6 +429,7 @@ impl Clone for Rewriter<'_> {
             stack_base: 0,
             max_stack: self.max_stack,
             enum_budget: self.enum_budget,
+            mcrl2_order: self.mcrl2_order,
             fresh: self.fresh,
         }
     }
@@ -516,6 +524,7 @@ impl<'s> Rewriter<'s> {
             stack_base: 0,
             max_stack: DEFAULT_STACK_LIMIT,
             enum_budget: 100_000,
+            mcrl2_order: false,
             fresh: 0,
         };
         // Compile the equations; closed sub-patterns built from built-ins (`-1`, `{1, 2}`)

@@ -108,7 +108,7 @@ pub(super) fn simplify_call_args(spec: &ProcSpec, simp: &dyn Simplifier) -> Proc
         match e {
             ProcExpr::Call { proc, args } => ProcExpr::Call {
                 proc: *proc,
-                args: args.iter().map(|d| simp.simplify(d)).collect(),
+                args: args.iter().map(|d| simp.normalise(d)).collect(),
             },
             _ => e.map_children(|x| go(x, simp)),
         }
@@ -138,17 +138,17 @@ fn simplify_proc(e: &ProcExpr, simp: &dyn Simplifier, syn: &dyn Simplifier) -> P
                     if is_closed(d) {
                         syn.simplify(d)
                     } else {
-                        simp.simplify(d)
+                        simp.normalise(d)
                     }
                 })
                 .collect(),
         }),
         ProcExpr::Call { proc, args } => ProcExpr::Call {
             proc: *proc,
-            args: args.iter().map(|d| simp.simplify(d)).collect(),
+            args: args.iter().map(|d| simp.normalise(d)).collect(),
         },
         ProcExpr::If { cond, then, else_ } => ProcExpr::If {
-            cond: simp.simplify(cond),
+            cond: simp.normalise(cond),
             then: Arc::new(simplify_proc(then, simp, syn)),
             else_: else_
                 .as_ref()

@@ -153,7 +153,7 @@ fn linearise_with(
     // One data engine (its equations compiled once) for the bodies and the lineariser.
     let rewrite = crate::data::simplify::best_simplifier(&spec.data, &store);
     let expanded = simplify_bodies(&written, &*rewrite, &simp);
-    let keep = kept_params(&simplify_call_args(&written, &simp));
+    let keep = kept_params(&simplify_call_args(&written, &*rewrite));
     let spec = &expanded;
     let mut l = Lin::new(spec, rewrite);
     l.keying = keying;
