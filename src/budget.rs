@@ -318,14 +318,20 @@ pub fn install(memory_limit: Option<u64>, timeout: Option<Duration>) {
         });
 }
 
-/// Removes the temporary files of unfinished outputs and exits: status 130 after an
-/// interrupt (as if killed by it), [`EXIT_STOPPED`] after the memory or time limit.
-fn exit_now(reason: StopReason) -> ! {
+/// Removes the temporary files of unfinished outputs, before the process exits without
+/// unwinding (their guards would otherwise leave them behind).
+fn remove_temp_files() {
     if let Ok(v) = TEMP_FILES.lock() {
         for p in v.iter() {
             let _ = std::fs::remove_file(p);
         }
     }
+}
+
+/// Removes the temporary files of unfinished outputs and exits: status 130 after an
+/// interrupt (as if killed by it), [`EXIT_STOPPED`] after the memory or time limit.
+fn exit_now(reason: StopReason) -> ! {
+    remove_temp_files();
     errln!(
         "muon: stopped: {} (peak memory {}) in a stage that cannot report partial results; \
          no output written; {}",
@@ -344,11 +350,7 @@ fn exit_now(reason: StopReason) -> ! {
 /// error is reported, with status 2. The temporary files of unfinished outputs are removed
 /// first, so no half-written output is left behind.
 pub fn stdout_failed(e: std::io::Error) -> ! {
-    if let Ok(v) = TEMP_FILES.lock() {
-        for p in v.iter() {
-            let _ = std::fs::remove_file(p);
-        }
-    }
+    remove_temp_files();
     if e.kind() == std::io::ErrorKind::BrokenPipe {
         std::process::exit(141);
     }
