@@ -150,7 +150,7 @@ pub fn constelm(lps: &mut Lps, simp: &dyn Simplifier) -> Vec<Var> {
             .collect();
         let mut changed = false;
         for s in &lps.summands {
-            let cond = simp.normalise(&substitute(&s.condition, &sigma));
+            let cond = simp.simplify(&substitute(&s.condition, &sigma));
             if is_false(&cond) {
                 continue;
             }
