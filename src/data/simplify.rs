@@ -80,8 +80,17 @@ impl Simplifier for RewriterSimplifier<'_> {
     fn normalise(&self, e: &DataExpr) -> DataExpr {
         // The engine leaves free variables as they are, so it rewrites open terms too.
         let e1 = self.syn.simplify(e);
-        match self.rewrite_closed(&e1) {
-            Some(n) => self.syn.simplify(&n),
+        let rewritten = {
+            let mut rw = self.rw.borrow_mut();
+            rw.term(&e1)
+                .ok()
+                .and_then(|t| rw.rewrite(t).ok().map(|n| (n != t).then(|| rw.expr(n))))
+        };
+        match rewritten {
+            // Already a normal form (every condition on sumelm's second pass): no second
+            // round of folds, no conversion back.
+            Some(None) => e1,
+            Some(Some(n)) => self.syn.simplify(&n),
             None => self.simplify(e),
         }
     }
