@@ -41,6 +41,7 @@ macro_rules! out {
 pub mod artifact;
 pub mod bes;
 pub mod budget;
+pub mod check;
 pub mod cli;
 pub mod data;
 pub mod evidence;

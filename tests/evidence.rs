@@ -8,12 +8,13 @@ use evidence_common::{pbes_evidence, random_spec, spec_of};
 use std::path::Path;
 use std::process::{Command, Output};
 
+use muon::bes::SolverKind;
 use muon::evidence::check::{check_evidence, check_trace, Replayer};
 use muon::evidence::Evidence;
 use muon::lps::{linearise, LineariseOptions, Lps};
 use muon::pbes::inst::InstOptions;
 use muon::pbes::lps2pbes::{lps2pbes_with, Lps2PbesOptions};
-use muon::pbes::solve::{solve_pbes, SolverKind};
+use muon::pbes::solve::solve_pbes;
 use muon::process::ir::ProcSpec;
 use muon::source::SourceFile;
 use proptest::prelude::*;

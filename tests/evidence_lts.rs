@@ -9,15 +9,17 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+use muon::bes::SolverKind;
 use muon::evidence::check::verdict_by_pbes;
 use muon::evidence::explicit::check_explicit;
 use muon::evidence::lts::{check_lts_evidence, check_lts_trace, state};
 use muon::evidence::{read_lts, Evidence};
+use muon::lts::typed::type_labels;
 use muon::lts::Lts;
 use muon::modal::ir::FormulaSpec;
 use muon::pbes::inst::InstOptions;
-use muon::pbes::lts2pbes::{lts2pbes, lts2pbes_with, type_labels};
-use muon::pbes::solve::{solve_pbes, SolverKind};
+use muon::pbes::lts2pbes::{lts2pbes, lts2pbes_with};
+use muon::pbes::solve::solve_pbes;
 use muon::process::ir::{Action, ProcSpec};
 use muon::source::SourceFile;
 use proptest::prelude::*;
@@ -513,7 +515,7 @@ fn both_rechecks(lts: &Lts, text: &str) -> (Option<bool>, Result<bool, String>) 
     let spec = data_spec();
     let f = formula(&spec, text);
     let store = muon::data::TermStore::new();
-    let parser = muon::pbes::front::LabelArgParser::new(&spec.data, &store);
+    let parser = muon::lts::typed::LabelArgParser::new(&spec.data, &store);
     let labels = type_labels(lts, &spec.actions, &mut |t, s| parser.parse(t, s)).unwrap();
     let reference = verdict_by_pbes(lts, &labels, &spec.data, &f, SolverKind::Zielonka)
         .map_err(|e| e.to_string());

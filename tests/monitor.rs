@@ -10,11 +10,11 @@ mod evidence_common;
 use evidence_common::{pbes_evidence, random_spec, spec_of};
 use std::path::Path;
 
+use muon::bes::SolverKind;
 use muon::evidence::check::check_evidence;
 use muon::lps::{linearise, LineariseOptions, Lps};
 use muon::modal::ir::FormulaSpec;
 use muon::monitor::{check, MonitorError, MonitorOptions, Outcome, Verdict};
-use muon::pbes::solve::SolverKind;
 use muon::process::ir::ProcSpec;
 use muon::source::SourceFile;
 use proptest::prelude::*;

@@ -2,6 +2,7 @@
 //! lts2pbes (explicit LTS) and lps2pbes (a linear process with the same behaviour), each
 //! instantiated and solved with Zielonka and Gauss, with and without early stopping.
 
+use muon::bes::SolverKind;
 use muon::data::ir::{DataExpr, DataSpec, Sort, Var};
 use muon::data::ir_ops::{app, bool_lit, number};
 use muon::lps::{Lps, Origin, Summand, SummandAction};
@@ -10,7 +11,7 @@ use muon::modal::ir::{ActionFormula, FixpointVar, FormulaSpec, RegFormula, State
 use muon::pbes::inst::{InstError, InstOptions};
 use muon::pbes::lps2pbes::lps2pbes;
 use muon::pbes::lts2pbes::lts2pbes;
-use muon::pbes::solve::{solve_pbes, SolverKind};
+use muon::pbes::solve::solve_pbes;
 use muon::process::ir::Action;
 
 type F = StateFormula;

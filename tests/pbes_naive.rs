@@ -4,8 +4,9 @@
 //! one-point rule, distribution and guards). Every solver and early-stop setting must give
 //! the reference's value.
 
+use muon::bes::SolverKind;
 use muon::pbes::inst::{naive, InstOptions};
-use muon::pbes::solve::{solve_pbes, SolverKind};
+use muon::pbes::solve::solve_pbes;
 use muon::source::SourceFile;
 use proptest::prelude::*;
 

@@ -4,13 +4,15 @@
 //! every formula holds in the first LTS and fails in the second both by its own evaluation
 //! and by muon's model checker (`lts2pbes` and the solver), as `ltscompare` confirms it.
 
+use muon::bes::SolverKind;
 use muon::lts::aut::parse_aut;
+use muon::lts::typed::type_labels;
+use muon::lts::typed::LabelArgParser;
 use muon::lts::Lts;
 use muon::modal::typecheck::check_formula;
-use muon::pbes::front::LabelArgParser;
 use muon::pbes::inst::InstOptions;
-use muon::pbes::lts2pbes::{lts2pbes, type_labels};
-use muon::pbes::solve::{solve_pbes, SolverKind};
+use muon::pbes::lts2pbes::lts2pbes;
+use muon::pbes::solve::solve_pbes;
 use muon::process::ir::ProcSpec;
 use muon::reduce::branching_formula::branching_distinguishing_formula;
 use muon::reduce::{compare, Equivalence, ReduceOptions};

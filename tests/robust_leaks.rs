@@ -11,11 +11,12 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use muon::bes::SolverKind;
 use muon::lps::linearise::{linearise, LineariseOptions};
 use muon::modal::typecheck::check_formula;
 use muon::pbes::inst::InstOptions;
 use muon::pbes::lps2pbes::lps2pbes;
-use muon::pbes::solve::{solve_pbes, SolverKind};
+use muon::pbes::solve::solve_pbes;
 use muon::process::typecheck::check_specification;
 use muon::source::SourceFile;
 

@@ -8,9 +8,10 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use muon::lts::typed::type_labels;
+use muon::lts::typed::LabelArgParser;
 use muon::modal::typecheck::check_formula;
-use muon::pbes::front::LabelArgParser;
-use muon::pbes::lts2pbes::{lts2pbes, type_labels};
+use muon::pbes::lts2pbes::lts2pbes;
 use muon::process::typecheck::check_specification;
 use muon::source::SourceFile;
 

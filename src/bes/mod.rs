@@ -78,6 +78,18 @@ pub use pg::{parse_paritysol, parse_pg, write_paritysol, write_pg};
 pub use solution::{strategy_reachable, Solution};
 pub use text::{parse_bes_text, write_bes_text};
 pub use verify::{verify, VerifyError};
+
+/// The solver of a BES or parity game, one choice for every command that solves
+/// (`bessolve`, `pbes2bool`, `pbessolve`, `check`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum SolverKind {
+    /// Zielonka's recursive algorithm on the parity game (fast, with the strategies
+    /// evidence is read from).
+    #[default]
+    Zielonka,
+    /// Gauss elimination on the BES (small systems only; values without strategies).
+    Gauss,
+}
 pub use zielonka::{solve_zielonka, solve_zielonka_watched};
 
 /// The values of all BES variables from a solution of [`bes_to_game`]'s game.

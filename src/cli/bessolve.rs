@@ -8,17 +8,8 @@ use miette::{miette, IntoDiagnostic};
 
 use super::Global;
 use crate::artifact::{self, Artifact};
-use crate::bes::{self, Bes, Game, Player, Solution};
+use crate::bes::{self, Bes, Game, Player, Solution, SolverKind};
 use crate::progress::{Meter, Shown};
-
-/// Which solver to run.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SolverKind {
-    /// Zielonka's recursive algorithm (fast, with strategies).
-    Zielonka,
-    /// Gauss elimination (small systems only; winners without strategies).
-    Gauss,
-}
 
 /// Input formats.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

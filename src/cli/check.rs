@@ -1,29 +1,18 @@
-//! `muon check`: the whole pipeline in one process — parse, type-check, linearise,
-//! lps2pbes, instantiate and solve — printing the verdict per formula and its evidence (a
-//! counterexample or witness trace, checked). Exit status: 0 when every formula holds, 1
-//! when one does not, 2 on an error. With `--reduce`, the formulas are checked on a
-//! bisimulation quotient of the state space instead (`check_reduced`); given an LTS
-//! (`.aut`, `.lts`) instead of a specification, on that LTS (`check_lts`). With `--engine
-//! explore`, regular safety formulas are checked while exploring, with no PBES
-//! (`check_explore`).
+//! `muon check`: the whole pipeline in one process, through the `check` stage
+//! ([`crate::check::Checker`]); this file only turns the flags into its options and prints
+//! what it returns: the verdict per formula and its evidence (a counterexample or witness
+//! trace, checked), as text or JSON Lines, and the evidence files asked for. Exit status: 0
+//! when every formula holds, 1 when one does not, 2 on an error, 3 when the budget stopped
+//! a formula before its verdict.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
 
-use super::check_reduced::{check_reduced, ReduceArg};
 use super::Global;
-use crate::artifact::{display_path, read_text};
-use crate::evidence::{text, Evidence, Model};
-use crate::lps::{linearise, LineariseOptions};
-use crate::modal::read_formula;
-use crate::pbes::front::proc_spec_of_lps;
-use crate::pbes::inst::InstOptions;
-use crate::pbes::lps2pbes::{lps2pbes_with, Lps2PbesOptions};
-use crate::pbes::solve::{solve_pbes, SolverKind};
-use crate::process::typecheck::check_specification;
-use crate::progress::time_stage;
-use crate::source::SourceFile;
+use crate::bes::SolverKind;
+use crate::check::{Checker, FormulaResult, Model, Options, Route, Verdict};
+use crate::evidence::{text, Evidence};
+use crate::reduce::Bisimulation;
 
 /// Arguments of `muon check`.
 #[derive(clap::Args, Debug)]
@@ -121,6 +110,29 @@ pub enum TraceFormat {
     Json,
 }
 
+/// The equivalences of `check --reduce`: those that preserve (a fragment of) the
+/// mu-calculus.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReduceArg {
+    /// Strong bisimulation: every formula.
+    Bisim,
+    /// Branching bisimulation: formulas whose modalities cannot observe tau steps.
+    BranchingBisim,
+    /// Divergence-preserving branching bisimulation: the same formulas as branching.
+    DpbranchingBisim,
+}
+
+impl ReduceArg {
+    /// The bisimulation.
+    pub fn bisimulation(self) -> Bisimulation {
+        match self {
+            ReduceArg::Bisim => Bisimulation::Strong,
+            ReduceArg::BranchingBisim => Bisimulation::Branching,
+            ReduceArg::DpbranchingBisim => Bisimulation::DivergenceBranching,
+        }
+    }
+}
+
 /// Runs `muon check`; errors exit with status 2, so that 1 means "a formula is false".
 pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     match check(args, g) {
@@ -132,8 +144,8 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     }
 }
 
-/// Where the evidence LTS of `formula` goes.
-fn evidence_path(out: &std::path::Path, formula: &std::path::Path, several: bool) -> PathBuf {
+/// Where the evidence of `formula` goes under `--evidence-file OUT`.
+fn evidence_path(out: &Path, formula: &Path, several: bool) -> PathBuf {
     if !several {
         return out.to_path_buf();
     }
@@ -153,7 +165,7 @@ fn evidence_path(out: &std::path::Path, formula: &std::path::Path, several: bool
 }
 
 /// Whether `path` names an LTS file (by its extension) rather than a specification.
-fn is_lts_file(path: &std::path::Path) -> bool {
+fn is_lts_file(path: &Path) -> bool {
     matches!(
         path.extension()
             .and_then(|e| e.to_str())
@@ -163,71 +175,247 @@ fn is_lts_file(path: &std::path::Path) -> bool {
     )
 }
 
-/// What `check` does about evidence, from its flags and `-q`.
-pub(super) struct EvidencePlan {
-    /// Read (and write or print) evidence at all.
-    pub evidence: bool,
-    /// Print the trace on standard output.
-    pub print_trace: bool,
-}
-
-impl EvidencePlan {
-    pub(super) fn new(args: &Args, g: Global) -> miette::Result<EvidencePlan> {
-        // Under `-q` no trace is printed, but evidence files asked for are still written.
-        let wants_files = args.evidence_file.is_some() || args.evidence_dir.is_some();
-        let evidence = !args.no_evidence && (!g.quiet || wants_files);
-        if evidence && args.solver != SolverKind::Zielonka {
-            // Gauss elimination gives values, not the strategies a proof is read from.
+fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
+    // Under `-q` no trace is printed, but evidence files asked for are still written.
+    let wants_files = args.evidence_file.is_some() || args.evidence_dir.is_some();
+    let evidence = !args.no_evidence && (!g.quiet || wants_files) && args.reduce.is_none();
+    let opts = Options {
+        engine: match args.engine {
+            Engine::Pbes => crate::check::Engine::Pbes,
+            Engine::Explore => crate::check::Engine::Explore,
+        },
+        reduce: args.reduce.map(ReduceArg::bisimulation),
+        solver: args.solver,
+        max_vars: args.max_vars,
+        evidence,
+        verify: !args.no_verify,
+        threads: args.threads,
+        progress: crate::progress::Shown::from_flags(g.quiet, g.verbose),
+    };
+    let on_lts = is_lts_file(&args.spec);
+    // Options that cannot go together are refused before the model is read.
+    opts.validate(on_lts)?;
+    let model = if on_lts {
+        crate::check::load_lts(&args.spec, args.mcrl2.as_deref(), args.lps.as_deref())?
+    } else {
+        if args.mcrl2.is_some() || args.lps.is_some() {
             miette::bail!(
-                help = "use the default `--solver zielonka`, or add `--no-evidence` (or `-q`) for the verdict alone",
-                "evidence needs the strategies of `--solver zielonka`"
+                help = "give --mcrl2 or --lps only with an LTS (`.aut`, `.lts`) to check",
+                "--mcrl2 and --lps declare the actions of an LTS; {} is a specification",
+                args.spec.display()
             );
         }
-        Ok(EvidencePlan {
-            evidence,
-            print_trace: evidence && !g.quiet,
-        })
+        let loaded = crate::check::load_spec(&args.spec)?;
+        if g.verbose {
+            errln!(
+                "check: linearised {}: {} summands, {} parameters in {:.3} s",
+                loaded.name,
+                loaded.lps.summands.len(),
+                loaded.lps.params.len(),
+                loaded.seconds
+            );
+        }
+        Model::Lps(loaded.lps)
+    };
+    let checker = Checker::new(model, opts)?;
+    let formulas = checker.read_formulas(&args.formulas)?;
+    let mut shown_reduction = false;
+    let summary = checker.run(&formulas, &mut |model, r| {
+        if g.verbose && !shown_reduction {
+            if let Route::Reduced {
+                modulo,
+                explored,
+                quotient,
+                seconds,
+                ..
+            } = &r.route
+            {
+                shown_reduction = true;
+                errln!(
+                    "check: explored {} states, {} transitions in {:.3} s; reduced modulo {} to {} states, {} transitions in {:.3} s",
+                    explored.0,
+                    explored.1,
+                    seconds.0,
+                    crate::check::bisimulation_name(*modulo),
+                    quotient.0,
+                    quotient.1,
+                    seconds.1
+                );
+            }
+        }
+        present(args, g, model, &r)
+    })?;
+    if args.reduce.is_some() && !g.quiet && !args.no_evidence && args.format == TraceFormat::Text {
+        errln!("check: no evidence with --reduce (it would name states of the quotient); check without --reduce for a trace");
     }
-}
-
-/// Prints the verdict of formula `f` as `check` does.
-pub(super) fn print_verdict(
-    args: &Args,
-    g: Global,
-    plan: &EvidencePlan,
-    f: &std::path::Path,
-    value: bool,
-) {
-    if plan.print_trace && args.format == TraceFormat::Json {
-        // JSON Lines: one object per formula, its verdict included.
-    } else if args.formulas.len() == 1 && g.quiet {
-        outln!("{value}");
+    Ok(if summary.stopped {
+        ExitCode::from(3)
+    } else if summary.all_true {
+        ExitCode::SUCCESS
     } else {
-        outln!("{}: {value}", f.display());
-    }
+        ExitCode::from(1)
+    })
 }
 
-/// Prints the (checked) evidence `ev` of formula `f` and writes the files asked for.
-pub(super) fn emit_evidence(
-    args: &Args,
-    g: Global,
-    plan: &EvidencePlan,
-    model: Model<'_>,
-    f: &std::path::Path,
-    ev: &Evidence,
-) -> miette::Result<()> {
-    match args.format {
-        _ if !plan.print_trace => {}
-        TraceFormat::Text => out!("{}", text::trace_text(model, ev)),
-        TraceFormat::Json => {
-            let mut v = text::trace_json(model, ev);
-            v["formula"] = serde_json::Value::from(f.display().to_string());
-            outln!("{v}");
+/// Prints one formula's result (and writes its evidence files) as the flags ask.
+fn present(args: &Args, g: Global, model: &Model, r: &FormulaResult<'_>) -> miette::Result<()> {
+    let f = &r.formula.path;
+    let shown = f.display();
+    let value = match &r.verdict {
+        Verdict::Decided(v) => *v,
+        Verdict::Stopped(reason) => {
+            let states = match &r.route {
+                Route::Explore { states, .. } => *states,
+                _ => 0,
+            };
+            if args.format == TraceFormat::Json {
+                let v = serde_json::json!({
+                    "formula": shown.to_string(),
+                    "verdict": serde_json::Value::Null,
+                    "route": r.route.name(),
+                    "stopped": reason,
+                    "explored": { "states": states },
+                });
+                outln!("{v}");
+            } else {
+                outln!("{shown}: unknown, stopped after {states} states ({reason})");
+            }
+            return Ok(());
+        }
+    };
+    let print_trace = r.evidence.is_some() && !g.quiet;
+    if args.format == TraceFormat::Json {
+        outln!("{}", json_line(model, r, value, print_trace));
+    } else {
+        if args.formulas.len() == 1 && g.quiet {
+            outln!("{value}");
+        } else {
+            outln!("{shown}: {value}");
+        }
+        if let Some(ev) = r.evidence.as_ref().filter(|_| print_trace) {
+            out!("{}", text::trace_text(model.evidence_model(), ev));
+        }
+        if let (
+            Route::Explore {
+                states,
+                transitions,
+                with_automaton,
+            },
+            true,
+        ) = (&r.route, value)
+        {
+            if !g.quiet {
+                outln!(
+                    "{shown}: explored the whole state space ({states} states, {transitions} transitions{}): every reachable state satisfies the formula; no evidence for a true formula with --engine explore",
+                    if *with_automaton {
+                        ", states paired with the formula's automaton"
+                    } else {
+                        ""
+                    }
+                );
+            }
         }
     }
+    if let Some(ev) = &r.evidence {
+        write_evidence_files(args, g, model, f, ev)?;
+        if g.verbose && r.verified {
+            errln!(
+                "check: evidence confirmed by the independent checker in {:.3} s",
+                r.verify_seconds
+            );
+        }
+        if g.verbose {
+            errln!(
+                "check: evidence LTS of {} states and {} transitions",
+                ev.lts.num_states,
+                ev.lts.transitions.len()
+            );
+        }
+    }
+    if g.verbose {
+        match &r.route {
+            Route::Pbes {
+                equations,
+                bes_vars,
+                decided,
+            } => errln!(
+                "check: {shown}: {equations} equations, {bes_vars} BES variables ({decided} decided on the fly), {:.3} s",
+                r.seconds
+            ),
+            Route::Explore {
+                states,
+                transitions,
+                ..
+            } => errln!(
+                "check: {shown}: explored {states} states, {transitions} transitions in {:.3} s",
+                r.seconds
+            ),
+            Route::Reduced { bes_vars, .. } => errln!(
+                "check: {shown} on the quotient: {bes_vars} BES variables, {:.3} s",
+                r.seconds
+            ),
+        }
+    }
+    Ok(())
+}
+
+/// The JSON Lines object of one decided formula: the trace's fields when it is printed,
+/// the verdict, the route and its sizes.
+fn json_line(model: &Model, r: &FormulaResult<'_>, value: bool, trace: bool) -> serde_json::Value {
+    use serde_json::json;
+    let mut v = match r.evidence.as_ref().filter(|_| trace) {
+        Some(ev) => text::trace_json(model.evidence_model(), ev),
+        None => json!({ "verdict": value }),
+    };
+    v["formula"] = json!(r.formula.path.display().to_string());
+    v["route"] = json!(r.route.name());
+    v["seconds"] = json!(r.seconds);
+    if r.evidence.is_some() {
+        v["verified"] = json!(r.verified);
+    }
+    match &r.route {
+        Route::Pbes {
+            equations,
+            bes_vars,
+            decided,
+        } => {
+            v["pbes"] = json!({ "equations": equations, "bes_variables": bes_vars, "decided_on_the_fly": decided });
+        }
+        Route::Explore {
+            states,
+            transitions,
+            ..
+        } => {
+            v["engine"] = json!("explore");
+            v["explored"] = json!({ "states": states, "transitions": transitions });
+        }
+        Route::Reduced {
+            modulo,
+            explored,
+            quotient,
+            ..
+        } => {
+            v["reduced_modulo"] = json!(crate::check::bisimulation_name(*modulo));
+            v["explored"] = json!({ "states": explored.0, "transitions": explored.1 });
+            v["quotient"] = json!({ "states": quotient.0, "transitions": quotient.1 });
+        }
+    }
+    v
+}
+
+/// Writes the evidence files of formula `f` that `--evidence-file` and `--evidence-dir`
+/// ask for.
+fn write_evidence_files(
+    args: &Args,
+    g: Global,
+    model: &Model,
+    f: &Path,
+    ev: &Evidence,
+) -> miette::Result<()> {
+    let m = model.evidence_model();
     if let Some(path) = &args.evidence_file {
         let several = args.formulas.len() > 1;
-        text::write_evidence(model, ev, &evidence_path(path, f, several))?;
+        text::write_evidence(m, ev, &evidence_path(path, f, several))?;
     }
     if let Some(dir) = &args.evidence_dir {
         std::fs::create_dir_all(dir).map_err(|e| {
@@ -238,138 +426,13 @@ pub(super) fn emit_evidence(
         })?;
         let stem = f.file_stem().and_then(|s| s.to_str()).unwrap_or("formula");
         for ext in ["aut", "dot", "json", "txt"] {
-            text::write_evidence(model, ev, &dir.join(format!("{stem}.{ext}")))?;
+            text::write_evidence(m, ev, &dir.join(format!("{stem}.{ext}")))?;
         }
         match crate::lts::svg::drawable(&ev.lts) {
-            Ok(_) => text::write_evidence(model, ev, &dir.join(format!("{stem}.svg")))?,
+            Ok(_) => text::write_evidence(m, ev, &dir.join(format!("{stem}.svg")))?,
             Err(e) if !g.quiet => errln!("check: no {stem}.svg: {e}"),
             Err(_) => {}
         }
     }
-    if g.verbose {
-        errln!(
-            "check: evidence LTS of {} states and {} transitions",
-            ev.lts.num_states,
-            ev.lts.transitions.len()
-        );
-    }
     Ok(())
-}
-
-fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
-    if args.threads != 0 && args.reduce.is_none() && args.engine == Engine::Pbes {
-        miette::bail!(
-            help = "add `--engine explore` or `--reduce EQ`, which explore the state space",
-            "--threads applies to exploring the state space, which `--engine pbes` does not do"
-        );
-    }
-    if is_lts_file(&args.spec) && args.engine == Engine::Explore {
-        miette::bail!(
-            help = "give the specification (`.mcrl2`) to `--engine explore`, or check the LTS with the default `--engine pbes`",
-            "--engine explore explores a specification; {} is an LTS",
-            args.spec.display()
-        );
-    }
-    if is_lts_file(&args.spec) {
-        return super::check_lts::check_lts(args, g);
-    }
-    if args.mcrl2.is_some() || args.lps.is_some() {
-        miette::bail!(
-            help = "give --mcrl2 or --lps only with an LTS (`.aut`, `.lts`) to check",
-            "--mcrl2 and --lps declare the actions of an LTS; {} is a specification",
-            args.spec.display()
-        );
-    }
-    let t = Instant::now();
-    let name = display_path(Some(&args.spec), "<stdin>");
-    let src = SourceFile::new(name.clone(), read_text(Some(&args.spec))?);
-    let spec = check_specification(&src).map_err(miette::Report::new)?;
-    let lps = linearise(&spec, LineariseOptions { simplify: true })
-        .map_err(|e| miette::miette!("{name}: {e}"))?;
-    if g.verbose {
-        errln!(
-            "check: linearised {name}: {} summands, {} parameters in {:.3} s",
-            lps.summands.len(),
-            lps.params.len(),
-            t.elapsed().as_secs_f64()
-        );
-    }
-    if let Some(eq) = args.reduce {
-        return check_reduced(args, g, &lps, eq);
-    }
-    if args.engine == Engine::Explore {
-        return super::check_explore::check_explore(args, g, &lps);
-    }
-    let plan = EvidencePlan::new(args, g)?;
-    let evidence = plan.evidence;
-    let opts = InstOptions {
-        max_vars: args.max_vars,
-        keep_origins: evidence,
-        progress: crate::progress::Shown::from_flags(g.quiet, g.verbose),
-        // The BES is only solved: its variables need no names.
-        names: false,
-        ..InstOptions::default()
-    };
-    let mut all_true = true;
-    // Formulas see the LPS's actions, as with mCRL2's lps2pbes: `Terminate` included when
-    // linearisation added it.
-    let formula_scope = proc_spec_of_lps(&lps);
-    for f in &args.formulas {
-        let t = Instant::now();
-        let formula = read_formula(f, &formula_scope)?;
-        let lopts = Lps2PbesOptions {
-            counter_example: evidence,
-        };
-        let pbes = lps2pbes_with(&lps, &formula, lopts)?;
-        // Evidence comes from the finite proof of an early stop, or else from the solved
-        // game, so solving may always stop as soon as the verdict is decided.
-        let out = solve_pbes(&pbes, &opts, args.solver, true)?;
-        all_true &= out.value;
-        print_verdict(args, g, &plan, f, out.value);
-        let stats = out.inst.stats.clone();
-        if evidence {
-            let _timer = time_stage("evidence");
-            let game = out.game.as_ref().map(|(g, s)| (g, s));
-            let ev = crate::evidence::read(&lps, &pbes, &out.inst, game, out.value, true)?;
-            // The solved BES (origins, justification, game) is not needed any more: the
-            // check works on the evidence alone.
-            drop(out);
-            if !args.no_verify {
-                let t = Instant::now();
-                crate::evidence::check::check_evidence(&lps, &formula, &ev, args.solver)?;
-                if g.verbose {
-                    errln!(
-                        "check: evidence confirmed by the independent checker in {:.3} s",
-                        t.elapsed().as_secs_f64()
-                    );
-                }
-            }
-            emit_evidence(args, g, &plan, (&lps).into(), f, &ev)?;
-        }
-        if g.verbose {
-            print_stats(f, &pbes, &stats, t);
-        }
-    }
-    Ok(if all_true {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
-}
-
-/// The `-v` line of one formula: PBES and BES sizes and the time since `t`.
-pub(super) fn print_stats(
-    f: &std::path::Path,
-    pbes: &crate::pbes::ir::Pbes,
-    s: &crate::pbes::inst::InstStats,
-    t: std::time::Instant,
-) {
-    errln!(
-        "check: {}: {} equations, {} BES variables ({} decided on the fly), {:.3} s",
-        f.display(),
-        pbes.equations.len(),
-        s.instances + s.auxiliary,
-        s.decided,
-        t.elapsed().as_secs_f64()
-    );
 }

@@ -8,7 +8,6 @@ use std::process::ExitCode;
 use super::Global;
 use crate::artifact::display_path;
 use crate::modal::read_formula;
-use crate::pbes::front::proc_spec_of_lps;
 use crate::pbes::lps2pbes::{lps2pbes_with, Lps2PbesOptions};
 
 /// Arguments of `muon lps2pbes`.
@@ -38,7 +37,7 @@ pub fn run(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let bytes = crate::artifact::read_bytes(args.infile.as_deref())?;
     let source = crate::artifact::identity(&bytes);
     let lps = Lps::decode_artifact(&bytes, &display_path(args.infile.as_deref(), "<stdin>"))?;
-    let formula = read_formula(&args.formula, &proc_spec_of_lps(&lps))?;
+    let formula = read_formula(&args.formula, &lps.declarations())?;
     let t = std::time::Instant::now();
     let opts = Lps2PbesOptions {
         counter_example: args.counter_example,

@@ -16,12 +16,13 @@ use std::process::ExitCode;
 use super::ltsconvert::EqArg;
 use super::Global;
 use crate::artifact::{write_output, ArtifactError};
+use crate::bes::SolverKind;
+use crate::lts::typed::{label_declarations, type_labels, LabelArgParser};
 use crate::lts::Lts;
 use crate::modal::typecheck::check_formula;
-use crate::pbes::front::LabelArgParser;
 use crate::pbes::inst::InstOptions;
-use crate::pbes::lts2pbes::{lts2pbes, type_labels};
-use crate::pbes::solve::{solve_pbes, SolverKind};
+use crate::pbes::lts2pbes::lts2pbes;
+use crate::pbes::solve::solve_pbes;
 use crate::progress::{time_stage, Meter, Shown};
 use crate::reduce::branching_formula::branching_distinguishing_formula;
 use crate::reduce::counterexample::distinguishing_formula;
@@ -270,7 +271,7 @@ fn decide(args: &Args, g: Global) -> miette::Result<Option<bool>> {
 /// `lts2pbes` and solver: a distinguishing formula is confirmed before it is written. The
 /// actions are declared from the labels of both LTSs.
 fn confirm(a: &Lts, b: &Lts, text: &str) -> miette::Result<(bool, bool)> {
-    let spec = super::lts2pbes::label_declarations(&reduce::disjoint_union(a, b).0)?;
+    let spec = label_declarations(&reduce::disjoint_union(a, b).0)?;
     let formula = check_formula(&SourceFile::new("<counterexample>", text), &spec)
         .map_err(miette::Report::new)?;
     let store = crate::data::TermStore::new();

@@ -14,9 +14,6 @@ use crate::lts::svg::Layout;
 
 mod bessolve;
 mod check;
-mod check_explore;
-mod check_lts;
-mod check_reduced;
 mod compat;
 mod lps2lts;
 mod lps2pbes;

@@ -4,8 +4,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::Global;
+use crate::bes::SolverKind;
 use crate::pbes::inst::InstOptions;
-use crate::pbes::solve::{solve_pbes, SolverKind};
+use crate::pbes::solve::solve_pbes;
 
 /// Arguments of `muon pbes2bool`.
 #[derive(clap::Args, Debug)]

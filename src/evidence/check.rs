@@ -12,6 +12,7 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
+use crate::bes::SolverKind;
 use crate::data::ir::{DataExpr, DataSpec, Var};
 use crate::data::print::data_expr_to_string;
 use crate::data::{Rewriter, TermId, TermStore, VarId};
@@ -21,7 +22,7 @@ use crate::lts::Lts;
 use crate::modal::ir::FormulaSpec;
 use crate::pbes::inst::InstOptions;
 use crate::pbes::lts2pbes::lts2pbes;
-use crate::pbes::solve::{solve_pbes, SolverKind};
+use crate::pbes::solve::solve_pbes;
 use crate::process::ir::Action;
 use crate::reduce::{partition, quotient, Bisimulation};
 

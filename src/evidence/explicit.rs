@@ -32,7 +32,7 @@ use crate::data::ir_ops;
 use crate::data::{Rewriter, Substitution, TermId, TermStore, VarId};
 use crate::lts::Lts;
 use crate::modal::ir::{ActionFormula, FormulaSpec, RegFormula, StateFormula};
-use crate::pbes::lps2pbes::{merge_data, normalise_formula};
+use crate::modal::preprocess::normalise_formula;
 use crate::pbes::matching::formula_free_vars_into;
 use crate::process::ir::Action;
 
@@ -81,7 +81,7 @@ pub fn check_explicit_within(
     }
     let f = normalise_formula(&formula.formula, Default::default())
         .map_err(|e| Unsupported(e.to_string()))?;
-    let spec = merge_data(data, &formula.data);
+    let spec = formula.data_over(data);
     let store = TermStore::new();
     let rw = Rewriter::new(&spec, &store).map_err(|e| Unsupported(e.to_string()))?;
     let mut c = Checker::new(lts, &labels[..lts.labels.len()], rw, max_work)?;

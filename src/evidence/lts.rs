@@ -10,6 +10,7 @@
 use super::check::recheck_on;
 use super::read::{assemble, step_index, step_table, StepRef, StepSource};
 use super::{Evidence, EvidenceError, Step, Trace};
+use crate::bes::SolverKind;
 use crate::bes::{Game, Solution, VertexId};
 use crate::data::ir::{DataExpr, DataSpec, Sort};
 use crate::data::ir_ops::number;
@@ -18,7 +19,6 @@ use crate::modal::ir::FormulaSpec;
 use crate::pbes::inst::Instantiation;
 use crate::pbes::ir::Pbes;
 use crate::pbes::lts2pbes::step_transition;
-use crate::pbes::solve::SolverKind;
 use crate::process::ir::Action;
 
 /// The state of a trace on the LTS route: the state number, as one `Nat` value.

@@ -127,7 +127,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::artifact::{Artifact, ArtifactKind};
 use crate::data::ir::{DataExpr, DataSpec, Name, Var};
-use crate::process::ir::{Action, ActionDecl};
+use crate::process::ir::{Action, ActionDecl, ProcExpr, ProcSpec};
 use crate::source::Span;
 
 pub use linearise::{linearise, LinError, LineariseOptions};
@@ -333,6 +333,20 @@ impl Lps {
             params: self.params.len(),
             action_labels: labels.len(),
             used_labels,
+        }
+    }
+
+    /// The declarations of this LPS as a (process-less) specification: its data, actions
+    /// and globals, the scope formulas are type-checked in (as with mCRL2's `lps2pbes`,
+    /// `Terminate` is there when linearisation added it).
+    pub fn declarations(&self) -> ProcSpec {
+        ProcSpec {
+            data: self.data.clone(),
+            actions: self.actions.clone(),
+            globals: self.globals.clone(),
+            procs: Vec::new(),
+            init: ProcExpr::Delta,
+            init_span: Span::default(),
         }
     }
 }

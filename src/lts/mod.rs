@@ -153,6 +153,7 @@ pub mod svg;
 pub mod table;
 pub mod trace;
 pub mod tree;
+pub mod typed;
 
 use std::path::Path;
 

@@ -103,3 +103,18 @@ pub struct FormulaSpec {
     /// The state formula.
     pub formula: StateFormula,
 }
+
+impl FormulaSpec {
+    /// The data of a model (`base`: an LPS's or an LTS's declarations) extended with the
+    /// declarations of this formula file, as every checking route types the formula.
+    pub fn data_over(&self, base: &DataSpec) -> DataSpec {
+        let mut d = base.clone();
+        d.sorts.extend(self.data.sorts.iter().cloned());
+        d.aliases.extend(self.data.aliases.iter().cloned());
+        d.constructors
+            .extend(self.data.constructors.iter().cloned());
+        d.mappings.extend(self.data.mappings.iter().cloned());
+        d.equations.extend(self.data.equations.iter().cloned());
+        d
+    }
+}

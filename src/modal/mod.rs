@@ -3,6 +3,7 @@
 
 pub mod ir;
 pub mod preprocess;
+pub mod preserve;
 pub mod typecheck;
 
 use std::path::Path;

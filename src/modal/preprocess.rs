@@ -542,6 +542,53 @@ impl DataRenamer<'_> {
     }
 }
 
+/// A formula as every checking route needs it: positive normal form ([`preprocess`]),
+/// data binders renamed apart from `avoid`, and a fixpoint at the top.
+pub fn normalise_formula(
+    f: &StateFormula,
+    avoid: HashSet<Name>,
+) -> Result<StateFormula, PreprocessError> {
+    let f = preprocess(f)?;
+    let f = rename_data_apart(&f, &avoid);
+    Ok(match f {
+        StateFormula::Mu(..) | StateFormula::Nu(..) => f,
+        other => {
+            let mut used = HashSet::new();
+            collect_fixpoint_names(&other, &mut used);
+            let name = fresh_name("X", &mut used);
+            StateFormula::Nu(
+                FixpointVar {
+                    name,
+                    params: Vec::new(),
+                },
+                Box::new(other),
+            )
+        }
+    })
+}
+
+/// Adds the name of every fixpoint variable of `f`, bound or free, to `used`.
+pub fn collect_fixpoint_names(f: &StateFormula, used: &mut HashSet<Name>) {
+    use StateFormula as S;
+    match f {
+        S::Mu(v, a) | S::Nu(v, a) => {
+            used.insert(v.name.clone());
+            collect_fixpoint_names(a, used);
+        }
+        S::Var { name, .. } => {
+            used.insert(name.clone());
+        }
+        S::Not(a) | S::Forall(_, a) | S::Exists(_, a) | S::Must(_, a) | S::May(_, a) => {
+            collect_fixpoint_names(a, used)
+        }
+        S::And(a, b) | S::Or(a, b) | S::Imp(a, b) => {
+            collect_fixpoint_names(a, used);
+            collect_fixpoint_names(b, used);
+        }
+        S::True | S::False | S::Val(_) => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

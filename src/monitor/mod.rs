@@ -44,7 +44,7 @@ use crate::lps::Lps;
 use crate::lts::lps::LpsSystem;
 use crate::lts::{ExploreOptions, Explorer, TransitionSystem};
 use crate::modal::ir::{ActionFormula, FormulaSpec};
-use crate::pbes::lps2pbes::{merge_data, normalise_formula};
+use crate::modal::preprocess::normalise_formula;
 use crate::print::state_formula_to_string;
 use product::{Local, Monitor, Product};
 
@@ -206,7 +206,7 @@ pub fn check(
     let stack_limit = opts.thread_stack.map(|s| s.saturating_sub(64 << 20));
     let sys = LpsSystem::new(lps, &store, stack_limit)
         .map_err(|e| MonitorError::Data(format!("cannot explore the LPS: {e}")))?;
-    let data = merge_data(&lps.data, &formula.data);
+    let data = formula.data_over(&lps.data);
     let mut rw = Rewriter::new(&data, &store).map_err(|e| MonitorError::Data(e.to_string()))?;
     if let Some(l) = stack_limit {
         rw.set_stack_limit(l);

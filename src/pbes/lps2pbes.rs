@@ -36,11 +36,11 @@ use std::collections::HashSet;
 use miette::Diagnostic;
 use thiserror::Error;
 
-use crate::data::ir::{DataExpr, DataSpec, Name, Var};
+use crate::data::ir::{DataExpr, Name, Var};
 use crate::data::ir_ops::{substitute, Subst};
 use crate::lps::{Lps, SummandAction};
 use crate::modal::ir::{FormulaSpec, RegFormula, StateFormula};
-use crate::modal::preprocess::{preprocess, rename_data_apart, PreprocessError};
+use crate::modal::preprocess::{collect_fixpoint_names, normalise_formula, PreprocessError};
 use crate::pbes::ir::{Fixpoint, Pbes, PbesEquation, PbesExpr, PropVarDecl, PropVarInst};
 use crate::pbes::matching::{and, data, formula_free_vars_into, imp, or, quantify, sat};
 use crate::source::Span;
@@ -97,7 +97,7 @@ pub fn lps2pbes_with(
         equations.extend(steps);
     }
     Ok(Pbes {
-        data: merge_data(&lps.data, &formula.data),
+        data: formula.data_over(&lps.data),
         globals: lps.globals.clone(),
         equations,
         init,
@@ -127,62 +127,6 @@ fn lps_names(lps: &Lps) -> HashSet<Name> {
         avoid.extend(s.sum_vars.iter().map(|v| v.name.clone()));
     }
     avoid
-}
-
-/// Positive normal form, data binders renamed apart from `avoid`, and a fixpoint at the top.
-pub(crate) fn normalise_formula(
-    f: &StateFormula,
-    avoid: HashSet<Name>,
-) -> Result<StateFormula, PreprocessError> {
-    let f = preprocess(f)?;
-    let f = rename_data_apart(&f, &avoid);
-    Ok(match f {
-        StateFormula::Mu(..) | StateFormula::Nu(..) => f,
-        other => {
-            let mut used = HashSet::new();
-            collect_fixpoint_names(&other, &mut used);
-            let name = crate::data::ir_ops::fresh_name("X", &mut used);
-            StateFormula::Nu(
-                crate::modal::ir::FixpointVar {
-                    name,
-                    params: Vec::new(),
-                },
-                Box::new(other),
-            )
-        }
-    })
-}
-
-fn collect_fixpoint_names(f: &StateFormula, used: &mut HashSet<Name>) {
-    use StateFormula as S;
-    match f {
-        S::Mu(v, a) | S::Nu(v, a) => {
-            used.insert(v.name.clone());
-            collect_fixpoint_names(a, used);
-        }
-        S::Var { name, .. } => {
-            used.insert(name.clone());
-        }
-        S::Not(a) | S::Forall(_, a) | S::Exists(_, a) | S::Must(_, a) | S::May(_, a) => {
-            collect_fixpoint_names(a, used)
-        }
-        S::And(a, b) | S::Or(a, b) | S::Imp(a, b) => {
-            collect_fixpoint_names(a, used);
-            collect_fixpoint_names(b, used);
-        }
-        S::True | S::False | S::Val(_) => {}
-    }
-}
-
-/// The data of the LPS extended with the declarations of the formula file.
-pub(crate) fn merge_data(base: &DataSpec, extra: &DataSpec) -> DataSpec {
-    let mut d = base.clone();
-    d.sorts.extend(extra.sorts.iter().cloned());
-    d.aliases.extend(extra.aliases.iter().cloned());
-    d.constructors.extend(extra.constructors.iter().cloned());
-    d.mappings.extend(extra.mappings.iter().cloned());
-    d.equations.extend(extra.equations.iter().cloned());
-    d
 }
 
 /// For each fixpoint variable in scope: its name and the extra (context) parameters its

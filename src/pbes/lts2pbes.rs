@@ -7,7 +7,7 @@
 //! `σX'<s>(v: V, c: C) = RHS_s(φ)`; the equations of one fixpoint are consecutive, and
 //! fixpoints come outermost first. Modalities look at the outgoing transitions of `s`:
 //! `[α]φ` at `s` is `∧_{s -a-> t} sat(a, α) => RHS_t(φ)`, `<α>φ` the dual disjunction.
-//! Labels must be typed first ([`type_labels`]) so that data in action formulas can be
+//! Labels must be typed first ([`crate::lts::typed::type_labels`]) so that data in action formulas can be
 //! compared with the data in labels.
 //!
 //! # Counter-example information (`lts2pbes -c`)
@@ -26,16 +26,16 @@ use std::collections::HashSet;
 use miette::Diagnostic;
 use thiserror::Error;
 
-use crate::data::ir::{DataExpr, DataSpec, Name, Sort, Var};
+use crate::data::ir::{DataExpr, DataSpec, Name, Var};
 use crate::lts::Lts;
 use crate::modal::ir::{FormulaSpec, RegFormula, StateFormula};
+use crate::modal::preprocess::normalise_formula;
 use crate::modal::preprocess::PreprocessError;
 use crate::pbes::ir::{Fixpoint, Pbes, PbesEquation, PbesExpr, PropVarDecl, PropVarInst};
-use crate::pbes::lps2pbes::{merge_data, normalise_formula};
 use crate::pbes::matching::{
     and, data, formula_free_vars_into, imp, or, prop_var_names, quantify, sat,
 };
-use crate::process::ir::{Action, ActionDecl};
+use crate::process::ir::Action;
 use crate::source::Span;
 
 /// Why an LTS and a formula cannot be translated.
@@ -45,37 +45,10 @@ pub enum Lts2PbesError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Preprocess(#[from] PreprocessError),
-    /// A label is not a multi-action.
-    #[error("transition label `{0}` is not an mCRL2 multi-action")]
-    #[diagnostic(code(muon::lts2pbes::label))]
-    NotMultiAction(String),
-    /// A label uses an action that is not declared.
-    #[error("label `{label}`: action `{action}` with {arity} argument(s) is not declared")]
-    #[diagnostic(
-        code(muon::lts2pbes::undeclared),
-        help("give the specification or LPS the LTS came from with `--spec` or `--lps`")
-    )]
-    UndeclaredAction {
-        /// The label.
-        label: String,
-        /// The action name.
-        action: String,
-        /// Its number of arguments.
-        arity: usize,
-    },
-    /// A label argument is not a data expression of the declared sort.
-    #[error("label `{label}`: argument `{arg}` is not a value of sort {sort:?}: {reason}")]
-    #[diagnostic(code(muon::lts2pbes::argument))]
-    BadArgument {
-        /// The label.
-        label: String,
-        /// The argument text.
-        arg: String,
-        /// The expected sort.
-        sort: Sort,
-        /// Why it was rejected.
-        reason: String,
-    },
+    /// The labels could not be typed against the declarations.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Labels(#[from] crate::lts::typed::LabelError),
     /// Fewer typed labels than the LTS has labels.
     #[error("internal error: {given} typed labels for {needed} labels")]
     #[diagnostic(code(muon::lts2pbes::internal))]
@@ -89,71 +62,6 @@ pub enum Lts2PbesError {
     #[error("internal error: unexpected formula shape after preprocessing")]
     #[diagnostic(code(muon::lts2pbes::internal))]
     Internal,
-}
-
-/// Types the labels of `lts` against action declarations: every label becomes a
-/// multi-action (empty for `tau`). `parse_arg` turns a printed argument into a data
-/// expression of the given sort (the syntax and data type checker, or a test double).
-pub fn type_labels(
-    lts: &Lts,
-    actions: &[ActionDecl],
-    parse_arg: &mut dyn FnMut(&str, &Sort) -> Result<DataExpr, String>,
-) -> Result<Vec<Vec<Action>>, Lts2PbesError> {
-    let mut out = Vec::with_capacity(lts.labels.len());
-    for label in &lts.labels {
-        let parts = label
-            .parts()
-            .ok_or_else(|| Lts2PbesError::NotMultiAction(label.text().to_string()))?;
-        let mut acts = Vec::with_capacity(parts.len());
-        for p in parts {
-            let mut last_err = None;
-            let mut found = None;
-            for d in actions
-                .iter()
-                .filter(|d| *d.name == *p.name && d.sorts.len() == p.args.len())
-            {
-                let mut args = Vec::with_capacity(p.args.len());
-                let mut ok = true;
-                for (a, s) in p.args.iter().zip(&d.sorts) {
-                    match parse_arg(a, s) {
-                        Ok(e) => args.push(e),
-                        Err(reason) => {
-                            last_err = Some(Lts2PbesError::BadArgument {
-                                label: label.text().to_string(),
-                                arg: a.clone(),
-                                sort: s.clone(),
-                                reason,
-                            });
-                            ok = false;
-                            break;
-                        }
-                    }
-                }
-                if ok {
-                    found = Some(Action {
-                        name: d.name.clone(),
-                        sorts: d.sorts.clone(),
-                        args,
-                    });
-                    break;
-                }
-            }
-            match (found, last_err) {
-                (Some(a), _) => acts.push(a),
-                (None, Some(e)) => return Err(e),
-                (None, None) => {
-                    return Err(Lts2PbesError::UndeclaredAction {
-                        label: label.text().to_string(),
-                        action: p.name.clone(),
-                        arity: p.args.len(),
-                    })
-                }
-            }
-        }
-        acts.sort();
-        out.push(acts);
-    }
-    Ok(out)
 }
 
 /// The prefix of the step equations' names.
@@ -170,7 +78,7 @@ pub fn step_transition(name: &str) -> Option<usize> {
     k.parse().ok()
 }
 
-/// Translates `lts` (with `labels` from [`type_labels`]) and the formula into a PBES.
+/// Translates `lts` (with `labels` from [`crate::lts::typed::type_labels`]) and the formula into a PBES.
 /// `data` is the data specification the labels' data come from.
 pub fn lts2pbes(
     lts: &Lts,
@@ -246,7 +154,7 @@ pub fn lts2pbes_with(
         equations.extend(steps);
     }
     Ok(Pbes {
-        data: merge_data(data_spec, &formula.data),
+        data: formula.data_over(data_spec),
         globals: Vec::new(),
         equations,
         init,

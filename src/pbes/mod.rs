@@ -13,11 +13,9 @@
 //!   origins of BES variables); [`inst::naive::solve`]: the small reference it is
 //!   property-tested against.
 //! - [`solve::solve_pbes`]: instantiate + Zielonka (with strategies) or Gauss.
-//! - [`front`]: formulas against an LPS, typing `.aut` labels.
 //! - [`io`]: the PBES artifact and the reader of PBES files (artifact or mCRL2 text).
 //! - Evidence from a solved game of a `lps2pbes -c` PBES: [`crate::evidence::read`].
 
-pub mod front;
 mod graph;
 pub mod inst;
 pub mod io;

@@ -9,20 +9,11 @@ use thiserror::Error;
 
 use crate::bes::{
     bes_to_game, solve_gauss_watched, solve_zielonka_watched, Game, GaussError, Player, Solution,
+    SolverKind,
 };
 use crate::pbes::inst::{instantiate, InstError, InstOptions, Instantiation};
 use crate::pbes::ir::Pbes;
 use crate::progress::{time_stage, Halted, Meter};
-
-/// The BES solver to use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum SolverKind {
-    /// Zielonka's recursive algorithm on the parity game (with strategies).
-    #[default]
-    Zielonka,
-    /// Gauss elimination on the BES (values only).
-    Gauss,
-}
 
 /// Why solving failed.
 #[derive(Debug, Error, Diagnostic)]

@@ -19,9 +19,6 @@
 //!   Hennessy–Milner formula of least modal depth that tells two LTSs apart;
 //!   [`branching_formula::branching_distinguishing_formula`] the same for (divergence-preserving)
 //!   branching bisimulation, with the until modality written as a least fixpoint.
-//! - [`preserve::check_preserved`]: whether a quotient answers a formula as the LTS does
-//!   (`muon check --reduce`): every formula for strong bisimulation, a tau-blind fragment
-//!   for the branching ones.
 //! - [`weak::tau_star_reduce`]: `ltsconvert -e tau-star`.
 //! - [`preorder::trace_inclusion`]: `ltscompare -p trace|weak-trace`, with a shortest
 //!   counterexample trace.
@@ -57,7 +54,6 @@ pub mod branching_formula;
 pub mod counterexample;
 pub mod naive;
 pub mod preorder;
-pub mod preserve;
 pub mod refinement;
 pub mod scc;
 pub mod simulation;

@@ -1,13 +1,14 @@
 //! What the evidence and monitor tests share: random specifications, and the PBES route's
 //! verdict with the evidence of its early stop (the route `check` takes by default).
 
+use muon::bes::SolverKind;
 use muon::evidence::Evidence;
 use muon::lps::Lps;
 use muon::modal::ir::FormulaSpec;
 use muon::pbes::inst::InstOptions;
 use muon::pbes::ir::Pbes;
 use muon::pbes::lps2pbes::{lps2pbes_with, Lps2PbesOptions};
-use muon::pbes::solve::{solve_pbes, SolveOutcome, SolverKind};
+use muon::pbes::solve::{solve_pbes, SolveOutcome};
 use muon::process::ir::ProcSpec;
 use muon::source::SourceFile;
 use proptest::prelude::*;

@@ -1,5 +1,5 @@
 //! The random LTSs of the reduction property tests (`reduce_props`, `reduce_preorder`,
-//! `reduce_preserve`): small systems over tau and a few visible actions, tau drawn more
+//! `modal_preserve`): small systems over tau and a few visible actions, tau drawn more
 //! often so that tau-paths and tau-cycles are common.
 
 use muon::lts::{Label, LabelId, Lts, StateId, Transition};

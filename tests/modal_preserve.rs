@@ -1,18 +1,21 @@
-//! `reduce::preserve`, the formulas `muon check --reduce` accepts: the consensus formulas
+//! `modal::preserve`, the formulas `muon check --reduce` accepts: the consensus formulas
 //! and the textbook cases are classified as intended, and on random LTSs (with tau-cycles)
 //! every random formula the fragment accepts has the same verdict on the LTS and on its
 //! quotient modulo branching and divergence-preserving branching bisimulation (and every
 //! formula, modulo strong bisimulation).
 
+use muon::bes::SolverKind;
+use muon::check::preserved_by;
+use muon::lts::typed::type_labels;
 use muon::lts::{Label, LabelId, Lts, StateId, Transition};
 use muon::modal::ir::FormulaSpec;
+use muon::modal::preserve::{check_preserved, Reason};
 use muon::modal::typecheck::check_formula;
 use muon::pbes::inst::InstOptions;
-use muon::pbes::lts2pbes::{lts2pbes, type_labels};
-use muon::pbes::solve::{solve_pbes, SolverKind};
+use muon::pbes::lts2pbes::lts2pbes;
+use muon::pbes::solve::solve_pbes;
 use muon::process::ir::ProcSpec;
 use muon::process::typecheck::check_specification;
-use muon::reduce::preserve::{check_preserved, Reason};
 use muon::reduce::{partition, quotient, Bisimulation};
 use muon::source::SourceFile;
 use proptest::prelude::*;
@@ -46,7 +49,11 @@ fn verdict(spec: &ProcSpec, lts: &Lts, f: &FormulaSpec) -> bool {
 
 fn classify(text: &str) -> Result<(), Reason> {
     let s = spec();
-    check_preserved(&formula(&s, text).formula, Bisimulation::Branching).map_err(|e| e.reason)
+    check_preserved(
+        &formula(&s, text).formula,
+        preserved_by(Bisimulation::Branching),
+    )
+    .map_err(|e| e.reason)
 }
 
 #[test]
@@ -199,7 +206,7 @@ proptest! {
         let f = formula(&s, &text);
         let original = verdict(&s, &lts, &f);
         for kind in [Bisimulation::Strong, Bisimulation::Branching, Bisimulation::DivergenceBranching] {
-            if check_preserved(&f.formula, kind).is_ok() {
+            if check_preserved(&f.formula, preserved_by(kind)).is_ok() {
                 let q = quotient(&lts, &partition(&lts, kind), kind);
                 prop_assert_eq!(verdict(&s, &q, &f), original, "{:?} on {}", kind, text);
             }
