@@ -52,6 +52,7 @@ pub mod monitor;
 pub mod pbes;
 pub mod print;
 pub mod process;
+pub mod product;
 pub mod progress;
 pub mod reduce;
 pub mod source;

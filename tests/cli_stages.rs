@@ -180,7 +180,7 @@ fn timings_list_each_stage_in_mcrl2s_format() {
     .unwrap();
     let mcf = d.join("f.mcf");
     std::fs::write(&mcf, "[true*][b]false\n").unwrap();
-    let (code, _, err) = muon(&["check", &arg, s(&spec), "-f", s(&mcf)]);
+    let (code, _, err) = muon(&["check", &arg, "--engine", "pbes", s(&spec), "-f", s(&mcf)]);
     assert_eq!(code, 1, "{err}");
     let text = std::fs::read_to_string(&times).unwrap();
     let stages = |tool| {

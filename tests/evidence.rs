@@ -38,7 +38,7 @@ fn check(spec: &str, formula: &str, extra: &[&str]) -> (i32, Vec<String>) {
     let d = tempfile::tempdir().unwrap();
     std::fs::write(d.path().join("m.mcrl2"), spec).unwrap();
     std::fs::write(d.path().join("f.mcf"), formula).unwrap();
-    let mut args = vec!["check", "m.mcrl2", "-f", "f.mcf"];
+    let mut args = vec!["check", "m.mcrl2", "-f", "f.mcf", "--engine", "pbes"];
     args.extend_from_slice(extra);
     let o = muon(&args, d.path());
     let out = String::from_utf8_lossy(&o.stdout).to_string();

@@ -337,7 +337,17 @@ fn tracepp_reads_checks_json_evidence() {
     let f = dir.path().join("f.mcf");
     std::fs::write(&f, "[c . true*][b]false\n").unwrap();
     let ev = dir.path().join("ev");
-    let (code, out, err) = muon(&["check", s(&spec), "-f", s(&f), "--evidence-dir", s(&ev)]);
+    // The PBES route's evidence, whose trace takes the violating step too.
+    let (code, out, err) = muon(&[
+        "check",
+        "--engine",
+        "pbes",
+        s(&spec),
+        "-f",
+        s(&f),
+        "--evidence-dir",
+        s(&ev),
+    ]);
     assert_eq!(code, 1, "{out}{err}");
     // The same steps as `check` printed, from the evidence's JSON.
     let body = "  initial state: n = 0\n  1    c   n: 0 → 1\n  2    b   (no parameter changes)\n";
@@ -414,7 +424,16 @@ fn tracepp_reads_checks_txt_evidence_when_it_is_one_trace_or_lasso() {
     for (name, text) in formulas {
         let f = dir.path().join(name);
         std::fs::write(&f, text).unwrap();
-        let (code, out, err) = muon(&["check", s(&spec), "-f", s(&f), "--evidence-dir", s(&ev)]);
+        let (code, out, err) = muon(&[
+            "check",
+            "--engine",
+            "pbes",
+            s(&spec),
+            "-f",
+            s(&f),
+            "--evidence-dir",
+            s(&ev),
+        ]);
         assert!(code <= 1, "{name}: {out}{err}");
     }
     let txt = |stem: &str| std::fs::read_to_string(ev.join(format!("{stem}.txt"))).unwrap();

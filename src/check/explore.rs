@@ -6,19 +6,18 @@
 
 use crate::evidence::check::check_evidence;
 use crate::lps::Lps;
-use crate::monitor::{check, MonitorOptions, Verdict as MonitorVerdict};
+use crate::monitor::{check, MonitorError, MonitorOptions, Verdict as MonitorVerdict};
 use crate::progress::{Progress, Shown};
 
-use super::{since, Emit, Formula, FormulaResult, Options, Route, Verdict, STACK};
+use super::{since, Formula, FormulaResult, Options, Route, RouteError, Verdict, STACK};
 
-/// Decides `formulas` (refused before if outside the fragment) on `lps` by the monitor.
-pub(super) fn run(
+/// Decides `f` (refused before if outside the fragment) on `lps` by the monitor.
+pub(super) fn decide<'f>(
     lps: &Lps,
-    formulas: &[Formula],
+    f: &'f Formula,
     opts: &Options,
-    emit: &mut Emit<'_>,
-) -> miette::Result<()> {
-    for f in formulas {
+) -> Result<FormulaResult<'f>, RouteError> {
+    {
         let progress = Progress::new(
             "check",
             opts.progress == Shown::Off,
@@ -38,7 +37,13 @@ pub(super) fn run(
                 .map_err(|e| miette::miette!("cannot start the exploring thread: {e}"))?
                 .join()
                 .map_err(|_| miette::miette!("internal error: the exploring thread panicked"))
-        })??;
+        })?
+        .map_err(|e| match e {
+            // The formula's data on the labels (a quantifier nothing bounds, a `val` that
+            // is not decided): the PBES route may decide it.
+            MonitorError::Data(why) | MonitorError::Explore(why) => RouteError::Unsupported(why),
+            e => RouteError::Failed(e.into()),
+        })?;
         progress.finish();
         let route = Route::Explore {
             states: outcome.states,
@@ -52,6 +57,7 @@ pub(super) fn run(
             evidence: None,
             verified: false,
             seconds: outcome.seconds,
+            fallback: None,
             evidence_seconds: 0.0,
             verify_seconds: 0.0,
         };
@@ -74,9 +80,6 @@ pub(super) fn run(
                 result.verdict = Verdict::Stopped(reason.describe().to_string());
             }
         }
-        if !emit(result)? {
-            break;
-        }
+        Ok(result)
     }
-    Ok(())
 }

@@ -22,6 +22,7 @@
 
 mod explore;
 mod model;
+mod on_the_fly;
 mod reduced;
 mod via_pbes;
 
@@ -81,11 +82,29 @@ impl Model {
 /// How formulas are decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Engine {
-    /// Through a PBES and a BES (every formula).
+    /// Per formula, by its shape: the monitor for regular safety formulas, the product
+    /// game for the others, the PBES route where the product does not take the formula's
+    /// data (or the model is an LTS or has global variables).
     #[default]
+    Auto,
+    /// Through a PBES and a BES (every formula).
     Pbes,
     /// On the fly while exploring (regular safety formulas).
     Explore,
+    /// The product game of the LPS and the formula, built on the fly.
+    Product,
+}
+
+impl Engine {
+    /// The engine's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Auto => "auto",
+            Engine::Pbes => "pbes",
+            Engine::Explore => "explore",
+            Engine::Product => "product",
+        }
+    }
 }
 
 /// What [`Checker::run`] does.
@@ -133,6 +152,9 @@ impl Options {
         }
         if on_lts && self.engine == Engine::Explore {
             return Err(OptionsError::ExploresSpec("--engine explore"));
+        }
+        if on_lts && self.engine == Engine::Product {
+            return Err(OptionsError::ExploresSpec("--engine product"));
         }
         if self.threads != 0 && self.reduce.is_none() && self.engine == Engine::Pbes {
             return Err(OptionsError::ThreadsWithoutExploring);
@@ -183,6 +205,17 @@ pub enum Route {
         /// Of those, decided by constant propagation while instantiating.
         decided: usize,
     },
+    /// The product game of the LPS and the formula, solved.
+    Product {
+        /// Game vertices.
+        vertices: u64,
+        /// Game edges.
+        edges: u64,
+        /// LPS states the game reached.
+        states: u64,
+        /// LPS transitions generated.
+        transitions: u64,
+    },
     /// The regular safety monitor while exploring.
     Explore {
         /// Product states found.
@@ -212,6 +245,7 @@ impl Route {
     pub fn name(&self) -> &'static str {
         match self {
             Route::Pbes { .. } => "pbes",
+            Route::Product { .. } => "product",
             Route::Explore { .. } => "explore",
             Route::Reduced { .. } => "reduce",
         }
@@ -227,12 +261,16 @@ pub enum Verdict {
     Stopped(String),
 }
 
-/// One formula to check: its name as shown and its typed formula.
+/// One formula to check: its name as shown, its typed formula and the engine chosen for it.
 pub struct Formula {
     /// The file it was read from.
     pub path: PathBuf,
     /// The formula, type-checked against the model's declarations.
     pub spec: FormulaSpec,
+    /// The engine that decides it (never [`Engine::Auto`]: resolved when read).
+    pub engine: Engine,
+    /// Why that engine, in a sentence (`-v` shows it).
+    pub why: String,
 }
 
 /// What [`Checker::run`] found for one formula.
@@ -250,6 +288,8 @@ pub struct FormulaResult<'a> {
     pub verified: bool,
     /// Seconds deciding the formula (evidence and its check included).
     pub seconds: f64,
+    /// When the chosen engine could not decide the formula and the PBES route did: why.
+    pub fallback: Option<String>,
     /// Of those, seconds reading the evidence off the solved game.
     pub evidence_seconds: f64,
     /// Of those, seconds confirming it.
@@ -286,25 +326,73 @@ impl Checker {
         let mut out = Vec::with_capacity(paths.len());
         for p in paths {
             let spec = crate::modal::read_formula(p, &scope)?;
-            self.refuse(p, &spec)?;
+            let (engine, why) = self.plan(p, &spec)?;
             out.push(Formula {
                 path: p.clone(),
                 spec,
+                engine,
+                why,
             });
         }
         Ok(out)
     }
 
-    /// Refuses `spec` (read from `path`) when the chosen route cannot decide it.
-    fn refuse(&self, path: &Path, spec: &FormulaSpec) -> miette::Result<()> {
+    /// The engine that decides `spec` (read from `path`) and why; refuses a formula the
+    /// engine asked for cannot decide.
+    fn plan(&self, path: &Path, spec: &FormulaSpec) -> miette::Result<(Engine, String)> {
+        let named = |e: miette::Report| e.wrap_err(path.display().to_string());
         if let Some(eq) = self.opts.reduce {
-            return reduced::refuse(path, spec, eq);
+            reduced::refuse(path, spec, eq)?;
+            return Ok((
+                Engine::Pbes,
+                format!("on the quotient modulo {}", bisimulation_name(eq)),
+            ));
         }
-        if self.opts.engine == Engine::Explore {
-            crate::monitor::refuse_outside(spec)
-                .map_err(|e| miette::Report::new(e).wrap_err(path.display().to_string()))?;
+        let lps = match &self.model {
+            Model::Lps(lps) => lps,
+            Model::Lts { .. } => {
+                return Ok((Engine::Pbes, "the model is an LTS: lts2pbes".to_string()))
+            }
+        };
+        match self.opts.engine {
+            Engine::Pbes => Ok((Engine::Pbes, "asked for (--engine pbes)".to_string())),
+            Engine::Explore => {
+                crate::monitor::refuse_outside(spec).map_err(|e| named(e.into()))?;
+                Ok((Engine::Explore, "asked for (--engine explore)".to_string()))
+            }
+            Engine::Product => {
+                crate::product::refuse_outside(lps, spec).map_err(|e| named(e.into()))?;
+                Ok((Engine::Product, "asked for (--engine product)".to_string()))
+            }
+            Engine::Auto => Ok(if crate::monitor::refuse_outside(spec).is_ok() {
+                (
+                    Engine::Explore,
+                    "a regular safety formula: the monitor, while exploring".to_string(),
+                )
+            } else if !lps.globals.is_empty() {
+                (
+                    Engine::Pbes,
+                    "the LPS has global variables, which only the PBES route takes".to_string(),
+                )
+            } else if has_parameterised_fixpoint(&spec.formula) {
+                (
+                    Engine::Pbes,
+                    "a fixpoint with data parameters: the PBES route, whose instantiation stops as soon as the verdict is decided (the product game is built whole, and such parameters may take unboundedly many values)".to_string(),
+                )
+            } else {
+                match crate::product::refuse_outside(lps, spec) {
+                    Ok(()) => (
+                        Engine::Product,
+                        "not regular safety: the product game of the LPS and the formula"
+                            .to_string(),
+                    ),
+                    Err(e) => (
+                        Engine::Pbes,
+                        format!("the product game does not take it ({e})"),
+                    ),
+                }
+            }),
         }
-        Ok(())
     }
 
     /// Decides `formulas` one by one, handing each result to `sink` as soon as it is
@@ -333,12 +421,36 @@ impl Checker {
             sink(&self.model, r)?;
             Ok(go_on)
         };
-        match (&self.model, self.opts.reduce) {
-            (Model::Lps(lps), Some(eq)) => reduced::run(lps, formulas, eq, &self.opts, &mut emit)?,
-            (Model::Lps(lps), None) if self.opts.engine == Engine::Explore => {
-                explore::run(lps, formulas, &self.opts, &mut emit)?
+        if let (Model::Lps(lps), Some(eq)) = (&self.model, self.opts.reduce) {
+            reduced::run(lps, formulas, eq, &self.opts, &mut emit)?;
+            return Ok(summary);
+        }
+        for f in formulas {
+            let decided = match (&self.model, f.engine) {
+                (Model::Lps(lps), Engine::Explore) => explore::decide(lps, f, &self.opts),
+                (Model::Lps(lps), Engine::Product) => on_the_fly::decide(lps, f, &self.opts),
+                (model, _) => via_pbes::decide(model, f, &self.opts).map_err(RouteError::Failed),
+            };
+            let result = match decided {
+                Ok(r) => r,
+                // Under `auto`, a formula whose data the chosen engine cannot decide goes to
+                // the PBES route, whose instantiation takes more.
+                Err(RouteError::Unsupported(why)) if self.opts.engine == Engine::Auto => {
+                    let mut r = via_pbes::decide(&self.model, f, &self.opts)?;
+                    r.fallback = Some(why);
+                    r
+                }
+                Err(RouteError::Unsupported(why)) => miette::bail!(
+                    code = "muon::check::unsupported",
+                    help = "check it with `--engine pbes` (or the default `--engine auto`, which falls back to it)",
+                    "{}: {why}",
+                    f.path.display()
+                ),
+                Err(RouteError::Failed(e)) => return Err(e),
+            };
+            if !emit(result)? {
+                break;
             }
-            (model, _) => via_pbes::run(model, formulas, &self.opts, &mut emit)?,
         }
         Ok(summary)
     }
@@ -353,11 +465,40 @@ pub struct Summary {
     pub stopped: bool,
 }
 
+/// Whether `f` has a fixpoint with data parameters.
+fn has_parameterised_fixpoint(f: &crate::modal::ir::StateFormula) -> bool {
+    use crate::modal::ir::StateFormula as S;
+    match f {
+        S::Mu(v, a) | S::Nu(v, a) => !v.params.is_empty() || has_parameterised_fixpoint(a),
+        S::Not(a) | S::Forall(_, a) | S::Exists(_, a) | S::Must(_, a) | S::May(_, a) => {
+            has_parameterised_fixpoint(a)
+        }
+        S::And(a, b) | S::Or(a, b) | S::Imp(a, b) => {
+            has_parameterised_fixpoint(a) || has_parameterised_fixpoint(b)
+        }
+        S::True | S::False | S::Val(_) | S::Var { .. } => false,
+    }
+}
+
 /// The formulas a quotient modulo `eq` preserves, as [`crate::modal::preserve`] knows them.
 pub fn preserved_by(eq: Bisimulation) -> Quotient {
     match eq {
         Bisimulation::Strong => Quotient::Strong,
         Bisimulation::Branching | Bisimulation::DivergenceBranching => Quotient::Branching,
+    }
+}
+
+/// Why a route gave no result.
+pub(crate) enum RouteError {
+    /// The engine does not decide this formula's data (another route may).
+    Unsupported(String),
+    /// The route failed.
+    Failed(miette::Report),
+}
+
+impl<E: Into<miette::Report>> From<E> for RouteError {
+    fn from(e: E) -> Self {
+        RouteError::Failed(e.into())
     }
 }
 

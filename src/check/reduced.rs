@@ -113,6 +113,7 @@ pub(super) fn run(
             evidence: None,
             verified: false,
             seconds: since(t),
+            fallback: None,
             evidence_seconds: 0.0,
             verify_seconds: 0.0,
         };

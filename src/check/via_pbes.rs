@@ -11,15 +11,14 @@ use crate::pbes::lts2pbes::lts2pbes_with;
 use crate::pbes::solve::solve_pbes;
 use crate::progress::time_stage;
 
-use super::{since, Emit, Formula, FormulaResult, Model, Options, Route, Verdict};
+use super::{since, Formula, FormulaResult, Model, Options, Route, Verdict};
 
-/// Decides `formulas` on `model` through PBESs (see the module documentation).
-pub(super) fn run(
+/// Decides `f` on `model` through a PBES (see the module documentation).
+pub(super) fn decide<'f>(
     model: &Model,
-    formulas: &[Formula],
+    f: &'f Formula,
     opts: &Options,
-    emit: &mut Emit<'_>,
-) -> miette::Result<()> {
+) -> miette::Result<FormulaResult<'f>> {
     let inst = InstOptions {
         max_vars: opts.max_vars,
         keep_origins: opts.evidence,
@@ -28,7 +27,7 @@ pub(super) fn run(
         names: false,
         ..InstOptions::default()
     };
-    for f in formulas {
+    {
         let t = Instant::now();
         let pbes = match model {
             Model::Lps(lps) => lps2pbes_with(
@@ -58,6 +57,7 @@ pub(super) fn run(
             evidence: None,
             verified: false,
             seconds: 0.0,
+            fallback: None,
             evidence_seconds: 0.0,
             verify_seconds: 0.0,
         };
@@ -101,9 +101,6 @@ pub(super) fn run(
             result.evidence = Some(ev);
         }
         result.seconds = since(t);
-        if !emit(result)? {
-            break;
-        }
+        Ok(result)
     }
-    Ok(())
 }

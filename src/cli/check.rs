@@ -40,15 +40,20 @@ pub struct Args {
     /// The BES solver.
     #[arg(long, value_enum, default_value_t = SolverKind::Zielonka)]
     pub solver: SolverKind,
-    /// How to check: `pbes` (lps2pbes, instantiation to a BES, solving; every formula,
-    /// evidence for both verdicts) or `explore` (regular safety formulas only, conjunctions
-    /// of `[R] φ` with φ local, such as `[true*] <true> true` or `[true* . a] false`:
-    /// checked while exploring the state space, with no BES; a false formula gets a
-    /// shortest counterexample, confirmed by the independent checker; a true one gets no
-    /// evidence, only the count of the states explored in full).
-    #[arg(long, value_enum, default_value_t = Engine::Pbes, conflicts_with = "reduce")]
+    /// How to check: `auto` (the default) picks per formula: `explore` for regular safety
+    /// formulas, else `product`, else `pbes` where the product does not take the formula's
+    /// data (`-v` says which and why). `pbes`: lps2pbes, instantiation to a BES, solving
+    /// (every formula, evidence for both verdicts). `explore`: regular safety formulas only
+    /// (conjunctions of `[R] φ` with φ local, such as `[true*] <true> true` or
+    /// `[true* . a] false`), checked while exploring, with no BES; a false formula gets a
+    /// shortest counterexample, a true one no evidence, only the count of the states
+    /// explored. `product`: every formula (fairness and other nested fixpoints included)
+    /// as the parity game of the LPS and the formula built on the fly, no PBES; evidence
+    /// for both verdicts, a lasso where the proof is infinite.
+    #[arg(long, value_enum, default_value_t = Engine::Auto, conflicts_with = "reduce")]
     pub engine: Engine,
-    /// Give up after this many BES variables per formula (`--engine pbes`).
+    /// Give up after this many BES variables (`pbes`) or game vertices (`product`) per
+    /// formula.
     #[arg(long = "max-vars", default_value_t = 100_000_000)]
     pub max_vars: usize,
     /// Print only the verdicts (also under `-q`), without evidence.
@@ -95,8 +100,12 @@ pub struct Args {
 /// How `muon check` decides a formula.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
+    /// Per formula, by its shape (see `--engine`).
+    Auto,
     /// Through a PBES and a BES (every formula).
     Pbes,
+    /// The product game of the LPS and the formula, built on the fly (every formula).
+    Product,
     /// On the fly while exploring (regular safety formulas).
     Explore,
 }
@@ -181,7 +190,9 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let evidence = !args.no_evidence && (!g.quiet || wants_files) && args.reduce.is_none();
     let opts = Options {
         engine: match args.engine {
+            Engine::Auto => crate::check::Engine::Auto,
             Engine::Pbes => crate::check::Engine::Pbes,
+            Engine::Product => crate::check::Engine::Product,
             Engine::Explore => crate::check::Engine::Explore,
         },
         reduce: args.reduce.map(ReduceArg::bisimulation),
@@ -283,6 +294,18 @@ fn present(args: &Args, g: Global, model: &Model, r: &FormulaResult<'_>) -> miet
             return Ok(());
         }
     };
+    if g.verbose {
+        errln!(
+            "check: {shown}: engine {} ({})",
+            r.formula.engine.name(),
+            r.formula.why
+        );
+    }
+    if let Some(why) = &r.fallback {
+        if !g.quiet {
+            errln!("check: {shown}: decided by the PBES route instead: {why}");
+        }
+    }
     let print_trace = r.evidence.is_some() && !g.quiet;
     if args.format == TraceFormat::Json {
         outln!("{}", json_line(model, r, value, print_trace));
@@ -354,6 +377,15 @@ fn present(args: &Args, g: Global, model: &Model, r: &FormulaResult<'_>) -> miet
                 "check: {shown} on the quotient: {bes_vars} BES variables, {:.3} s",
                 r.seconds
             ),
+            Route::Product {
+                vertices,
+                edges,
+                states,
+                transitions,
+            } => errln!(
+                "check: {shown}: a game of {vertices} vertices, {edges} edges over {states} states, {transitions} transitions, {:.3} s",
+                r.seconds
+            ),
         }
     }
     Ok(())
@@ -399,6 +431,18 @@ fn json_line(model: &Model, r: &FormulaResult<'_>, value: bool, trace: bool) -> 
             v["explored"] = json!({ "states": explored.0, "transitions": explored.1 });
             v["quotient"] = json!({ "states": quotient.0, "transitions": quotient.1 });
         }
+        Route::Product {
+            vertices,
+            edges,
+            states,
+            transitions,
+        } => {
+            v["game"] = json!({ "vertices": vertices, "edges": edges });
+            v["explored"] = json!({ "states": states, "transitions": transitions });
+        }
+    }
+    if let Some(why) = &r.fallback {
+        v["fallback"] = json!(why);
     }
     v
 }

@@ -31,9 +31,9 @@ use crate::data::ir::{DataExpr, DataSpec, Sort, Var};
 use crate::data::ir_ops;
 use crate::data::{Rewriter, Substitution, TermId, TermStore, VarId};
 use crate::lts::Lts;
+use crate::modal::ir::formula_free_vars_into;
 use crate::modal::ir::{ActionFormula, FormulaSpec, RegFormula, StateFormula};
 use crate::modal::preprocess::normalise_formula;
-use crate::pbes::matching::formula_free_vars_into;
 use crate::process::ir::Action;
 
 /// Why the explicit-state re-check does not decide a formula (the caller falls back to
@@ -113,6 +113,21 @@ pub fn local_matches<'s>(
         }
     }
     (c.rw, r.map(|()| bits))
+}
+
+/// Whether the multi-action `label` satisfies `alpha` under the valuation `env` (terms of
+/// `rw`'s store, normal forms), by the re-check's matcher: quantifiers inside `alpha` range
+/// over the label's values. The product game (`crate::product`) matches its modalities with
+/// it. The rewriter is lent and handed back whatever the outcome.
+pub fn label_matches<'s>(
+    rw: Rewriter<'s>,
+    label: Vec<LabelAction<'_>>,
+    alpha: &ActionFormula,
+    env: &[(VarId, TermId)],
+) -> (Rewriter<'s>, Result<bool, Unsupported>) {
+    let mut c = Checker::from_terms(2, vec![(0, 0, 1)], vec![label], rw, MAX_WORK);
+    let r = c.matches(alpha, 0, &mut env.to_vec());
+    (c.rw, r)
 }
 
 /// Whether `phi` (in positive normal form, as the re-check's `normalise_formula` gives it) holds in a
@@ -667,7 +682,7 @@ fn for_each_valuation(
 /// Whether `alpha` is `!positive` on every multi-action none of whose arguments equals the
 /// value of `x`: some conjunct (in the polarity `positive`) is a multi-action with `x` itself
 /// as an argument.
-fn action_fails_unless(alpha: &ActionFormula, x: &Var, positive: bool) -> bool {
+pub fn action_fails_unless(alpha: &ActionFormula, x: &Var, positive: bool) -> bool {
     use ActionFormula as A;
     match alpha {
         A::MultiAction(acts) => {
@@ -733,7 +748,7 @@ fn state_const_unless(f: &StateFormula, x: &Var, value: bool) -> bool {
 
 /// The data-only operands `val(d)` of `f`'s conjunction (`conj`) or disjunction, through
 /// nested ones of the same kind.
-fn data_parts<'f>(f: &'f StateFormula, conj: bool, out: &mut Vec<&'f DataExpr>) {
+pub fn data_parts<'f>(f: &'f StateFormula, conj: bool, out: &mut Vec<&'f DataExpr>) {
     match f {
         StateFormula::And(a, b) if conj => {
             data_parts(a, conj, out);

@@ -24,6 +24,7 @@
 //! ([`EvidenceError::Unchecked`]), never printed. [`text`] renders traces for people (one
 //! step per line, changed parameters by name) and for tools (JSON).
 
+pub mod build;
 pub mod check;
 pub mod explicit;
 pub mod lts;

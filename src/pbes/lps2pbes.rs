@@ -39,10 +39,11 @@ use thiserror::Error;
 use crate::data::ir::{DataExpr, Name, Var};
 use crate::data::ir_ops::{substitute, Subst};
 use crate::lps::{Lps, SummandAction};
+use crate::modal::ir::formula_free_vars_into;
 use crate::modal::ir::{FormulaSpec, RegFormula, StateFormula};
 use crate::modal::preprocess::{collect_fixpoint_names, normalise_formula, PreprocessError};
 use crate::pbes::ir::{Fixpoint, Pbes, PbesEquation, PbesExpr, PropVarDecl, PropVarInst};
-use crate::pbes::matching::{and, data, formula_free_vars_into, imp, or, quantify, sat};
+use crate::pbes::matching::{and, data, imp, or, quantify, sat};
 use crate::source::Span;
 
 /// Why a formula cannot be translated.

@@ -28,13 +28,11 @@ use thiserror::Error;
 
 use crate::data::ir::{DataExpr, DataSpec, Name, Var};
 use crate::lts::Lts;
-use crate::modal::ir::{FormulaSpec, RegFormula, StateFormula};
+use crate::modal::ir::{formula_free_vars_into, FormulaSpec, RegFormula, StateFormula};
 use crate::modal::preprocess::normalise_formula;
 use crate::modal::preprocess::PreprocessError;
 use crate::pbes::ir::{Fixpoint, Pbes, PbesEquation, PbesExpr, PropVarDecl, PropVarInst};
-use crate::pbes::matching::{
-    and, data, formula_free_vars_into, imp, or, prop_var_names, quantify, sat,
-};
+use crate::pbes::matching::{and, data, imp, or, prop_var_names, quantify, sat};
 use crate::process::ir::Action;
 use crate::source::Span;
 

@@ -4,7 +4,7 @@
 
 use crate::data::ir::{DataExpr, Func, Sort, Var};
 use crate::data::ir_ops::{free_vars_into, is_false, is_true};
-use crate::modal::ir::{ActionFormula, RegFormula, StateFormula};
+use crate::modal::ir::{ActionFormula, StateFormula};
 use crate::pbes::ir::PbesExpr;
 use crate::process::ir::Action;
 
@@ -280,84 +280,6 @@ pub fn prop_var_names(f: &StateFormula, out: &mut Vec<crate::source::Name>) {
         S::And(a, b) | S::Or(a, b) | S::Imp(a, b) => {
             prop_var_names(a, out);
             prop_var_names(b, out);
-        }
-    }
-}
-
-/// Adds the free data variables of a state formula to `out` (in order of occurrence).
-pub fn formula_free_vars_into(f: &StateFormula, bound: &mut Vec<Var>, out: &mut Vec<Var>) {
-    use StateFormula as S;
-    let add = add_free_unbound;
-    match f {
-        S::True | S::False => {}
-        S::Val(d) => add(d, bound, out),
-        S::Var { args, .. } => {
-            for a in args {
-                add(a, bound, out);
-            }
-        }
-        S::Not(a) => formula_free_vars_into(a, bound, out),
-        S::And(a, b) | S::Or(a, b) | S::Imp(a, b) => {
-            formula_free_vars_into(a, bound, out);
-            formula_free_vars_into(b, bound, out);
-        }
-        S::Forall(vs, a) | S::Exists(vs, a) => {
-            let n = bound.len();
-            bound.extend(vs.iter().cloned());
-            formula_free_vars_into(a, bound, out);
-            bound.truncate(n);
-        }
-        S::Must(r, a) | S::May(r, a) => {
-            reg_free_vars_into(r, bound, out);
-            formula_free_vars_into(a, bound, out);
-        }
-        S::Mu(v, a) | S::Nu(v, a) => {
-            for (_, init) in &v.params {
-                add(init, bound, out);
-            }
-            let n = bound.len();
-            bound.extend(v.params.iter().map(|(p, _)| p.clone()));
-            formula_free_vars_into(a, bound, out);
-            bound.truncate(n);
-        }
-    }
-}
-
-fn reg_free_vars_into(r: &RegFormula, bound: &mut Vec<Var>, out: &mut Vec<Var>) {
-    match r {
-        RegFormula::Action(a) => action_free_vars_into(a, bound, out),
-        RegFormula::Nil => {}
-        RegFormula::Seq(x, y) | RegFormula::Alt(x, y) => {
-            reg_free_vars_into(x, bound, out);
-            reg_free_vars_into(y, bound, out);
-        }
-        RegFormula::Star(x) | RegFormula::Plus(x) => reg_free_vars_into(x, bound, out),
-    }
-}
-
-fn action_free_vars_into(a: &ActionFormula, bound: &mut Vec<Var>, out: &mut Vec<Var>) {
-    use ActionFormula as A;
-    let add = add_free_unbound;
-    match a {
-        A::True | A::False => {}
-        A::Val(d) => add(d, bound, out),
-        A::MultiAction(acts) => {
-            for x in acts {
-                for d in &x.args {
-                    add(d, bound, out);
-                }
-            }
-        }
-        A::Not(x) => action_free_vars_into(x, bound, out),
-        A::And(x, y) | A::Or(x, y) | A::Imp(x, y) => {
-            action_free_vars_into(x, bound, out);
-            action_free_vars_into(y, bound, out);
-        }
-        A::Forall(vs, x) | A::Exists(vs, x) => {
-            let n = bound.len();
-            bound.extend(vs.iter().cloned());
-            action_free_vars_into(x, bound, out);
-            bound.truncate(n);
         }
     }
 }

@@ -1,0 +1,65 @@
+//! The product route: each formula decided by the parity game of the LPS and the formula,
+//! built on the fly from the exploration engine (`crate::product`), its evidence (a
+//! shortest trace, or a lasso) confirmed by the independent checker as every route's is.
+
+use crate::evidence::check::check_evidence;
+use crate::lps::Lps;
+use crate::product::{check, ProductError, ProductOptions};
+
+use super::{since, Formula, FormulaResult, Options, Route, RouteError, Verdict, STACK};
+
+/// Decides `f` on `lps` by the product game, on a thread with the exploring stack.
+pub(super) fn decide<'f>(
+    lps: &Lps,
+    f: &'f Formula,
+    opts: &Options,
+) -> Result<FormulaResult<'f>, RouteError> {
+    let popts = ProductOptions {
+        evidence: opts.evidence,
+        max_vertices: opts.max_vars,
+        progress: opts.progress,
+        stack: Some(STACK),
+    };
+    let outcome = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("check-product".into())
+            .stack_size(STACK)
+            .spawn_scoped(s, || check(lps, &f.spec, &popts))
+            .map_err(|e| ProductError::Data(format!("cannot start the product's thread: {e}")))?
+            .join()
+            .map_err(|_| ProductError::Data("internal error: the product's thread panicked".into()))
+    })
+    .and_then(|r| r)
+    .map_err(|e| match e {
+        ProductError::Unsupported(why) => RouteError::Unsupported(why),
+        e => RouteError::Failed(e.into()),
+    })?;
+    let (built, solved, read) = outcome.seconds;
+    let mut result = FormulaResult {
+        formula: f,
+        verdict: Verdict::Decided(outcome.value),
+        route: Route::Product {
+            vertices: outcome.vertices,
+            edges: outcome.edges,
+            states: outcome.states,
+            transitions: outcome.transitions,
+        },
+        evidence: None,
+        verified: false,
+        seconds: built + solved + read,
+        fallback: None,
+        evidence_seconds: read,
+        verify_seconds: 0.0,
+    };
+    if let Some(ev) = outcome.evidence {
+        if opts.verify {
+            let t = std::time::Instant::now();
+            check_evidence(lps, &f.spec, &ev, opts.solver)?;
+            result.verify_seconds = since(t);
+            result.seconds += result.verify_seconds;
+            result.verified = true;
+        }
+        result.evidence = Some(ev);
+    }
+    Ok(result)
+}

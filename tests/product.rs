@@ -1,0 +1,326 @@
+//! `check --engine product` (`muon::product`): the parity game of the LPS and the formula,
+//! built on the fly, gives the PBES route's verdict on random LPSs and random formulas
+//! (alternating fixpoints, fixpoints with data parameters, quantifiers bound by labels and
+//! by data guards), and evidence for both verdicts that the independent checker confirms:
+//! shortest counterexamples for safety, lassos where the proof is infinite.
+
+#[path = "cli_common/mod.rs"]
+mod cli_common;
+mod evidence_common;
+use evidence_common::{pbes_evidence, random_spec, spec_of};
+
+use muon::bes::SolverKind;
+use muon::evidence::check::check_evidence;
+use muon::lps::{linearise, LineariseOptions, Lps};
+use muon::modal::ir::FormulaSpec;
+use muon::process::ir::ProcSpec;
+use muon::product::{check, Outcome, ProductError, ProductOptions};
+use muon::source::SourceFile;
+use proptest::prelude::*;
+
+fn formula_of(spec: &ProcSpec, text: &str) -> FormulaSpec {
+    muon::modal::typecheck::check_formula(&SourceFile::new("f.mcf", text), spec)
+        .unwrap_or_else(|e| panic!("{e:?}\n{text}"))
+}
+
+fn product(lps: &Lps, f: &FormulaSpec) -> Result<Outcome, ProductError> {
+    check(lps, f, &ProductOptions::default())
+}
+
+/// Random state formulas over the random specifications' actions, from a list of choices.
+struct Gen<'a> {
+    choices: &'a [u8],
+    at: usize,
+    fresh: usize,
+}
+
+impl Gen<'_> {
+    fn pick(&mut self, n: usize) -> usize {
+        let c = self.choices.get(self.at).copied().unwrap_or(0);
+        self.at += 1;
+        c as usize % n
+    }
+
+    fn action(&mut self, data: &[String]) -> String {
+        let mut options: Vec<String> = [
+            "true",
+            "a",
+            "b",
+            "!a",
+            "e(0)",
+            "e(1)",
+            "a|b",
+            "exists d: Nat . e(d)",
+            "!(exists d: Nat . e(d))",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        for d in data {
+            options.push(format!("e({d})"));
+            options.push(format!("!e({d})"));
+        }
+        let i = self.pick(options.len());
+        options.swap_remove(i)
+    }
+
+    /// A state formula of at most `depth` operators with the fixpoint variables `fix` (name,
+    /// has a parameter) and the data variables `data` in scope.
+    fn state(
+        &mut self,
+        depth: u32,
+        fix: &mut Vec<(String, bool)>,
+        data: &mut Vec<String>,
+    ) -> String {
+        if depth == 0 {
+            let mut leaves = vec!["true".to_string(), "false".to_string()];
+            for (x, param) in fix.iter() {
+                if *param {
+                    leaves.push(format!("{x}((k + 1) mod 3)"));
+                    leaves.push(format!("{x}(0)"));
+                } else {
+                    leaves.push(x.clone());
+                    leaves.push(x.clone());
+                }
+            }
+            for d in data.iter() {
+                leaves.push(format!("val({d} < 1)"));
+            }
+            if data.contains(&"k".to_string()) {
+                leaves.push("val(k == 2)".to_string());
+            }
+            let i = self.pick(leaves.len());
+            return leaves.swap_remove(i);
+        }
+        match self.pick(9) {
+            0 => format!(
+                "({} && {})",
+                self.state(depth - 1, fix, data),
+                self.state(depth - 1, fix, data)
+            ),
+            1 => format!(
+                "({} || {})",
+                self.state(depth - 1, fix, data),
+                self.state(depth - 1, fix, data)
+            ),
+            2 => {
+                let a = self.action(data);
+                format!("[{a}]{}", self.state(depth - 1, fix, data))
+            }
+            3 => {
+                let a = self.action(data);
+                format!("<{a}>{}", self.state(depth - 1, fix, data))
+            }
+            4 | 5 => {
+                let sigma = if self.pick(2) == 0 { "mu" } else { "nu" };
+                let x = format!("X{}", self.fresh);
+                self.fresh += 1;
+                // A parameter once per formula (`k` is its only name).
+                let param = !data.contains(&"k".to_string()) && self.pick(3) == 0;
+                fix.push((x.clone(), param));
+                if param {
+                    data.push("k".to_string());
+                }
+                let body = self.state(depth - 1, fix, data);
+                fix.pop();
+                if param {
+                    data.pop();
+                    format!("({sigma} {x}(k: Nat = 0) . {body})")
+                } else {
+                    format!("({sigma} {x} . {body})")
+                }
+            }
+            6 => {
+                // Bound by the labels of the state's own transitions.
+                let d = format!("d{}", self.fresh);
+                self.fresh += 1;
+                data.push(d.clone());
+                let body = self.state(depth - 1, fix, data);
+                data.pop();
+                if self.pick(2) == 0 {
+                    format!("(forall {d}: Nat . [e({d})]{body})")
+                } else {
+                    format!("(exists {d}: Nat . <e({d})>{body})")
+                }
+            }
+            7 => {
+                // Bound by a data guard.
+                let d = format!("d{}", self.fresh);
+                self.fresh += 1;
+                data.push(d.clone());
+                let body = self.state(depth - 1, fix, data);
+                data.pop();
+                if self.pick(2) == 0 {
+                    format!("(forall {d}: Nat . val({d} < 2) => {body})")
+                } else {
+                    format!("(exists {d}: Nat . val({d} < 2) && {body})")
+                }
+            }
+            _ => {
+                // A quantifier over a finite sort.
+                let d = format!("d{}", self.fresh);
+                self.fresh += 1;
+                let body = self.state(depth - 1, fix, data);
+                let q = if self.pick(2) == 0 {
+                    "forall"
+                } else {
+                    "exists"
+                };
+                format!("({q} {d}: Bool . val({d}) || {body})")
+            }
+        }
+    }
+}
+
+/// Checks the product on `src` and `text` against the PBES route; `Err` for a refusal.
+fn agrees(src: &str, text: &str) -> Result<(), TestCaseError> {
+    let spec = spec_of(src);
+    let lps = linearise(&spec, LineariseOptions { simplify: true }).unwrap();
+    let f = formula_of(&spec, text);
+    let (_, out, _) = pbes_evidence(&lps, &f);
+    let p = match product(&lps, &f) {
+        Ok(p) => p,
+        Err(e) => {
+            prop_assert!(false, "{}\n{}: {}", src, text, e);
+            unreachable!()
+        }
+    };
+    prop_assert_eq!(p.value, out.value, "{}\n{}", src, text);
+    let ev = p.evidence.expect("asked for");
+    prop_assert_eq!(ev.value, p.value);
+    check_evidence(&lps, &f, &ev, SolverKind::Zielonka)
+        .unwrap_or_else(|e| panic!("{src}\n{text}: {e}"));
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, .. ProptestConfig::default() })]
+
+    #[test]
+    fn the_product_gives_the_pbes_verdict_with_confirmed_evidence(
+        src in random_spec(),
+        choices in prop::collection::vec(any::<u8>(), 40),
+        depth in 1u32..5,
+    ) {
+        let text = Gen { choices: &choices, at: 0, fresh: 0 }.state(depth, &mut Vec::new(), &mut Vec::new());
+        agrees(&src, &text)?;
+    }
+}
+
+const FORMULAS: &[&str] = &[
+    "[true*.a]false",
+    "[true*]<true>true",
+    "mu X . [true]X",
+    "mu X . [!a]X && <true>true",
+    "nu X . <true>X",
+    "nu X . mu Y . [a]X && [!a]Y",
+    "nu X . mu Y . <a>X || <!a>Y",
+    "mu X . nu Y . [a]X && [!a]Y",
+    "[true*.e(1)](mu X . nu Y . ([b]X && [!b]Y))",
+    "forall k: Nat . val(k < 2) => [true*.e(k)]false",
+    "exists k: Nat . val(k < 2) && <true*.e(k).true*.a>true",
+    "[true*] forall p: Nat . [e(p)] val(p < 1)",
+    "nu X(k: Nat = 0) . [a]X((k + 1) mod 2) && (val(k == 1) => <true>true)",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 120, .. ProptestConfig::default() })]
+
+    #[test]
+    fn the_product_decides_the_classic_properties(src in random_spec(), fi in 0..FORMULAS.len()) {
+        agrees(&src, FORMULAS[fi])?;
+    }
+}
+
+#[test]
+fn a_liveness_violation_is_a_lasso_the_checker_confirms() {
+    // `a` forever, never `b`: "eventually b" fails on the cycle.
+    let src =
+        "act a, b;\nproc P(n: Nat) = (n < 2) -> a . P(n + 1) + (n == 2) -> a . P(1);\ninit P(0);\n";
+    let spec = spec_of(src);
+    let lps = linearise(&spec, LineariseOptions { simplify: true }).unwrap();
+    let f = formula_of(&spec, "mu X . [!b]X && <true>true");
+    let p = product(&lps, &f).unwrap();
+    assert!(!p.value);
+    let ev = p.evidence.unwrap();
+    let k = ev.trace.loop_start.expect("a lasso");
+    assert_eq!(ev.trace.steps.len(), 3, "{:?}", ev.trace.actions());
+    assert_eq!(k, 1, "the cycle is P(1) -a-> P(2) -a-> P(1)");
+    check_evidence(&lps, &f, &ev, SolverKind::Zielonka).unwrap();
+}
+
+#[test]
+fn a_safety_counterexample_is_shortest() {
+    let src =
+        "act a, b;\nproc P(n: Nat) = (n < 5) -> b . P(n + 1) + (n == 3) -> a . P(0);\ninit P(0);\n";
+    let spec = spec_of(src);
+    let lps = linearise(&spec, LineariseOptions { simplify: true }).unwrap();
+    let f = formula_of(&spec, "nu X . [a]false && [true]X");
+    let p = product(&lps, &f).unwrap();
+    assert!(!p.value);
+    let ev = p.evidence.unwrap();
+    assert_eq!(ev.trace.actions(), ["b", "b", "b", "a"]);
+    assert_eq!(ev.trace.loop_start, None);
+}
+
+#[test]
+fn a_quantifier_nothing_bounds_is_refused_while_exploring() {
+    let src = "act a, b;\nproc P = a . P;\ninit P;\n";
+    let spec = spec_of(src);
+    let lps = linearise(&spec, LineariseOptions { simplify: true }).unwrap();
+    let f = formula_of(&spec, "forall n: Nat . <a>val(n >= 0)");
+    match product(&lps, &f) {
+        Err(ProductError::Unsupported(why)) => assert!(why.contains("`n`"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn check_picks_the_engine_by_the_formula_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("m.mcrl2"),
+        "act a, b;\nproc P(n: Nat) = (n < 2) -> a . P(n + 1) + (n == 2) -> b . P(0);\ninit P(0);\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("safe.mcf"), "[true*]<true>true").unwrap();
+    std::fs::write(d.join("live.mcf"), "[true*](mu X . [!b]X && <true>true)").unwrap();
+    std::fs::write(d.join("data.mcf"), "exists n: Nat . <a>val(n == 1)").unwrap();
+    let (code, stdout, err) = cli_common::muon_in(
+        d,
+        // Without evidence: the PBES route decides `data.mcf` then (its `-c` equations
+        // quantify over `n` where instantiation cannot).
+        &[
+            "check",
+            "m.mcrl2",
+            "-f",
+            "safe.mcf",
+            "-f",
+            "live.mcf",
+            "-f",
+            "data.mcf",
+            "-v",
+            "--no-evidence",
+        ],
+    );
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    assert!(err.contains("safe.mcf: engine explore"), "{err}");
+    assert!(err.contains("live.mcf: engine product"), "{err}");
+    assert!(
+        err.contains("data.mcf: decided by the PBES route instead"),
+        "{err}"
+    );
+    assert!(stdout.contains("live.mcf: true"), "{stdout}");
+    assert!(stdout.contains("data.mcf: true"), "{stdout}");
+    // JSON names the route.
+    let (_, stdout, err) = cli_common::muon_in(
+        d,
+        &["check", "m.mcrl2", "-f", "live.mcf", "--format", "json"],
+    );
+    let v: serde_json::Value = serde_json::from_str(stdout.lines().next().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e}: {stdout}\n{err}"));
+    assert_eq!(v["route"], "product");
+    assert_eq!(v["verdict"], true);
+    assert_eq!(v["verified"], true);
+}
