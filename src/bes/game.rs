@@ -167,6 +167,13 @@ impl Game {
         })
     }
 
+    /// The position of `v`'s first successor among all successors (so that data kept per
+    /// edge beside the game, in the same order, can be found).
+    #[inline]
+    pub fn successor_start(&self, v: VertexId) -> usize {
+        self.succ_start[v.index()] as usize
+    }
+
     /// Number of vertices.
     #[inline]
     pub fn num_vertices(&self) -> usize {

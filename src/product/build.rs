@@ -16,7 +16,8 @@ use crate::data::ir::Sort;
 use crate::data::{Rewriter, Substitution, TermId, VarId};
 use crate::evidence::explicit::{label_matches, LabelAction};
 use crate::lts::lps::{LpsSystem, LpsWorker};
-use crate::lts::table::{hash_row, StateTable};
+use crate::bes::{Game, Player, VertexId};
+use crate::lts::tree::TreeTable;
 use crate::lts::{StateId, TransitionSystem};
 use crate::progress::Watch;
 use crate::source::Name;
@@ -35,6 +36,74 @@ pub const NO_LABEL: u32 = u32::MAX;
 /// Bound on the valuations of one quantifier.
 const MAX_VALUATIONS: usize = 100_000;
 
+/// The vertices by key: open addressing over vertex numbers, the keys themselves in the
+/// product's `keys` (4 bytes a slot, at most 3/4 full).
+struct VertexIndex {
+    slots: Vec<u32>,
+    len: usize,
+}
+
+/// An empty slot of [`VertexIndex`].
+const EMPTY: u32 = u32::MAX;
+
+impl VertexIndex {
+    fn new() -> Self {
+        VertexIndex {
+            slots: vec![EMPTY; 1024],
+            len: 0,
+        }
+    }
+
+    fn hash(key: (u32, u32, u32)) -> u64 {
+        let x = (u64::from(key.0) << 32 | u64::from(key.1)) ^ u64::from(key.2).rotate_left(17);
+        // A 64-bit finaliser (splitmix): the low bits of the slot depend on every key bit.
+        let x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        let x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        x ^ (x >> 31)
+    }
+
+    /// The number of `key` among `keys`, or the next number (`keys.len()`) and `true` when
+    /// it is new (the caller then pushes it).
+    fn find_or_insert(&mut self, keys: &[(u32, u32, u32)], key: (u32, u32, u32)) -> (u32, bool) {
+        let mask = self.slots.len() - 1;
+        let mut pos = Self::hash(key) as usize & mask;
+        loop {
+            let v = self.slots[pos];
+            if v == EMPTY {
+                break;
+            }
+            if keys[v as usize] == key {
+                return (v, false);
+            }
+            pos = (pos + 1) & mask;
+        }
+        let v = keys.len() as u32;
+        self.slots[pos] = v;
+        self.len += 1;
+        if self.len * 4 > self.slots.len() * 3 {
+            self.grow(keys, key);
+        }
+        (v, true)
+    }
+
+    /// Doubles the slots; `pending` is the key just given a number but not yet in `keys`.
+    fn grow(&mut self, keys: &[(u32, u32, u32)], pending: (u32, u32, u32)) {
+        let n = self.slots.len() * 2;
+        crate::budget::before_big_allocation(n as u64 * 4);
+        let mask = n - 1;
+        let mut slots = vec![EMPTY; n];
+        for v in 0..=keys.len() {
+            let key = keys.get(v).copied().unwrap_or(pending);
+            let mut pos = Self::hash(key) as usize & mask;
+            while slots[pos] != EMPTY {
+                pos = (pos + 1) & mask;
+            }
+            slots[pos] = v as u32;
+        }
+        self.slots = slots;
+    }
+}
+
 /// A label's actions: name, sorts, argument terms.
 type Actions = Vec<(Name, Vec<Sort>, Vec<TermId>)>;
 
@@ -46,8 +115,8 @@ pub struct Product<'a, 's> {
     /// exploring store.
     rw: Option<Rewriter<'s>>,
     f: &'a Formula,
-    /// LPS states by row.
-    pub(super) states: StateTable,
+    /// LPS states by row, tree-compressed as the explorer stores them.
+    states: TreeTable,
     /// Per state: its first transition and count, `(u64::MAX, 0)` until expanded.
     spans: Vec<(u64, u32)>,
     /// The transitions of the expanded states: `(label, target state)`.
@@ -58,15 +127,14 @@ pub struct Product<'a, 's> {
     vals: FxHashMap<Box<[TermId]>, u32>,
     /// The valuations, by number.
     pub(super) val_list: Vec<Box<[TermId]>>,
-    index: FxHashMap<(u32, u32, u32), u32>,
+    index: VertexIndex,
     /// Per vertex: `(state, node, valuation)` (the sinks' node is `SINK`).
     pub(super) keys: Vec<(u32, u32, u32)>,
-    /// Per vertex: the end of its successors in `succ` (vertex `v`'s run from
-    /// `ends[v - 1]`).
-    pub(super) ends: Vec<u64>,
-    /// The successors, and per successor the label of the transition it takes
-    /// ([`NO_LABEL`] for none).
-    pub(super) succ: Vec<u32>,
+    /// Per vertex `v`: its successors are `succ[starts[v]..starts[v + 1]]` (the game's
+    /// arrays, moved into it by [`Product::into_game`]).
+    starts: Vec<u64>,
+    succ: Vec<VertexId>,
+    /// Per successor, the label of the transition it takes ([`NO_LABEL`] for none).
     pub(super) succ_label: Vec<u32>,
     matched: FxHashMap<(u32, u32, u32), bool>,
     /// Scratch for the initial state's row.
@@ -81,17 +149,17 @@ impl<'a, 's> Product<'a, 's> {
             worker: sys.worker(),
             rw: Some(rw),
             f,
-            states: StateTable::new(sys.state_width()),
+            states: TreeTable::new(sys.state_width()),
             spans: Vec::new(),
             trans: Vec::new(),
             label_ids: FxHashMap::default(),
             labels: Vec::new(),
             vals: FxHashMap::default(),
             val_list: Vec::new(),
-            index: FxHashMap::default(),
+            index: VertexIndex::new(),
             keys: vec![(u32::MAX, SINK, 0), (u32::MAX, SINK, 1)],
-            ends: vec![1, 2],
-            succ: vec![TRUE, FALSE],
+            starts: vec![0, 1, 2],
+            succ: vec![VertexId(TRUE), VertexId(FALSE)],
             succ_label: vec![NO_LABEL, NO_LABEL],
             matched: FxHashMap::default(),
             row: Vec::new(),
@@ -117,11 +185,64 @@ impl<'a, 's> Product<'a, 's> {
         self.trans.len()
     }
 
-    /// The successors of vertex `v` and the labels they take.
-    pub fn successors(&self, v: u32) -> (&[u32], &[u32]) {
-        let start = if v == 0 { 0 } else { self.ends[v as usize - 1] } as usize;
-        let end = self.ends[v as usize] as usize;
-        (&self.succ[start..end], &self.succ_label[start..end])
+    /// The number of game edges so far.
+    pub fn edges(&self) -> usize {
+        self.succ_label.len()
+    }
+
+    /// The row of LPS state `s`.
+    pub fn row(&self, s: u32) -> Vec<u32> {
+        let mut tree = Vec::new();
+        self.states.decode(StateId(s), &mut tree);
+        self.states.row_of(&tree).to_vec()
+    }
+
+    /// Bytes of the product's tables (states, transitions, vertices, edges).
+    pub fn memory_bytes(&self) -> usize {
+        self.states.memory_bytes()
+            + self.spans.capacity() * 12
+            + self.trans.capacity() * 8
+            + self.index.slots.capacity() * 4
+            + self.keys.capacity() * 12
+            + self.starts.capacity() * 8
+            + self.succ.capacity() * 4
+            + self.succ_label.capacity() * 4
+    }
+
+    /// The parity game of the explored product (owners and priorities from the formula's
+    /// nodes), its edge arrays moved out of the product; the index of vertices is freed.
+    pub fn into_game(&mut self, init: u32) -> Result<Game, ProductError> {
+        self.index = VertexIndex::new();
+        self.vals = FxHashMap::default();
+        self.matched = FxHashMap::default();
+        let n = self.keys.len();
+        let mut owner = Vec::with_capacity(n);
+        let mut priority = Vec::with_capacity(n);
+        for v in 0..n as u32 {
+            let (o, p) = match v {
+                TRUE => (Player::Even, 0),
+                FALSE => (Player::Odd, 1),
+                _ => match &self.f.nodes[self.keys[v as usize].1 as usize] {
+                    Node::And(..) | Node::Modal { must: true, .. } => (Player::Odd, 0),
+                    Node::Quant(q) if self.f.quants[*q].forall => (Player::Odd, 0),
+                    Node::Var { fix, .. } => (Player::Even, self.f.fixes[*fix].priority),
+                    _ => (Player::Even, 0),
+                },
+            };
+            owner.push(o);
+            priority.push(p);
+        }
+        let starts = std::mem::take(&mut self.starts);
+        let succ = std::mem::take(&mut self.succ);
+        Game::from_csr(
+            priority,
+            owner,
+            starts,
+            succ,
+            Default::default(),
+            Some(VertexId(init)),
+        )
+        .map_err(|e| ProductError::Data(format!("internal error: the product game: {e}")))
     }
 
     /// Explores the game from the initial vertex to its end, ticking `watch` and giving up
@@ -162,7 +283,7 @@ impl<'a, 's> Product<'a, 's> {
     fn state(&mut self, row: &[u32]) -> Result<u32, ProductError> {
         let (id, new) = self
             .states
-            .insert(row, hash_row(row))
+            .insert(row)
             .ok_or(ProductError::TooLarge(u32::MAX as usize))?;
         if new {
             self.spans.push((u64::MAX, 0));
@@ -176,7 +297,7 @@ impl<'a, 's> Product<'a, 's> {
         if span.0 != u64::MAX {
             return Ok(span);
         }
-        let row = self.states.row(StateId(s)).to_vec();
+        let row = self.row(s);
         let mut found: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
         self.sys
             .successors(&mut self.worker, &row, &mut |key, next| {
@@ -279,15 +400,13 @@ impl<'a, 's> Product<'a, 's> {
             }
         };
         let key = (s, node, val);
-        if let Some(&v) = self.index.get(&key) {
-            return Ok(v);
+        if self.keys.len() >= u32::MAX as usize - 1 {
+            return Err(ProductError::TooLarge(u32::MAX as usize));
         }
-        let v = u32::try_from(self.keys.len())
-            .ok()
-            .filter(|&v| v < u32::MAX)
-            .ok_or(ProductError::TooLarge(u32::MAX as usize))?;
-        self.index.insert(key, v);
-        self.keys.push(key);
+        let (v, new) = self.index.find_or_insert(&self.keys, key);
+        if new {
+            self.keys.push(key);
+        }
         Ok(v)
     }
 
@@ -358,12 +477,12 @@ impl<'a, 's> Product<'a, 's> {
                 self.push(w, NO_LABEL);
             }
         }
-        self.ends.push(self.succ.len() as u64);
+        self.starts.push(self.succ.len() as u64);
         Ok(())
     }
 
     fn push(&mut self, w: u32, label: u32) {
-        self.succ.push(w);
+        self.succ.push(VertexId(w));
         self.succ_label.push(label);
     }
 

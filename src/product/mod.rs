@@ -167,7 +167,9 @@ pub fn check(
     meter.finish();
     let built = t.elapsed().as_secs_f64();
     let t = Instant::now();
-    let game = proof::game(&p, &compiled, init)?;
+    let vertices = p.vertices() as u64;
+    let edges = p.edges() as u64;
+    let game = p.into_game(init)?;
     let mut meter = Meter::new("solving", opts.progress);
     let sol = solve_zielonka_watched(&game, &mut meter)?;
     meter.finish();
@@ -182,8 +184,8 @@ pub fn check(
     Ok(Outcome {
         value,
         evidence,
-        vertices: p.vertices() as u64,
-        edges: p.succ.len() as u64,
+        vertices,
+        edges,
         states: p.states() as u64,
         transitions: p.transitions() as u64,
         seconds: (built, solved, t.elapsed().as_secs_f64()),

@@ -11,7 +11,7 @@
 
 use std::collections::VecDeque;
 
-use crate::bes::{Game, GameBuilder, Player, Solution, VertexId};
+use crate::bes::{Game, Player, Solution, VertexId};
 use crate::data::TermStore;
 use crate::evidence::build::{origins, Builder, Origin};
 use crate::evidence::{Evidence, EvidenceError, Step, Trace};
@@ -20,40 +20,7 @@ use crate::lts::lps::LpsSystem;
 use crate::lts::{StateId, TransitionSystem};
 
 use super::build::{Product, FALSE, NO_LABEL, TRUE};
-use super::formula::{Formula, Node};
 use super::ProductError;
-
-/// The parity game of the explored product `p` of `f`, with `init` as its initial vertex.
-pub fn game(p: &Product<'_, '_>, f: &Formula, init: u32) -> Result<Game, ProductError> {
-    let n = p.vertices();
-    let mut b = GameBuilder::with_capacity(n, p.succ.len());
-    for v in 0..n as u32 {
-        let (owner, priority) = match v {
-            TRUE => (Player::Even, 0),
-            FALSE => (Player::Odd, 1),
-            _ => match &f.nodes[p.keys[v as usize].1 as usize] {
-                Node::And(..) => (Player::Odd, 0),
-                Node::Modal { must: true, .. } => (Player::Odd, 0),
-                Node::Quant(q) if f.quants[*q].forall => (Player::Odd, 0),
-                Node::Var { fix, .. } => (Player::Even, f.fixes[*fix].priority),
-                _ => (Player::Even, 0),
-            },
-        };
-        let id = b.add_vertex(owner, priority);
-        b.set_successors(
-            id,
-            p.successors(v)
-                .0
-                .iter()
-                .map(|&w| VertexId(w))
-                .collect::<Vec<_>>()
-                .as_slice(),
-        );
-    }
-    b.set_initial(VertexId(init));
-    b.freeze()
-        .map_err(|e| ProductError::Data(format!("internal error: the product game: {e}")))
-}
 
 /// The evidence of the verdict at `init` from the solved game (see the module
 /// documentation).
@@ -68,13 +35,15 @@ pub fn evidence(
     let winner = sol.winner(VertexId(init));
     let value = winner == Player::Even;
     let proof = |v: u32| -> Vec<(u32, u32)> {
-        let (succ, labels) = p.successors(v);
+        let succ = game.successors(VertexId(v));
+        let first = game.successor_start(VertexId(v));
+        let labels = &p.succ_label[first..first + succ.len()];
         if game.owner(VertexId(v)) == winner {
-            let s = sol.strategy(VertexId(v)).map(|w| w.0).unwrap_or(succ[0]);
+            let s = sol.strategy(VertexId(v)).unwrap_or(succ[0]);
             let k = succ.iter().position(|&w| w == s).unwrap_or(0);
-            vec![(succ[k], labels[k])]
+            vec![(succ[k].0, labels[k])]
         } else {
-            succ.iter().copied().zip(labels.iter().copied()).collect()
+            succ.iter().map(|w| w.0).zip(labels.iter().copied()).collect()
         }
     };
     // 0-1 breadth-first search over the proof: an edge that takes a transition costs one.
@@ -117,7 +86,7 @@ pub fn evidence(
     };
     let store = TermStore::new();
     let mut b = Builder::new(lps, sys, &store)?;
-    let row = |s: u32| p.states.row(StateId(s)).to_vec();
+    let row = |s: u32| p.row(s);
     let s0 = p.keys[init as usize].0;
     b.state(&row(s0));
     let mut known: Vec<Option<Vec<Origin>>> = vec![None; p.states()];
