@@ -27,6 +27,16 @@ fn product(lps: &Lps, f: &FormulaSpec) -> Result<Outcome, ProductError> {
     check(lps, f, &ProductOptions::default())
 }
 
+/// The product with constant propagation looking from the fourth vertex on, so that the
+/// small random games stop early too when their verdict is forced.
+fn product_early(lps: &Lps, f: &FormulaSpec) -> Result<Outcome, ProductError> {
+    let opts = ProductOptions {
+        first_check: 4,
+        ..ProductOptions::default()
+    };
+    check(lps, f, &opts)
+}
+
 /// Random state formulas over the random specifications' actions, from a list of choices.
 struct Gen<'a> {
     choices: &'a [u8],
@@ -190,6 +200,16 @@ fn agrees(src: &str, text: &str) -> Result<(), TestCaseError> {
     prop_assert_eq!(ev.value, p.value);
     check_evidence(&lps, &f, &ev, SolverKind::Zielonka)
         .unwrap_or_else(|e| panic!("{src}\n{text}: {e}"));
+    // Stopping as soon as the verdict is forced gives the same verdict, with evidence.
+    let e = product_early(&lps, &f).unwrap_or_else(|e| panic!("{src}\n{text}: {e}"));
+    prop_assert_eq!(e.value, out.value, "{}\n{}: early stop", src, text);
+    check_evidence(
+        &lps,
+        &f,
+        &e.evidence.expect("asked for"),
+        SolverKind::Zielonka,
+    )
+    .unwrap_or_else(|e| panic!("{src}\n{text}: early stop: {e}"));
     Ok(())
 }
 
@@ -323,4 +343,27 @@ fn check_picks_the_engine_by_the_formula_and_says_why() {
     assert_eq!(v["route"], "product");
     assert_eq!(v["verdict"], true);
     assert_eq!(v["verified"], true);
+}
+
+#[test]
+fn a_verdict_forced_early_stops_the_game_and_keeps_its_evidence() {
+    // 200,000 states in a line; `c` is possible at the tenth, so "eventually c is
+    // possible" is decided long before the end, and "always eventually b" fails at the
+    // deadlock of the line's end... which is far: that one is explored in full.
+    let src = "act a, b, c;\nproc P(n: Nat) = (n < 200000) -> a . P(n + 1) + (n == 10) -> c . P(n);\ninit P(0);\n";
+    let spec = spec_of(src);
+    let lps = linearise(&spec, LineariseOptions { simplify: true }).unwrap();
+    for (text, value) in [
+        ("mu X . <c>true || <true>X", true),
+        ("nu X . [c]false && [true]X", false),
+    ] {
+        let f = formula_of(&spec, text);
+        let p = product(&lps, &f).unwrap();
+        assert_eq!(p.value, value, "{text}");
+        assert!(p.early, "{text}: {} states", p.states);
+        assert!(p.states < 100_000, "{text}: {} states", p.states);
+        let ev = p.evidence.unwrap();
+        assert_eq!(ev.trace.steps.len(), 11, "{text}: {:?}", ev.trace.actions());
+        check_evidence(&lps, &f, &ev, SolverKind::Zielonka).unwrap();
+    }
 }

@@ -215,6 +215,8 @@ pub enum Route {
         states: u64,
         /// LPS transitions generated.
         transitions: u64,
+        /// Whether the verdict was decided before the game was explored in full.
+        early: bool,
     },
     /// The regular safety monitor while exploring.
     Explore {

@@ -19,6 +19,7 @@ pub(super) fn decide<'f>(
         max_vertices: opts.max_vars,
         progress: opts.progress,
         stack: Some(STACK),
+        ..ProductOptions::default()
     };
     let outcome = std::thread::scope(|s| {
         std::thread::Builder::new()
@@ -43,6 +44,7 @@ pub(super) fn decide<'f>(
             edges: outcome.edges,
             states: outcome.states,
             transitions: outcome.transitions,
+            early: outcome.early,
         },
         evidence: None,
         verified: false,

@@ -382,8 +382,10 @@ fn present(args: &Args, g: Global, model: &Model, r: &FormulaResult<'_>) -> miet
                 edges,
                 states,
                 transitions,
+                early,
             } => errln!(
-                "check: {shown}: a game of {vertices} vertices, {edges} edges over {states} states, {transitions} transitions, {:.3} s",
+                "check: {shown}: a game of {vertices} vertices, {edges} edges over {states} states, {transitions} transitions{}, {:.3} s",
+                if *early { " (decided before it was explored in full)" } else { "" },
                 r.seconds
             ),
         }
@@ -436,8 +438,9 @@ fn json_line(model: &Model, r: &FormulaResult<'_>, value: bool, trace: bool) -> 
             edges,
             states,
             transitions,
+            early,
         } => {
-            v["game"] = json!({ "vertices": vertices, "edges": edges });
+            v["game"] = json!({ "vertices": vertices, "edges": edges, "decided_early": early });
             v["explored"] = json!({ "states": states, "transitions": transitions });
         }
     }

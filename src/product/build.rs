@@ -12,11 +12,11 @@
 
 use rustc_hash::FxHashMap;
 
+use crate::bes::{Game, Player, VertexId};
 use crate::data::ir::Sort;
 use crate::data::{Rewriter, Substitution, TermId, VarId};
 use crate::evidence::explicit::{label_matches, LabelAction};
 use crate::lts::lps::{LpsSystem, LpsWorker};
-use crate::bes::{Game, Player, VertexId};
 use crate::lts::tree::TreeTable;
 use crate::lts::{StateId, TransitionSystem};
 use crate::progress::Watch;
@@ -139,6 +139,8 @@ pub struct Product<'a, 's> {
     matched: FxHashMap<(u32, u32, u32), bool>,
     /// Scratch for the initial state's row.
     row: Vec<u32>,
+    /// Whether exploration stopped early, the initial vertex decided.
+    pub closed_early: bool,
 }
 
 impl<'a, 's> Product<'a, 's> {
@@ -163,6 +165,7 @@ impl<'a, 's> Product<'a, 's> {
             succ_label: vec![NO_LABEL, NO_LABEL],
             matched: FxHashMap::default(),
             row: Vec::new(),
+            closed_early: false,
         }
     }
 
@@ -219,17 +222,15 @@ impl<'a, 's> Product<'a, 's> {
         let mut owner = Vec::with_capacity(n);
         let mut priority = Vec::with_capacity(n);
         for v in 0..n as u32 {
-            let (o, p) = match v {
-                TRUE => (Player::Even, 0),
-                FALSE => (Player::Odd, 1),
+            let p = match v {
+                TRUE => 0,
+                FALSE => 1,
                 _ => match &self.f.nodes[self.keys[v as usize].1 as usize] {
-                    Node::And(..) | Node::Modal { must: true, .. } => (Player::Odd, 0),
-                    Node::Quant(q) if self.f.quants[*q].forall => (Player::Odd, 0),
-                    Node::Var { fix, .. } => (Player::Even, self.f.fixes[*fix].priority),
-                    _ => (Player::Even, 0),
+                    Node::Var { fix, .. } => self.f.fixes[*fix].priority,
+                    _ => 0,
                 },
             };
-            owner.push(o);
+            owner.push(self.owner(v));
             priority.push(p);
         }
         let starts = std::mem::take(&mut self.starts);
@@ -245,11 +246,14 @@ impl<'a, 's> Product<'a, 's> {
         .map_err(|e| ProductError::Data(format!("internal error: the product game: {e}")))
     }
 
-    /// Explores the game from the initial vertex to its end, ticking `watch` and giving up
-    /// beyond `max_vertices` vertices. Returns the initial vertex.
+    /// Explores the game from the initial vertex to its end, or until constant propagation
+    /// decides the initial vertex (looked at when `first_check` vertices are expanded, then
+    /// at every doubling), ticking `watch` and giving up beyond `max_vertices` vertices.
+    /// Returns the initial vertex.
     pub fn explore<W: Watch>(
         &mut self,
         max_vertices: usize,
+        first_check: u32,
         watch: &mut W,
     ) -> Result<u32, ProductError>
     where
@@ -263,9 +267,17 @@ impl<'a, 's> Product<'a, 's> {
         // The root has no data variables in scope.
         let init = self.child(s0, self.f.root, &[])?;
         let mut next = 2u32;
+        let mut check_at = first_check.max(3);
         while (next as usize) < self.keys.len() {
             self.expand(next)?;
             next += 1;
+            if next == check_at {
+                check_at = check_at.saturating_mul(2);
+                if let Some(winner) = self.decided(init, next) {
+                    self.close(next, winner);
+                    return Ok(init);
+                }
+            }
             if next.is_multiple_of(4096) {
                 if self.keys.len() > max_vertices {
                     return Err(ProductError::TooLarge(max_vertices));
@@ -277,6 +289,76 @@ impl<'a, 's> Product<'a, 's> {
             }
         }
         Ok(init)
+    }
+
+    /// The owner of vertex `v` in the game.
+    fn owner(&self, v: u32) -> Player {
+        match v {
+            TRUE => Player::Even,
+            FALSE => Player::Odd,
+            _ => match &self.f.nodes[self.keys[v as usize].1 as usize] {
+                Node::And(..) | Node::Modal { must: true, .. } => Player::Odd,
+                Node::Quant(q) if self.f.quants[*q].forall => Player::Odd,
+                _ => Player::Even,
+            },
+        }
+    }
+
+    /// The winner of `init` when the vertices expanded so far (`0..expanded`) force it
+    /// whatever the others are: constant propagation from the sinks (a vertex is won by
+    /// its owner when one successor is, by the opponent when every successor is), two
+    /// sweeps in reverse order (successors are mostly numbered after their vertex).
+    fn decided(&self, init: u32, expanded: u32) -> Option<Player> {
+        const OPEN: u8 = 0;
+        let mut won = vec![OPEN; expanded as usize];
+        let code = |p: Player| if p == Player::Even { 1u8 } else { 2 };
+        won[TRUE as usize] = 1;
+        won[FALSE as usize] = 2;
+        for _ in 0..2 {
+            for v in (2..expanded).rev() {
+                if won[v as usize] != OPEN {
+                    continue;
+                }
+                let owner = code(self.owner(v));
+                let (a, b) = (
+                    self.starts[v as usize] as usize,
+                    self.starts[v as usize + 1] as usize,
+                );
+                let mut all_lost = true;
+                let mut value = OPEN;
+                for w in &self.succ[a..b] {
+                    let x = won.get(w.index()).copied().unwrap_or(OPEN);
+                    if x == owner {
+                        value = owner;
+                        break;
+                    }
+                    all_lost &= x != OPEN;
+                }
+                if value == OPEN && all_lost {
+                    value = 3 - owner;
+                }
+                won[v as usize] = value;
+            }
+            match won.get(init as usize).copied().unwrap_or(OPEN) {
+                1 => return Some(Player::Even),
+                2 => return Some(Player::Odd),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// Ends exploration early, `winner` having won the initial vertex by the vertices
+    /// expanded so far: every vertex not expanded goes to the opponent's sink, which can
+    /// only shrink the winner's region, so the solved game and its proof stay the
+    /// winner's (the proof never enters such a vertex).
+    fn close(&mut self, expanded: u32, winner: Player) {
+        let lost = if winner == Player::Even { FALSE } else { TRUE };
+        for _ in expanded as usize..self.keys.len() {
+            self.push(lost, NO_LABEL);
+            self.starts.push(self.succ.len() as u64);
+        }
+        self.closed_early = true;
     }
 
     /// The number of the LPS state `row`.

@@ -95,6 +95,10 @@ pub struct ProductOptions {
     pub evidence: bool,
     /// Give up beyond this many game vertices.
     pub max_vertices: usize,
+    /// Expanded vertices before constant propagation first looks whether the verdict is
+    /// already forced (then at every doubling: the checks cost about two passes over the
+    /// edges in all).
+    pub first_check: u32,
     /// Progress on standard error.
     pub progress: Shown,
     /// The stack size the thread that runs [`check`] has (deep user equations need it);
@@ -107,6 +111,7 @@ impl Default for ProductOptions {
         ProductOptions {
             evidence: true,
             max_vertices: 100_000_000,
+            first_check: 1 << 12,
             progress: Shown::Off,
             stack: None,
         }
@@ -128,6 +133,9 @@ pub struct Outcome {
     pub states: u64,
     /// LPS transitions generated.
     pub transitions: u64,
+    /// Whether constant propagation decided the initial vertex before the game was
+    /// explored in full (then the game is the explored part).
+    pub early: bool,
     /// Seconds building the game, solving it, and reading the evidence.
     pub seconds: (f64, f64, f64),
 }
@@ -163,10 +171,11 @@ pub fn check(
     let compiled = formula::compile(&f, &rw)?;
     let mut p = build::Product::new(&sys, &compiled, rw);
     let mut meter = Meter::new("product", opts.progress);
-    let init = p.explore(opts.max_vertices, &mut meter)?;
+    let init = p.explore(opts.max_vertices, opts.first_check, &mut meter)?;
     meter.finish();
     let built = t.elapsed().as_secs_f64();
     let t = Instant::now();
+    let early = p.closed_early;
     let vertices = p.vertices() as u64;
     let edges = p.edges() as u64;
     let game = p.into_game(init)?;
@@ -188,6 +197,7 @@ pub fn check(
         edges,
         states: p.states() as u64,
         transitions: p.transitions() as u64,
+        early,
         seconds: (built, solved, t.elapsed().as_secs_f64()),
     })
 }

@@ -43,7 +43,10 @@ pub fn evidence(
             let k = succ.iter().position(|&w| w == s).unwrap_or(0);
             vec![(succ[k].0, labels[k])]
         } else {
-            succ.iter().map(|w| w.0).zip(labels.iter().copied()).collect()
+            succ.iter()
+                .map(|w| w.0)
+                .zip(labels.iter().copied())
+                .collect()
         }
     };
     // 0-1 breadth-first search over the proof: an edge that takes a transition costs one.
