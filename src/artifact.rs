@@ -488,11 +488,16 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn special_files_are_written_in_place() {
+        use std::os::unix::fs::FileTypeExt;
         let dev_null = Path::new("/dev/null");
-        if std::fs::metadata(dev_null).map_or(true, |m| m.file_type().is_file()) {
-            // Some other process on this machine already broke /dev/null; nothing to test.
-            return;
-        }
+        let is_device = || {
+            std::fs::metadata(dev_null)
+                .unwrap()
+                .file_type()
+                .is_char_device()
+        };
+        // Not a device (another process broke it) would leave nothing to test: fail, not skip.
+        assert!(is_device(), "/dev/null is not a character device");
         write_output::<ArtifactError>(Some(dev_null), |w| {
             w.write_all(b"discarded")
                 .map_err(|source| ArtifactError::Write {
@@ -501,7 +506,7 @@ mod tests {
                 })
         })
         .unwrap();
-        assert!(!std::fs::metadata(dev_null).unwrap().file_type().is_file());
+        assert!(is_device(), "writing replaced /dev/null");
     }
 
     /// Outputs get the permissions of a plainly created file (not the temporary file's

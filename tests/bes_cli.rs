@@ -98,6 +98,29 @@ fn errors_name_file_and_line_and_leave_no_output() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("bad_undefined.bes:3:15"));
 }
 
+/// A diagnostic written to a pipe is one message on one line, however long: wrapped at a
+/// width nobody chose, where it splits would depend on the length of the checkout's path.
+#[test]
+fn long_diagnostics_to_a_pipe_are_not_wrapped() {
+    let dir = tempfile::tempdir().unwrap();
+    let deep = dir
+        .path()
+        .join("a-directory-whose-name-is-long-enough-to-push-the-message-past-any-width-".repeat(2))
+        .join("and-one-more-level-of-the-same-so-the-path-alone-is-over-two-hundred-bytes");
+    std::fs::create_dir_all(&deep).unwrap();
+    let bad = deep.join("bad_dangling.pg");
+    std::fs::copy(fixture("bad_dangling.pg"), &bad).unwrap();
+    let o = muon(&["bessolve", s(&bad)], None);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let message = format!(
+        "{}:4:9: successor 7 of vertex 2 is not a vertex (the header's bound is 3)",
+        bad.display()
+    );
+    assert!(message.len() > 200, "{message}");
+    assert!(err.lines().any(|l| l.ends_with(&message)), "{err}");
+}
+
 #[test]
 fn bes_text_stdin_and_artifact() {
     let good = fixture("good.bes");

@@ -15,12 +15,15 @@ fn corpus() -> PathBuf {
     shared_corpus::dir()
 }
 
+/// The files under `dir` whose name ends in `.ext`; a folder that cannot be read fails the
+/// test, as a missing corpus must not pass with nothing checked.
 fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
+    let rd = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot read the corpus folder {}: {e}", dir.display()));
+    for e in rd {
+        let p = e
+            .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+            .path();
         if p.is_dir() {
             files(&p, ext, out);
         } else if p.extension().and_then(|x| x.to_str()) == Some(ext) {
@@ -29,8 +32,25 @@ fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Fails unless `checked` covers every row of `oracle.tsv` that pairs a model with a formula
+/// (and there is one): a loop that skipped rows must not pass for having checked fewer.
+fn assert_every_formula_row_checked(oracle: &str, checked: usize) {
+    let rows = oracle
+        .lines()
+        .skip(1)
+        .filter(|l| l.split('\t').nth(1).is_some_and(|f| !f.is_empty()))
+        .count();
+    assert!(rows > 0, "oracle.tsv pairs no model with a formula");
+    assert!(
+        checked >= rows,
+        "checked {checked} of the {rows} formula rows of oracle.tsv"
+    );
+}
+
 fn load(root: &Path, rel: &str) -> SourceFile {
-    let text = std::fs::read_to_string(root.join(rel)).expect("corpus file readable");
+    let path = root.join(rel);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read the corpus file {}: {e}", path.display()));
     SourceFile::new(rel, text)
 }
 
@@ -40,7 +60,7 @@ fn every_corpus_model_type_checks() {
     let mut models = Vec::new();
     files(&root, "mcrl2", &mut models);
     models.sort();
-    assert!(!models.is_empty());
+    assert!(!models.is_empty(), "no .mcrl2 file in {}", root.display());
     let mut failures = Vec::new();
     for m in &models {
         let rel = m.strip_prefix(&root).unwrap().to_string_lossy().to_string();
@@ -76,8 +96,8 @@ fn every_corpus_formula_type_checks_against_its_model() {
             failures.push(format!("{formula}: {:?}", d.messages()));
         }
     }
-    assert!(checked > 0);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_every_formula_row_checked(&oracle, checked);
 }
 
 mod round_trip {
@@ -171,12 +191,14 @@ mod round_trip {
             }
         }
         let oracle = std::fs::read_to_string(root.join("oracle.tsv")).unwrap();
+        let mut checked = 0;
         for line in oracle.lines().skip(1) {
             let cols: Vec<&str> = line.split('\t').collect();
             let (model, formula) = (cols[0], cols.get(1).copied().unwrap_or(""));
             let (false, Some(spec)) = (formula.is_empty(), specs.get(model)) else {
                 continue;
             };
+            checked += 1;
             let first = match check_formula(&load(&root, formula), spec) {
                 Ok(f) => f,
                 Err(d) => {
@@ -195,6 +217,7 @@ mod round_trip {
             }
         }
         assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+        assert_every_formula_row_checked(&oracle, checked);
     }
 
     fn fixture(name: &str) -> String {
@@ -461,6 +484,7 @@ mod well_sorted {
         let oracle = std::fs::read_to_string(root.join("oracle.tsv")).unwrap();
         let mut errs = Vec::new();
         let mut specs = std::collections::HashMap::new();
+        let mut checked = 0;
         for line in oracle.lines().skip(1) {
             let cols: Vec<&str> = line.split('\t').collect();
             let (model, formula) = (cols[0], cols.get(1).copied().unwrap_or(""));
@@ -474,6 +498,7 @@ mod well_sorted {
                 let mut fe = Vec::new();
                 state(&f.formula, spec, &mut fe);
                 errs.extend(fe.into_iter().map(|e| format!("{formula}: {e}")));
+                checked += 1;
             }
         }
         for name in ["well_typed.mcrl2", "model.mcrl2"] {
@@ -487,5 +512,6 @@ mod well_sorted {
             errs.extend(spec_errors(&s).into_iter().map(|e| format!("{name}: {e}")));
         }
         assert!(errs.is_empty(), "{}", errs.join("\n"));
+        assert_every_formula_row_checked(&oracle, checked);
     }
 }

@@ -223,6 +223,7 @@ impl Command {
 /// large stack under the run's budget, and maps errors to diagnostics and exit 1 (3 when the
 /// budget stopped it).
 pub fn main() -> ExitCode {
+    install_report_handler();
     let args = mcrl2_style_args(std::env::args_os());
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
@@ -281,6 +282,18 @@ pub fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Installs miette's report handler. On a terminal it keeps its look, wrapped at the
+/// terminal's width; to a pipe or a file each message stays on one line, since there the
+/// width (80 when nobody chose one) would split messages, and the words scripts and tests
+/// look for, wherever a long path happened to push them.
+fn install_report_handler() {
+    let wrap = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    // Fails only when a handler is installed already; that one is kept.
+    let _ = miette::set_hook(Box::new(move |_| {
+        Box::new(miette::MietteHandlerOpts::new().wrap_lines(wrap).build())
+    }));
 }
 
 /// The subcommands named after mCRL2 tools whose errors all exit with status 1, as mCRL2's
