@@ -20,7 +20,8 @@ pub struct Args {
     /// mCRL2's `--timings[=FILE]`.
     #[command(flatten)]
     pub timings: super::compat::Timings,
-    /// The mCRL2 specification, or an LTS (`.aut`, `.lts`) to check the formulas on.
+    /// The mCRL2 specification, an LPS (`.lps`, from `muon mcrl22lps`), or an LTS (`.aut`,
+    /// `.lts`) to check the formulas on.
     pub spec: PathBuf,
     /// With an LTS: the mCRL2 specification declaring its actions and data (else the
     /// actions are read off the labels, which then carry no data).
@@ -184,6 +185,13 @@ fn is_lts_file(path: &Path) -> bool {
     )
 }
 
+/// Whether `path` names an LPS file (by its extension).
+fn is_lps_file(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("lps"))
+}
+
 fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
     // Under `-q` no trace is printed, but evidence files asked for are still written.
     let wants_files = args.evidence_file.is_some() || args.evidence_dir.is_some();
@@ -208,6 +216,17 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
     opts.validate(on_lts)?;
     let model = if on_lts {
         crate::check::load_lts(&args.spec, args.mcrl2.as_deref(), args.lps.as_deref())?
+    } else if is_lps_file(&args.spec) {
+        // An LPS made by `mcrl22lps` (muon's artifact), as mCRL2's `lps2pbes` takes it.
+        if args.mcrl2.is_some() || args.lps.is_some() {
+            miette::bail!(
+                help = "give --mcrl2 or --lps only with an LTS (`.aut`, `.lts`) to check",
+                "--mcrl2 and --lps declare the actions of an LTS; {} is an LPS",
+                args.spec.display()
+            );
+        }
+        use crate::artifact::Artifact;
+        Model::Lps(crate::lps::Lps::read_artifact(Some(&args.spec))?)
     } else {
         if args.mcrl2.is_some() || args.lps.is_some() {
             miette::bail!(
