@@ -1,7 +1,8 @@
 //! Conformance: for every (model, formula) pair of the corpus oracle with a definite verdict,
 //! muon must give mCRL2's verdict through both routes:
-//! - A: `muon check MODEL -f FORMULA` (parse, type-check, linearise, lps2pbes, instantiate,
-//!   solve, all in one process);
+//! - A: `muon check MODEL -f FORMULA` (parse, type-check, linearise, then the engine `auto`
+//!   picks: the monitor, the product game or the PBES route, all in one process);
+//! - P: the same by the PBES route alone (`--engine pbes`: lps2pbes, instantiate, solve);
 //! - B: `mcrl22lps`, `lps2lts` (to `.aut`), `lts2pbes --lps`, `pbes2bool`;
 //! - E: `muon check MODEL -f FORMULA` with evidence: the verdict with its counterexample or
 //!   witness, which the independent evidence checker must confirm (an unconfirmed evidence
@@ -24,7 +25,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Pairs and routes known not to finish yet, with the stage that stops them.
-/// (`model`, `formula`, route `'A'`, `'B'` or `'E'`, reason). Never a wrong verdict.
+/// (`model`, `formula`, route `'A'`, `'P'`, `'B'` or `'E'`, reason). Never a wrong verdict.
 const EXPECTED_FAILURES: &[(&str, &str, char, &str)] = &[];
 
 /// Time limit of one command for a pair that is expected to pass.
@@ -99,11 +100,13 @@ fn verdict(stdout: &str) -> Outcome {
     }
 }
 
-fn route_a(model: &Path, formula: &Path, limit: Duration) -> Outcome {
+fn route_a(model: &Path, formula: &Path, limit: Duration, engine: &str) -> Outcome {
     match run(
         &[
             "check".as_ref(),
             "-q".as_ref(),
+            "--engine".as_ref(),
+            engine.as_ref(),
             model.as_os_str(),
             "-f".as_ref(),
             formula.as_os_str(),
@@ -219,13 +222,15 @@ fn corpus_verdicts_agree_with_mcrl2() {
                 let la = if listed('A') { LIMIT_EXPECTED } else { LIMIT };
                 let lb = if listed('B') { LIMIT_EXPECTED } else { LIMIT };
                 let le = if listed('E') { LIMIT_EXPECTED } else { LIMIT };
-                let a = route_a(&model, &formula, la);
+                let lp = if listed('P') { LIMIT_EXPECTED } else { LIMIT };
+                let a = route_a(&model, &formula, la, "auto");
+                let p = route_a(&model, &formula, lp, "pbes");
                 let b = route_b(&model, &formula, &dir, lb);
                 let e = route_e(&model, &formula, le);
                 results
                     .lock()
                     .unwrap()
-                    .push((m.clone(), f.clone(), *expected, a, b, e));
+                    .push((m.clone(), f.clone(), *expected, a, b, e, p));
             });
         }
     });
@@ -233,10 +238,13 @@ fn corpus_verdicts_agree_with_mcrl2() {
     let mut results = results.into_inner().unwrap();
     results.sort_by(|x, y| (&x.0, &x.1).cmp(&(&y.0, &y.1)));
     let mut problems = Vec::new();
-    let mut agree = [0usize; 3];
+    let mut agree = [0usize; 4];
     let mut expected_failures = 0;
-    for (m, f, expected, a, b, e) in &results {
-        for (i, (route, out)) in [('A', a), ('B', b), ('E', e)].into_iter().enumerate() {
+    for (m, f, expected, a, b, e, p) in &results {
+        for (i, (route, out)) in [('A', a), ('B', b), ('E', e), ('P', p)]
+            .into_iter()
+            .enumerate()
+        {
             let listed = EXPECTED_FAILURES
                 .iter()
                 .find(|(em, ef, er, _)| em == m && ef == f && *er == route);
@@ -261,11 +269,12 @@ fn corpus_verdicts_agree_with_mcrl2() {
         }
     }
     eprintln!(
-        "conformance: {} pairs; route A agrees on {}, route B on {}, route E on {}; {} expected failures",
+        "conformance: {} pairs; route A agrees on {}, route B on {}, route E on {}, route P on {}; {} expected failures",
         results.len(),
         agree[0],
         agree[1],
         agree[2],
+        agree[3],
         expected_failures
     );
     assert!(
