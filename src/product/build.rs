@@ -215,9 +215,17 @@ impl<'a, 's> Product<'a, 's> {
     /// The parity game of the explored product (owners and priorities from the formula's
     /// nodes), its edge arrays moved out of the product; the index of vertices is freed.
     pub fn into_game(&mut self, init: u32) -> Result<Game, ProductError> {
-        self.index = VertexIndex::new();
+        // What only exploration needs goes before the game's reverse edges are built: the
+        // index, the valuations' index, the matches, and the LPS transitions (the evidence
+        // reads the labels off the edges and recomputes a step's origin from its state).
+        self.index = VertexIndex {
+            slots: Vec::new(),
+            len: 0,
+        };
         self.vals = FxHashMap::default();
         self.matched = FxHashMap::default();
+        self.trans = Vec::new();
+        self.spans = Vec::new();
         let n = self.keys.len();
         let mut owner = Vec::with_capacity(n);
         let mut priority = Vec::with_capacity(n);

@@ -176,6 +176,7 @@ pub fn check(
     let built = t.elapsed().as_secs_f64();
     let t = Instant::now();
     let early = p.closed_early;
+    let (states, transitions) = (p.states() as u64, p.transitions() as u64);
     let vertices = p.vertices() as u64;
     let edges = p.edges() as u64;
     let game = p.into_game(init)?;
@@ -195,8 +196,8 @@ pub fn check(
         evidence,
         vertices,
         edges,
-        states: p.states() as u64,
-        transitions: p.transitions() as u64,
+        states,
+        transitions,
         early,
         seconds: (built, solved, t.elapsed().as_secs_f64()),
     })
