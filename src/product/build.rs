@@ -233,10 +233,14 @@ impl<'a, 's> Product<'a, 's> {
             let p = match v {
                 TRUE => 0,
                 FALSE => 1,
-                _ => match &self.f.nodes[self.keys[v as usize].1 as usize] {
-                    Node::Var { fix, .. } => self.f.fixes[*fix].priority,
-                    _ => 0,
-                },
+                _ => {
+                    let n = self.keys[v as usize].1;
+                    match &self.f.nodes[n as usize] {
+                        Node::Var { fix, .. } => self.f.fixes[*fix].priority,
+                        // A fixpoint's body stands for its unfoldings (`unfold`).
+                        _ => self.f.body_priority(n),
+                    }
+                }
             };
             owner.push(self.owner(v));
             priority.push(p);
@@ -272,8 +276,9 @@ impl<'a, 's> Product<'a, 's> {
         self.sys.initial_state(&mut self.worker, &mut row)?;
         let s0 = self.state(&row)?;
         self.row = row;
-        // The root has no data variables in scope.
-        let init = self.child(s0, self.f.root, &[])?;
+        // The root has no data variables in scope; it is a vertex even when constant (the
+        // evidence starts in its state).
+        let init = self.target(s0, self.f.root, &[])?;
         let mut next = 2u32;
         let mut check_at = first_check.max(3);
         while (next as usize) < self.keys.len() {
@@ -471,10 +476,45 @@ impl<'a, 's> Product<'a, 's> {
     /// The vertex of `node` at state `s` under the values `vals` of its scope (a sink for
     /// a constant), added when new.
     fn child(&mut self, s: u32, node: NodeId, vals: &[TermId]) -> Result<u32, ProductError> {
-        if let Some(sink) = self.constant(node, vals)? {
+        let (node, vals) = self.unfold(node, vals)?;
+        if let Some(sink) = self.constant(node, &vals)? {
             return Ok(sink);
         }
-        self.vertex(s, node, vals)
+        self.vertex(s, node, &vals)
+    }
+
+    /// The target of a transition: as [`Product::child`], but a constant keeps a vertex of
+    /// its own (the evidence needs its state).
+    fn target(&mut self, t: u32, node: NodeId, vals: &[TermId]) -> Result<u32, ProductError> {
+        let (node, vals) = self.unfold(node, vals)?;
+        self.vertex(t, node, &vals)
+    }
+
+    /// A fixpoint's entry `σX(..) . φ` and an occurrence `X(e)` stand for `φ` with the
+    /// parameters' values: no vertex of their own when `φ` is neither a fixpoint nor an
+    /// occurrence, since `φ`'s vertex carries the fixpoint's priority (see `into_game`).
+    /// Otherwise (`nu X . mu Y . ..`, `nu X . X`) the entry or occurrence stays a vertex,
+    /// so that every unfolding on a cycle shows its own priority.
+    fn unfold(
+        &mut self,
+        node: NodeId,
+        vals: &[TermId],
+    ) -> Result<(NodeId, Vec<TermId>), ProductError> {
+        let (fix, args, keep) = match &self.f.nodes[node as usize] {
+            Node::Fix(i) => (*i, self.f.fixes[*i].inits.clone(), vals.len()),
+            Node::Var { fix, args } => (*fix, args.clone(), self.f.fixes[*fix].scope_len),
+            _ => return Ok((node, vals.to_vec())),
+        };
+        let body = self.f.fixes[fix].body;
+        if matches!(self.f.nodes[body as usize], Node::Fix(_) | Node::Var { .. }) {
+            return Ok((node, vals.to_vec()));
+        }
+        let env = self.env_of(node, vals);
+        let mut full = vals[..keep].to_vec();
+        for t in args {
+            full.push(self.value(t, &env)?);
+        }
+        Ok((body, full))
     }
 
     /// The vertex `(s, node, vals)`, added when new (a constant too: the target of a
@@ -522,7 +562,7 @@ impl<'a, 's> Product<'a, 's> {
                 for k in first..first + u64::from(count) {
                     let (l, t) = self.trans[k as usize];
                     if self.matches(alpha, val, node, &vals, l)? {
-                        let w = self.vertex(t, body, &vals)?;
+                        let w = self.target(t, body, &vals)?;
                         self.push(w, l);
                     }
                 }

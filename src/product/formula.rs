@@ -108,6 +108,17 @@ pub struct Formula {
     pub root: NodeId,
 }
 
+impl Formula {
+    /// The priority of `node` when it is a fixpoint's body (its vertices stand for that
+    /// fixpoint's unfoldings), else 0.
+    pub fn body_priority(&self, node: NodeId) -> u32 {
+        self.fixes
+            .iter()
+            .find(|x| x.body == node)
+            .map_or(0, |x| x.priority)
+    }
+}
+
 /// Compiles `f` (in positive normal form, fixpoint at the top, as
 /// `modal::preprocess::normalise_formula` gives it) over `rw`'s store.
 pub fn compile(f: &StateFormula, rw: &Rewriter<'_>) -> Result<Formula, ProductError> {
