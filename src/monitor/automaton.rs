@@ -12,7 +12,7 @@
 //! it every state row, is the same on every run and thread count. The *dead* class (no
 //! conjunct can accept any more) is not a class: a step into it is dropped.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::collections::VecDeque;
 
 use super::fragment::Conjunct;
@@ -236,7 +236,7 @@ pub fn build(conjuncts: &[Conjunct]) -> Result<Dfa, TooBig> {
         next & enter[l]
     };
     // Subset construction; subset 0 (no position) is the dead one.
-    let mut ids: HashMap<u32, usize> = HashMap::from([(0, 0), (initial, 1)]);
+    let mut ids: HashMap<u32, usize> = [(0, 0), (initial, 1)].into_iter().collect();
     let mut subsets = vec![0u32, initial];
     let mut table: Vec<usize> = Vec::new();
     let mut i = 0;
@@ -281,7 +281,7 @@ pub fn build(conjuncts: &[Conjunct]) -> Result<Dfa, TooBig> {
     // Classes in breadth-first order from the initial subset, the dead block left out.
     let dead = block[0];
     let mut class: Vec<Option<Class>> = vec![None; subsets.len()];
-    let mut of_block: HashMap<usize, Class> = HashMap::new();
+    let mut of_block: HashMap<usize, Class> = HashMap::default();
     let mut reps: Vec<usize> = Vec::new();
     let mut queue = VecDeque::new();
     if block[1] != dead {
@@ -327,7 +327,7 @@ pub fn build(conjuncts: &[Conjunct]) -> Result<Dfa, TooBig> {
 
 /// Dense block numbers for the keys, in order of first occurrence.
 fn renumber(keys: impl Iterator<Item = Vec<usize>>) -> Vec<usize> {
-    let mut ids: HashMap<Vec<usize>, usize> = HashMap::new();
+    let mut ids: HashMap<Vec<usize>, usize> = HashMap::default();
     keys.map(|k| {
         let n = ids.len();
         *ids.entry(k).or_insert(n)
