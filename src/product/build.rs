@@ -309,11 +309,7 @@ impl<'a, 's> Product<'a, 's> {
         match v {
             TRUE => Player::Even,
             FALSE => Player::Odd,
-            _ => match &self.f.nodes[self.keys[v as usize].1 as usize] {
-                Node::And(..) | Node::Modal { must: true, .. } => Player::Odd,
-                Node::Quant(q) if self.f.quants[*q].forall => Player::Odd,
-                _ => Player::Even,
-            },
+            _ => self.node_owner(self.keys[v as usize].1),
         }
     }
 
@@ -500,15 +496,29 @@ impl<'a, 's> Product<'a, 's> {
         node: NodeId,
         vals: &[TermId],
     ) -> Result<(NodeId, Vec<TermId>), ProductError> {
+        if let Node::Fix(i) | Node::Var { fix: i, .. } = &self.f.nodes[node as usize] {
+            let body = self.f.fixes[*i].body;
+            if matches!(self.f.nodes[body as usize], Node::Fix(_) | Node::Var { .. }) {
+                return Ok((node, vals.to_vec()));
+            }
+            return self.unfold_one(node, vals);
+        }
+        Ok((node, vals.to_vec()))
+    }
+
+    /// One unfolding of the fixpoint entry or occurrence `node`: its body and the values of
+    /// the body's scope.
+    fn unfold_one(
+        &mut self,
+        node: NodeId,
+        vals: &[TermId],
+    ) -> Result<(NodeId, Vec<TermId>), ProductError> {
         let (fix, args, keep) = match &self.f.nodes[node as usize] {
             Node::Fix(i) => (*i, self.f.fixes[*i].inits.clone(), vals.len()),
             Node::Var { fix, args } => (*fix, args.clone(), self.f.fixes[*fix].scope_len),
             _ => return Ok((node, vals.to_vec())),
         };
         let body = self.f.fixes[fix].body;
-        if matches!(self.f.nodes[body as usize], Node::Fix(_) | Node::Var { .. }) {
-            return Ok((node, vals.to_vec()));
-        }
         let env = self.env_of(node, vals);
         let mut full = vals[..keep].to_vec();
         for t in args {
@@ -520,15 +530,7 @@ impl<'a, 's> Product<'a, 's> {
     /// The vertex `(s, node, vals)`, added when new (a constant too: the target of a
     /// transition keeps its state, which the evidence needs).
     fn vertex(&mut self, s: u32, node: NodeId, vals: &[TermId]) -> Result<u32, ProductError> {
-        let val = match self.vals.get(vals) {
-            Some(&v) => v,
-            None => {
-                let v = self.val_list.len() as u32;
-                self.vals.insert(vals.into(), v);
-                self.val_list.push(vals.into());
-                v
-            }
-        };
+        let val = self.intern_vals(vals);
         let key = (s, node, val);
         if self.keys.len() >= u32::MAX as usize - 1 {
             return Err(ProductError::TooLarge(u32::MAX as usize));
@@ -545,70 +547,129 @@ impl<'a, 's> Product<'a, 's> {
         let (s, node, val) = self.keys[v as usize];
         let vals: Vec<TermId> = self.val_list[val as usize].to_vec();
         let start = self.succ.len();
+        let owner = self.node_owner(node);
         match self.f.nodes[node as usize].clone() {
             Node::True | Node::False | Node::Val(_) => {
                 // The target of a transition (see `vertex`): on to its sink.
                 let sink = self.constant(node, &vals)?.expect("a constant node");
                 self.push(sink, NO_LABEL);
             }
-            Node::And(a, b) | Node::Or(a, b) => {
-                let x = self.child(s, a, &vals)?;
-                let y = self.child(s, b, &vals)?;
-                self.push(x, NO_LABEL);
-                self.push(y, NO_LABEL);
-            }
-            Node::Modal { must, alpha, body } => {
-                let (first, count) = self.transitions_of(s)?;
-                for k in first..first + u64::from(count) {
-                    let (l, t) = self.trans[k as usize];
-                    if self.matches(alpha, val, node, &vals, l)? {
-                        let w = self.target(t, body, &vals)?;
-                        self.push(w, l);
-                    }
-                }
-                if self.succ.len() == start {
-                    self.push(if must { TRUE } else { FALSE }, NO_LABEL);
-                }
-            }
-            Node::Quant(q) => {
-                let quant = &self.f.quants[q];
-                let (forall, body) = (quant.forall, quant.body);
-                let valuations = self.valuations(s, q, node, &vals)?;
-                let mut full = vals.clone();
-                for extra in valuations {
-                    full.truncate(vals.len());
-                    full.extend(extra);
-                    let w = self.child(s, body, &full)?;
-                    self.push(w, NO_LABEL);
-                }
-                if self.succ.len() == start {
-                    self.push(if forall { TRUE } else { FALSE }, NO_LABEL);
-                }
-            }
-            Node::Fix(i) => {
-                let fix = &self.f.fixes[i];
-                let (inits, body) = (fix.inits.clone(), fix.body);
-                let env = self.env_of(node, &vals);
-                let mut full = vals.clone();
-                for t in inits {
-                    full.push(self.value(t, &env)?);
-                }
+            Node::Fix(_) | Node::Var { .. } => {
+                // Kept as a vertex by `unfold`: one step into the body.
+                let (body, full) = self.unfold_one(node, &vals)?;
                 let w = self.child(s, body, &full)?;
                 self.push(w, NO_LABEL);
             }
-            Node::Var { fix, args } => {
-                let (scope_len, body) = (self.f.fixes[fix].scope_len, self.f.fixes[fix].body);
-                let env = self.env_of(node, &vals);
-                let mut full = vals[..scope_len].to_vec();
-                for t in args {
-                    full.push(self.value(t, &env)?);
-                }
-                let w = self.child(s, body, &full)?;
-                self.push(w, NO_LABEL);
-            }
+            _ => self.gather(s, node, &vals, owner)?,
+        }
+        if self.succ.len() == start {
+            // A conjunction of nothing is true, a disjunction of nothing false.
+            self.push(if owner == Player::Odd { TRUE } else { FALSE }, NO_LABEL);
         }
         self.starts.push(self.succ.len() as u64);
         Ok(())
+    }
+
+    /// The player who chooses at `node`: Odd at `&&`, `[α]` and `forall`, Even elsewhere.
+    fn node_owner(&self, node: NodeId) -> Player {
+        match &self.f.nodes[node as usize] {
+            Node::And(..) | Node::Modal { must: true, .. } => Player::Odd,
+            Node::Quant(q) if self.f.quants[*q].forall => Player::Odd,
+            _ => Player::Even,
+        }
+    }
+
+    /// Pushes the successors of `node` (a `&&`, `||`, modality or quantifier owned by
+    /// `owner`) at state `s` under `vals`. A child of the same owner is inlined: its
+    /// successors are the vertex's own (`a && (b && [α]c)` is one vertex whose owner
+    /// chooses among `a`, `b` and the `α`-steps), so the game has a vertex per state and
+    /// change of owner, not per operator. A fixpoint's body is never inlined: its vertex
+    /// carries the fixpoint's priority.
+    fn gather(
+        &mut self,
+        s: u32,
+        node: NodeId,
+        vals: &[TermId],
+        owner: Player,
+    ) -> Result<(), ProductError> {
+        match self.f.nodes[node as usize].clone() {
+            Node::And(a, b) | Node::Or(a, b) => {
+                self.inline_or_child(s, a, vals, owner)?;
+                self.inline_or_child(s, b, vals, owner)?;
+            }
+            Node::Modal { alpha, body, .. } => {
+                let (first, count) = self.transitions_of(s)?;
+                let val = self.intern_vals(vals);
+                for k in first..first + u64::from(count) {
+                    let (l, t) = self.trans[k as usize];
+                    if self.matches(alpha, val, node, vals, l)? {
+                        let w = self.target(t, body, vals)?;
+                        self.push(w, l);
+                    }
+                }
+            }
+            Node::Quant(q) => {
+                let body = self.f.quants[q].body;
+                let valuations = self.valuations(s, q, node, vals)?;
+                let mut full = vals.to_vec();
+                for extra in valuations {
+                    full.truncate(vals.len());
+                    full.extend(extra);
+                    self.inline_or_child(s, body, &full, owner)?;
+                }
+            }
+            _ => {
+                let w = self.child(s, node, vals)?;
+                self.push(w, NO_LABEL);
+            }
+        }
+        Ok(())
+    }
+
+    /// The child `c` of a vertex owned by `owner`: inlined when of the same owner and no
+    /// fixpoint's body, a constant as its sink (none when neutral: `true` under `&&`),
+    /// else its own vertex.
+    fn inline_or_child(
+        &mut self,
+        s: u32,
+        c: NodeId,
+        vals: &[TermId],
+        owner: Player,
+    ) -> Result<(), ProductError> {
+        let (c, vals) = self.unfold(c, vals)?;
+        if let Some(sink) = self.constant(c, &vals)? {
+            let neutral = if owner == Player::Odd { TRUE } else { FALSE };
+            if sink != neutral {
+                self.push(sink, NO_LABEL);
+            }
+            return Ok(());
+        }
+        let inline = !self.f.is_body[c as usize]
+            && matches!(
+                self.f.nodes[c as usize],
+                Node::And(..) | Node::Or(..) | Node::Modal { .. } | Node::Quant(_)
+            )
+            && self.node_owner(c) == owner;
+        if inline {
+            self.gather(s, c, &vals, owner)
+        } else {
+            let w = self.vertex(s, c, &vals)?;
+            self.push(w, NO_LABEL);
+            Ok(())
+        }
+    }
+
+    /// The number of the valuation `vals`.
+    fn intern_vals(&mut self, vals: &[TermId]) -> u32 {
+        match self.vals.get(vals) {
+            Some(&v) => v,
+            None => {
+                let v = self.val_list.len() as u32;
+                self.vals.insert(vals.into(), v);
+                self.val_list.push(vals.into());
+                v
+            }
+        }
     }
 
     fn push(&mut self, w: u32, label: u32) {

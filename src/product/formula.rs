@@ -104,6 +104,8 @@ pub struct Formula {
     pub quants: Vec<Quant>,
     /// The fixpoints.
     pub fixes: Vec<Fix>,
+    /// Per node, whether it is a fixpoint's body.
+    pub is_body: Vec<bool>,
     /// The root.
     pub root: NodeId,
 }
@@ -130,6 +132,7 @@ pub fn compile(f: &StateFormula, rw: &Rewriter<'_>) -> Result<Formula, ProductEr
             actions: Vec::new(),
             quants: Vec::new(),
             fixes: Vec::new(),
+            is_body: Vec::new(),
             root: 0,
         },
         scope: Vec::new(),
@@ -155,6 +158,10 @@ pub fn compile(f: &StateFormula, rw: &Rewriter<'_>) -> Result<Formula, ProductEr
     let top = top + top % 2;
     for (fix, r) in c.out.fixes.iter_mut().zip(ranks) {
         fix.priority = top - r;
+    }
+    c.out.is_body = vec![false; c.out.nodes.len()];
+    for fix in &c.out.fixes {
+        c.out.is_body[fix.body as usize] = true;
     }
     Ok(c.out)
 }
