@@ -18,12 +18,15 @@
     return e;
   }
 
-  // Scrolls `box` (a scrolling container) so that `el` is inside it; the page stays put.
-  function reveal(box, el) {
+  // Scrolls `box` (a scrolling container) so that `el` is inside it, by as little as needed
+  // or (`center`) to its middle; the page stays put.
+  function reveal(box, el, center) {
     if (!box || !el) return;
     var b = box.getBoundingClientRect();
     var r = el.getBoundingClientRect();
-    if (r.top < b.top + 30) box.scrollTop -= b.top + 30 - r.top;
+    var out = r.top < b.top + 30 || r.bottom > b.bottom - 10;
+    if (out && center) box.scrollTop += (r.top + r.bottom) / 2 - (b.top + b.bottom) / 2;
+    else if (r.top < b.top + 30) box.scrollTop -= b.top + 30 - r.top;
     else if (r.bottom > b.bottom - 10) box.scrollTop += r.bottom - b.bottom + 10;
     // Sideways, an element out of view is brought to the middle.
     if (r.left < b.left || r.right > b.right) box.scrollLeft += (r.left + r.right) / 2 - (b.left + b.right) / 2;
@@ -77,7 +80,7 @@
       ev.picture.parentNode.appendChild(legend);
     }
     // The run starts in view.
-    if (ev.picture) reveal(ev.picture, (ev.states[data.pos[0]] || [])[0]);
+    if (ev.picture) reveal(ev.picture, (ev.states[data.pos[0]] || [])[0], true);
     ev.rows.forEach(function (row, i) {
       row.addEventListener('click', function () { select(ev, i); });
     });
@@ -108,7 +111,7 @@
     var node = (ev.states[ev.data.pos[i]] || [])[0];
     (ev.states[ev.data.pos[i]] || []).forEach(function (g) { g.classList.add('sel'); });
     if (i > 0 && ev.edges[ev.data.edge[i - 1]]) ev.edges[ev.data.edge[i - 1]].classList.add('sel');
-    reveal(ev.picture, node);
+    reveal(ev.picture, node, true);
     showSource(ev, i, row);
     if (!selftest) {
       // The selection as the page's address (`#f2.5`: formula 2, step 5), to link to it.
@@ -176,7 +179,8 @@
   if (wanted) {
     all.forEach(function (ev) {
       if (ev.root.parentNode.id === wanted[1]) {
-        ev.root.parentNode.scrollIntoView({ block: 'nearest' });
+        var r = ev.root.getBoundingClientRect();
+        if (r.top > window.innerHeight || r.bottom < 0) ev.root.scrollIntoView();
         select(ev, Number(wanted[2]));
       }
     });
