@@ -7,7 +7,9 @@
 //! embedded. It has a verdict table (formula file, formula, verdict, engine, time, model)
 //! and, per formula with evidence, the evidence as a picture beside its trace as a step
 //! table ([`evidence`]); selecting a step (a click, or the arrow keys and `j`/`k`) marks its
-//! state in the picture and shows the specification lines of the summand that made it.
+//! state in the picture and shows the specification lines of the summand that made it. The
+//! page's address then names the step (`FILE.html#f2.5`: formula 2, step 5), so that a link
+//! or a reload opens it.
 //!
 //! Opened as `FILE.html#selftest`, the page selects every step through its own handlers and
 //! writes what it marked into the element `#selftest-result` (JSON), so a headless browser
