@@ -22,6 +22,9 @@ pub struct LoadedSpec {
     pub name: String,
     /// Seconds reading and linearising.
     pub seconds: f64,
+    /// The specification's text, which the spans of the LPS's summand origins
+    /// ([`crate::lps::Origin::spans`]) point into.
+    pub source: SourceFile,
 }
 
 /// Reads the mCRL2 specification `path` (standard input for `-`), type-checks it and
@@ -37,6 +40,7 @@ pub fn load_spec(path: &Path) -> miette::Result<LoadedSpec> {
         lps,
         name,
         seconds: t.elapsed().as_secs_f64(),
+        source: src,
     })
 }
 

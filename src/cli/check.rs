@@ -1,14 +1,14 @@
 //! `muon check`: the whole pipeline in one process, through the `check` stage
 //! ([`crate::check::Checker`]); this file only turns the flags into its options and prints
 //! what it returns: the verdict per formula and its evidence (a counterexample or witness
-//! trace, checked), as text or JSON Lines, and the evidence files asked for. Exit status: 0
-//! when every formula holds, 1 when one does not, 2 on an error, 3 when the budget stopped
-//! a formula before its verdict.
+//! trace, checked), as text or JSON Lines, the evidence files asked for, and the page of
+//! `--report` ([`super::report`]). Exit status: 0 when every formula holds, 1 when one does
+//! not, 2 on an error, 3 when the budget stopped a formula before its verdict.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use super::Global;
+use super::{report, Global};
 use crate::bes::SolverKind;
 use crate::check::{Checker, FormulaResult, Model, Options, Route, Verdict};
 use crate::evidence::{text, Evidence};
@@ -87,6 +87,13 @@ pub struct Args {
         conflicts_with = "no_evidence"
     )]
     pub evidence_file: Option<PathBuf>,
+    /// Write the results to FILE (`.html`) as one page for people that needs nothing beside
+    /// it (no network, no other file): the verdicts in a table, and per formula its
+    /// evidence as a picture beside its steps; selecting a step (a click, or the arrow keys
+    /// and j/k) marks its state in the picture and shows the specification lines that made
+    /// it.
+    #[arg(long = "report", value_name = "FILE")]
+    pub report: Option<PathBuf>,
     /// Explore the state space, reduce it modulo this bisimulation and check the formulas
     /// on the quotient. Formulas the bisimulation may not preserve are refused (branching
     /// bisimulations: modalities that can see tau steps). Verdicts only, no evidence.
@@ -194,7 +201,8 @@ fn is_lps_file(path: &Path) -> bool {
 
 fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
     // Under `-q` no trace is printed, but evidence files asked for are still written.
-    let wants_files = args.evidence_file.is_some() || args.evidence_dir.is_some();
+    let wants_files =
+        args.evidence_file.is_some() || args.evidence_dir.is_some() || args.report.is_some();
     let evidence = !args.no_evidence && (!g.quiet || wants_files) && args.reduce.is_none();
     let opts = Options {
         engine: match args.engine {
@@ -214,6 +222,13 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
     let on_lts = is_lts_file(&args.spec);
     // Options that cannot go together are refused before the model is read.
     opts.validate(on_lts)?;
+    if args.report.as_deref() == Some(Path::new("-")) {
+        miette::bail!(
+            help = "give a file name, e.g. `--report report.html`",
+            "--report writes a page to a file, not to standard output"
+        );
+    }
+    let mut spec_source = None;
     let model = if on_lts {
         crate::check::load_lts(&args.spec, args.mcrl2.as_deref(), args.lps.as_deref())?
     } else if is_lps_file(&args.spec) {
@@ -245,10 +260,16 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
                 loaded.seconds
             );
         }
+        spec_source = Some(loaded.source);
         Model::Lps(loaded.lps)
     };
     let checker = Checker::new(model, opts)?;
     let formulas = checker.read_formulas(&args.formulas)?;
+    let mut report = args.report.as_ref().map(|_| {
+        let declared_by = args.mcrl2.as_deref().or(args.lps.as_deref());
+        let about = report::ModelInfo::new(&args.spec, checker.model(), declared_by, spec_source);
+        report::Report::new(about)
+    });
     let mut shown_reduction = false;
     let summary = checker.run(&formulas, &mut |model, r| {
         if g.verbose && !shown_reduction {
@@ -273,8 +294,15 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
                 );
             }
         }
-        present(args, g, model, &r)
+        present(args, g, model, &r)?;
+        if let Some(report) = &mut report {
+            report.add(model, &r);
+        }
+        Ok(())
     })?;
+    if let (Some(path), Some(report)) = (&args.report, &report) {
+        report.write(path)?;
+    }
     if args.reduce.is_some() && !g.quiet && !args.no_evidence && args.format == TraceFormat::Text {
         errln!("check: no evidence with --reduce (it would name states of the quotient); check without --reduce for a trace");
     }

@@ -31,6 +31,7 @@ mod pbesinfo;
 mod pbesinst;
 mod pbespp;
 mod pbessolve;
+mod report;
 mod rewrite;
 mod tracepp;
 mod txt2pbes;

@@ -86,6 +86,10 @@ impl StepSource for LtsReader<'_> {
             typed.map(Vec::as_slice).unwrap_or_default(),
         )
     }
+
+    fn model_numbers(&self) -> bool {
+        true
+    }
 }
 
 /// Reads the evidence of `value` (the verdict) of a PBES made by `lts2pbes -c` over `lts`

@@ -134,6 +134,10 @@ pub struct Evidence {
     /// The state of [`Evidence::lts`] at each position of the trace: the initial state,
     /// then the state each step reaches.
     pub trace_states: Vec<StateId>,
+    /// On the LTS route, each state's number in the model LTS (the evidence LTS is a part
+    /// of the model, its states renumbered from 0 in order of first use); empty on the
+    /// routes over an LPS, whose states are parameter values.
+    pub model_states: Vec<u32>,
 }
 
 impl Evidence {

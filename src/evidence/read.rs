@@ -74,6 +74,11 @@ pub(super) trait StepSource {
     /// The text of label `l` (a number [`StepSource::step_at`] gave) and its typed
     /// multi-action (empty when unknown).
     fn label(&self, l: u32) -> (&str, &[Action]);
+    /// Whether the source's state numbers are the model's own (an LTS's states), which the
+    /// evidence then keeps ([`Evidence::model_states`]).
+    fn model_numbers(&self) -> bool {
+        false
+    }
 }
 
 /// Interns rows of term ids (sum values and action arguments) densely, in order of first
@@ -755,6 +760,15 @@ pub(super) fn assemble(
         steps,
         loop_start,
     };
+    let mut model_states = Vec::new();
+    if src.model_numbers() {
+        model_states = vec![0; num_states as usize];
+        for (s, &e) in state_ids.iter().enumerate() {
+            if e != u32::MAX {
+                model_states[e as usize] = s as u32;
+            }
+        }
+    }
     Ok(Evidence {
         value,
         trace,
@@ -766,5 +780,6 @@ pub(super) fn assemble(
         },
         labels: typed,
         trace_states,
+        model_states,
     })
 }

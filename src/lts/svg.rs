@@ -171,26 +171,62 @@ fn graphviz(lts: &Lts) -> Result<String, SvgError> {
 
 /// The picture laid out in-process.
 fn in_process(lts: &Lts) -> String {
+    let names: Vec<String> = (0..lts.num_states).map(|s| s.to_string()).collect();
+    laid_out(lts, &names, false)
+}
+
+/// The picture of a small LTS for a page that scripts it: laid out in-process whatever
+/// [`layout()`] says, the states named by `names` (one per state) and every state's and
+/// transition's shapes grouped and tagged with its index, `<g class="lts-state"
+/// data-state="I" data-name="NAME">` and `<g class="lts-transition" data-transition="K">`
+/// (`K` indexes [`Lts::transitions`]), so that a script can find and mark them.
+pub fn tagged_svg(lts: &Lts, names: &[String]) -> Result<String, TooLarge> {
+    let (states, transitions) = (lts.num_states as usize, lts.transitions.len());
+    if states > MAX_SVG_STATES || transitions > MAX_SVG_TRANSITIONS {
+        return Err(TooLarge {
+            states,
+            transitions,
+            at_least: false,
+        });
+    }
+    assert_eq!(names.len(), states, "one name per state");
+    Ok(laid_out(lts, names, true))
+}
+
+/// The picture laid out in-process, the states named by `names`, the shapes tagged for
+/// scripts when `tagged` ([`tagged_svg`]).
+fn laid_out(lts: &Lts, names: &[String], tagged: bool) -> String {
     let states = lts.num_states as usize;
     let mut vg = VisualGraph::new(Orientation::TopToBottom);
     let nodes: Vec<_> = (0..lts.num_states)
         .map(|s| {
-            let name = s.to_string();
+            let name = &names[s as usize];
             let shape = if s == lts.initial.0 {
-                ShapeKind::new_double_circle(&name)
+                ShapeKind::new_double_circle(name)
             } else {
-                ShapeKind::new_circle(&name)
+                ShapeKind::new_circle(name)
             };
-            vg.add_node(Element::create(
-                shape,
-                StyleAttr::simple(),
-                Orientation::TopToBottom,
-                Point::new(40., 40.),
-            ))
+            let size = Point::new(40., 40.);
+            let look = StyleAttr::simple();
+            vg.add_node(if tagged {
+                let tag = format!(
+                    "class=\"lts-state\" data-state=\"{s}\" data-name=\"{}\"",
+                    attribute(name)
+                );
+                Element::create_with_properties(shape, look, Orientation::TopToBottom, size, tag)
+            } else {
+                Element::create(shape, look, Orientation::TopToBottom, size)
+            })
         })
         .collect();
-    for t in &lts.transitions {
-        let arrow = Arrow::simple(lts.label_text(t.label));
+    for (k, t) in lts.transitions.iter().enumerate() {
+        let label = lts.label_text(t.label);
+        let arrow = if tagged {
+            let tag = format!("class=\"lts-transition\" data-transition=\"{k}\"");
+            Arrow::simple_with_properties(label, tag)
+        } else {
+            Arrow::simple(label)
+        };
         vg.add_edge(arrow, nodes[t.from.0 as usize], nodes[t.to.0 as usize]);
     }
     let mut svg = SVGWriter::new();
@@ -225,6 +261,14 @@ fn tidy(svg: &str) -> String {
         }
     }
     out
+}
+
+/// `text` as the value of an XML attribute in double quotes.
+fn attribute(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// Room around the drawing: the layout sizes the picture by its nodes and edges, so a

@@ -65,5 +65,6 @@ pub fn counterexample(
         lts,
         labels,
         trace_states,
+        model_states: Vec::new(),
     })
 }

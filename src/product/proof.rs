@@ -149,6 +149,7 @@ pub fn evidence(
         lts,
         labels,
         trace_states,
+        model_states: Vec::new(),
     })
 }
 
