@@ -5,7 +5,7 @@
 //! - [`Lps`], [`Summand`], [`SummandAction`], [`Origin`]: the linear process. Serialized with
 //!   [`Artifact::write_artifact`]; read it back (invariants checked) with
 //!   [`Artifact::read_artifact`].
-//! - [`linearise()`]: [`ProcSpec`](crate::process::ir::ProcSpec) → [`Lps`], with
+//! - [`linearise()`]: [`ProcSpec`] → [`Lps`], with
 //!   [`LineariseOptions`] (simplify or not); errors are [`LinError`].
 //! - [`simplify::sumelm`], [`simplify::constelm`], [`simplify::parelm`],
 //!   [`simplify::simplify_all`]: the LPS simplifications; every data decision goes through
