@@ -407,6 +407,8 @@ pub struct Rewriter<'s> {
     /// enumerating a witness.
     pub(crate) mcrl2_order: bool,
     fresh: u32,
+    /// The values of finite sorts listed so far (see [`crate::data::finite`]).
+    pub(crate) value_cache: FxHashMap<Sort, Arc<[TermId]>>,
 }
 
 impl Clone for Rewriter<'_> {
@@ -431,6 +433,7 @@ impl Clone for Rewriter<'_> {
             enum_budget: self.enum_budget,
             mcrl2_order: self.mcrl2_order,
             fresh: self.fresh,
+            value_cache: self.value_cache.clone(),
         }
     }
 }
@@ -526,6 +529,7 @@ impl<'s> Rewriter<'s> {
             enum_budget: 100_000,
             mcrl2_order: false,
             fresh: 0,
+            value_cache: FxHashMap::default(),
         };
         // Compile the equations; closed sub-patterns built from built-ins (`-1`, `{1, 2}`)
         // are normalised with the built-ins alone, so they match normal forms by id.

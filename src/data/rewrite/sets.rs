@@ -43,7 +43,7 @@ const MAX_FINITE_VALUES: usize = 4096;
 impl<'s> Rewriter<'s> {
     // ----- finite sets and bags ----------------------------------------------------------
 
-    pub(super) fn sort_dedup(&mut self, e: &mut Vec<TermId>) {
+    pub(crate) fn sort_dedup(&mut self, e: &mut Vec<TermId>) {
         let mut v = std::mem::take(e);
         v.sort_by(|a, b| self.term_cmp(*a, *b));
         v.dedup();
