@@ -197,6 +197,8 @@ pub(crate) enum Op {
     Tail,
     RHead,
     RTail,
+    /// `pick` on a finite set or bag: its least element (mCRL2's first of the normal form).
+    Pick,
     In,
     Count,
     Set2Bag,
@@ -283,6 +285,7 @@ fn classify_builtin(f: &Func) -> Kind {
         ("tail", 1) => Tail,
         ("rhead", 1) => RHead,
         ("rtail", 1) => RTail,
+        ("pick", 1) if matches!(f.sort.domain()[0], Sort::FSet(_) | Sort::FBag(_)) => Pick,
         ("in", 2) => In,
         ("count", 2) => Count,
         ("Set2Bag", 1) => Set2Bag,
