@@ -278,6 +278,20 @@ fn calls_from_right_hand_sides_as_mcrl2() {
     normal_forms_as_mcrl2("fixtures/data/compiled_calls.mcrl2", 8);
 }
 
+/// Quantifiers over `FSet(S)`, `Set(S)`, function sorts and structs with such fields, `S`
+/// finite, are decided by enumerating every value, as mCRL2's enumerator does; `pick` of a
+/// finite set or bag is its least element.
+#[test]
+fn quantifiers_over_finite_sets_and_functions_and_pick_as_mcrl2() {
+    normal_forms_as_mcrl2("fixtures/data/finite_sorts.mcrl2", 17);
+    // `pick` of an empty set stays, as in mCRL2.
+    let spec = "sort A = struct a1 | a2;\nact a;\ninit a;\n";
+    assert_eq!(
+        lines(Some(spec), &["pick({}) == a1", "pick({a2: 0})"]),
+        ["pick({}) == a1", "pick({:})"]
+    );
+}
+
 /// The normal forms pinned by the `% expect:` lines of the fixture at `path` (at least
 /// `min` of them), by `muon rewrite` and as the labels of `muon lps2lts`.
 fn normal_forms_as_mcrl2(path: &str, min: usize) {

@@ -411,3 +411,56 @@ fn pbessolve_refuses_evidence_from_another_lps() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("format version 1 is not supported"), "{err}");
 }
+
+#[test]
+fn formula_quantifiers_over_finite_sets_and_functions() {
+    // Every value of `FSet(A)`, `Set(Bool)` and `A -> Bool` is an instance, as in mCRL2's
+    // pbesinst; the verdicts are mCRL2 202607.0's (lps2pbes, pbessolve).
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    std::fs::write(
+        p.join("fs.mcrl2"),
+        "sort A = struct a1 | a2 | a3;\nact x: FSet(A);\n\
+         proc P = sum s: FSet(A) . (a1 in s) -> x(s) . delta;\ninit P;\n",
+    )
+    .unwrap();
+    ok(&["mcrl22lps", "fs.mcrl2", "fs.lps"], p);
+    for (i, (formula, verdict)) in [
+        ("exists s: FSet(A) . <x(s)> true", "true"),
+        ("forall s: FSet(A) . <x(s)> true", "false"),
+        ("forall s: FSet(A) . val(a1 in s) => <x(s)> true", "true"),
+        (
+            "forall s: FSet(A) . val(#s == 2) => <exists t: FSet(A) . x(t) && val(t == s)> true",
+            "false",
+        ),
+        (
+            "exists f: A -> Bool . val(f(a1) && !f(a2)) && <x({a1, a3})> true",
+            "true",
+        ),
+        (
+            "forall b: Set(Bool) . val(b == {} || true in b || false in b)",
+            "true",
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mcf = format!("q{i}.mcf");
+        std::fs::write(p.join(&mcf), format!("{formula}\n")).unwrap();
+        let pbes = format!("q{i}.pbes");
+        ok(&["lps2pbes", "-f", &mcf, "fs.lps", &pbes], p);
+        assert_eq!(ok(&["pbes2bool", &pbes], p).trim(), verdict, "{formula}");
+        for engine in ["pbes", "product"] {
+            let o = muon(
+                &["check", "-q", "--engine", engine, "fs.mcrl2", "-f", &mcf],
+                p,
+            );
+            assert_eq!(
+                String::from_utf8_lossy(&o.stdout).trim(),
+                verdict,
+                "{formula} by {engine}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+    }
+}

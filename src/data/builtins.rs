@@ -399,6 +399,7 @@ const TABLE: &[(Family, &[(&str, &str)])] = &[
             ("*", "FSet(S) # FSet(S) -> FSet(S)"),
             ("-", "FSet(S) # FSet(S) -> FSet(S)"),
             ("#", "FSet(S) -> Nat"),
+            ("pick", "FSet(S) -> S"),
         ],
     ),
     (
@@ -426,6 +427,7 @@ const TABLE: &[(Family, &[(&str, &str)])] = &[
             ("*", "FBag(S) # FBag(S) -> FBag(S)"),
             ("-", "FBag(S) # FBag(S) -> FBag(S)"),
             ("#", "FBag(S) -> Nat"),
+            ("pick", "FBag(S) -> S"),
         ],
     ),
     (

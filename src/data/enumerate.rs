@@ -8,6 +8,9 @@
 //!    disjunction the hull of theirs (`x < 3 || (5 <= x && x <= 7)` gives `0..=7`);
 //! 3. constructor expansion: `Bool`, structs and `cons` sorts are expanded constructor by
 //!    constructor with fresh variables for the fields (recursive sorts stop at the budget);
+//!    `Set(S)`, `FSet(S)` and function sorts over certainly finite sorts take every value of
+//!    the sort ([`Rewriter::sort_values`], at most [`MAX_SORT_VALUES`] of them), as mCRL2's
+//!    enumerator does;
 //! 4. otherwise the variable waits until the other pending variables have values (they may
 //!    bound it, or make the condition `false`); when none is bounded, the set of solutions
 //!    is not known to be finite: [`EnumError::Unbounded`].
@@ -20,6 +23,7 @@ use num_bigint::BigInt;
 use num_traits::{One, ToPrimitive};
 
 use super::convert::Internal;
+use super::finite::{SortValuesError, MAX_SORT_VALUES};
 use super::ir::{Func, Sort};
 use super::print::sort_to_string;
 use super::rewrite::{Ctor, Kind, Op, RewriteError, RewriteErrorKind, Rewriter};
@@ -47,6 +51,16 @@ pub enum EnumError {
         sort: String,
         /// The budget.
         budget: usize,
+    },
+    /// The variable's sort is finite but has too many values to list.
+    #[error("cannot enumerate the values of `{var}: {sort}`: {reason}")]
+    TooMany {
+        /// The variable's name.
+        var: String,
+        /// Its sort.
+        sort: String,
+        /// How many values, against which limit.
+        reason: String,
     },
     /// Rewriting failed while enumerating.
     #[error("{0}")]
@@ -256,6 +270,20 @@ impl<'r, 's> Enumerator<'r, 's> {
                 (store.false_term(), vec![]),
                 (store.true_term(), vec![]),
             ]);
+        }
+        if matches!(sort, Sort::Set(_) | Sort::FSet(_) | Sort::Arrow(..)) {
+            match self.rw.sort_values(&sort, MAX_SORT_VALUES) {
+                Ok(vals) => return Ok(vals.iter().map(|v| (*v, vec![])).collect()),
+                Err(SortValuesError::Infinite(_)) => {}
+                Err(e @ SortValuesError::TooMany { .. }) => {
+                    return Err(EnumError::TooMany {
+                        var: display_var(&store.var_of(x).name),
+                        sort: sort_to_string(&sort),
+                        reason: e.to_string(),
+                    })
+                }
+                Err(SortValuesError::Rewrite(e)) => return Err((*e).into()),
+            }
         }
         if let Sort::Named(_) = sort {
             let ctors = self.rw.spec().constructors_of(&sort);

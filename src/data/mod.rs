@@ -10,6 +10,9 @@
 //! - [`Enumerator::enumerate`]`(vars, condition, &mut callback)` (via
 //!   [`Rewriter::enumerator`]) lists the values of sum/quantifier variables that make a
 //!   condition true, or fails with a clear [`EnumError`].
+//! - [`finite::is_certainly_finite`] decides mCRL2's finite sorts (`Bool`, non-recursive
+//!   structs over finite sorts, `Set`/`FSet` and function sorts over them), and
+//!   [`Rewriter::sort_values`] lists every value of one as normal forms, bounded.
 //! - [`expr_to_term`] / [`term_to_expr`] (also [`Rewriter::term`], [`Rewriter::expr`]) convert
 //!   between the typed IR and terms; normal forms come back in the form mCRL2 prints them.
 //! - [`rewrite_expr`]: one-shot normal form of an IR expression, for `muon rewrite`.
@@ -70,6 +73,7 @@
 pub mod builtins;
 pub mod convert;
 pub mod enumerate;
+pub mod finite;
 pub mod ir;
 pub mod ir_ops;
 pub mod names;

@@ -4,7 +4,8 @@
 //! Every decision about data goes through a [`Simplifier`]: the syntactic one decides
 //! what is evident from the terms; the data engine's rewriter can be plugged in for more.
 
-use crate::data::ir::{DataExpr, DataSpec, Sort, Var};
+use crate::data::finite::is_certainly_finite;
+use crate::data::ir::{DataExpr, Var};
 use crate::data::ir_ops::{
     as_app, conjuncts, free_vars_into, is_closed, is_false, occurs_free, substitute, Simplifier,
     Subst,
@@ -56,9 +57,10 @@ fn summand_free_vars(s: &Summand) -> Vec<Var> {
 pub enum Unused {
     /// Every one (`lpssumelm`): `sum d: Bool . a . P` becomes `a . P`, one transition.
     Drop,
-    /// Only those of sorts without a finite constructor enumeration (which no explorer could
+    /// Only those of sorts that are not certainly finite (which no explorer could
     /// enumerate): mCRL2 202607.0's `mcrl22lps` keeps the others outside `comm`, and each of
-    /// their values is a transition of its own (`sum d: Bool . a . P` has two).
+    /// their values is a transition of its own (`sum d: Bool . a . P` has two,
+    /// `sum s: Set(Bool) . a . P` four).
     DropInfinite,
 }
 
@@ -102,29 +104,12 @@ pub fn sumelm_with(lps: &mut Lps, simp: &dyn Simplifier, unused: Unused) -> usiz
         let before = s.sum_vars.len();
         let data = &lps.data;
         s.sum_vars.retain(|v| {
-            fv.contains(v) || (unused == Unused::DropInfinite && finite_sort(&v.sort, data, 0))
+            fv.contains(v) || (unused == Unused::DropInfinite && is_certainly_finite(&v.sort, data))
         });
         removed += before - s.sum_vars.len();
     }
     lps.summands.retain(|s| !is_false(&s.condition));
     removed
-}
-
-/// Whether `sort` has finitely many values, all built from constructors (`Bool`, and user
-/// sorts whose constructors take only such sorts, without recursion).
-pub fn finite_sort(sort: &Sort, data: &DataSpec, depth: usize) -> bool {
-    match sort {
-        Sort::Bool => true,
-        Sort::Named(_) if depth < 16 => {
-            let cons = data.constructors_of(sort);
-            !cons.is_empty()
-                && cons.iter().all(|f| match &f.sort {
-                    Sort::Arrow(args, _) => args.iter().all(|a| finite_sort(a, data, depth + 1)),
-                    _ => true,
-                })
-        }
-        _ => false,
-    }
 }
 
 /// Constant elimination: parameters that keep their (closed) initial value in every summand

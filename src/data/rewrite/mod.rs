@@ -197,6 +197,8 @@ pub(crate) enum Op {
     Tail,
     RHead,
     RTail,
+    /// `pick` on a finite set or bag: its least element (mCRL2's first of the normal form).
+    Pick,
     In,
     Count,
     Set2Bag,
@@ -283,6 +285,7 @@ fn classify_builtin(f: &Func) -> Kind {
         ("tail", 1) => Tail,
         ("rhead", 1) => RHead,
         ("rtail", 1) => RTail,
+        ("pick", 1) if matches!(f.sort.domain()[0], Sort::FSet(_) | Sort::FBag(_)) => Pick,
         ("in", 2) => In,
         ("count", 2) => Count,
         ("Set2Bag", 1) => Set2Bag,
@@ -407,6 +410,8 @@ pub struct Rewriter<'s> {
     /// enumerating a witness.
     pub(crate) mcrl2_order: bool,
     fresh: u32,
+    /// The values of finite sorts listed so far (see [`crate::data::finite`]).
+    pub(crate) value_cache: FxHashMap<Sort, Arc<[TermId]>>,
 }
 
 impl Clone for Rewriter<'_> {
@@ -431,6 +436,7 @@ impl Clone for Rewriter<'_> {
             enum_budget: self.enum_budget,
             mcrl2_order: self.mcrl2_order,
             fresh: self.fresh,
+            value_cache: self.value_cache.clone(),
         }
     }
 }
@@ -526,6 +532,7 @@ impl<'s> Rewriter<'s> {
             enum_budget: 100_000,
             mcrl2_order: false,
             fresh: 0,
+            value_cache: FxHashMap::default(),
         };
         // Compile the equations; closed sub-patterns built from built-ins (`-1`, `{1, 2}`)
         // are normalised with the built-ins alone, so they match normal forms by id.

@@ -426,6 +426,18 @@ impl<'s> Rewriter<'s> {
                 }
                 _ => None,
             },
+            // `pick({})` stays as it is, as in mCRL2; the elements must all be values for the
+            // first one to be the least.
+            (Op::Pick, 1) => match store.sort_of(args[0]) {
+                Sort::FSet(_) => match self.fset_elems(args[0]) {
+                    Some(e) if e.iter().all(|x| self.is_value(*x)) => e.first().copied(),
+                    _ => None,
+                },
+                _ => match self.fbag_pairs(args[0]) {
+                    Some(p) if p.iter().all(|(x, _)| self.is_value(*x)) => p.first().map(|x| x.0),
+                    _ => None,
+                },
+            },
             (Op::In, 2) => self.member(args[0], args[1])?,
             (Op::Count, 2) => self.count(args[0], args[1])?,
             (Op::EmptySet, 0) => {

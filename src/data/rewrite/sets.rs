@@ -15,6 +15,7 @@
 //! the function terms, or by checking every element of a finite element sort.
 
 use super::*;
+use crate::data::finite::is_certainly_finite;
 
 /// `@swap_zero(m, n)`: the count stored in a bag's finite part for a true count `n` under
 /// function value `m`, and back (it is an involution in `n`).
@@ -43,7 +44,7 @@ const MAX_FINITE_VALUES: usize = 4096;
 impl<'s> Rewriter<'s> {
     // ----- finite sets and bags ----------------------------------------------------------
 
-    pub(super) fn sort_dedup(&mut self, e: &mut Vec<TermId>) {
+    pub(crate) fn sort_dedup(&mut self, e: &mut Vec<TermId>) {
         let mut v = std::mem::take(e);
         v.sort_by(|a, b| self.term_cmp(*a, *b));
         v.dedup();
@@ -701,8 +702,8 @@ impl<'s> Rewriter<'s> {
         let sort = store.sort_of(a);
         let is_set = matches!(sort, Sort::Set(_));
         let el = elem(&sort);
-        if let Some(values) = self.finite_values(&el, 4) {
-            for c in values {
+        if let Some(values) = self.finite_values(&el) {
+            for &c in values.iter() {
                 let (p, q) = if is_set {
                     (self.member(c, a)?, self.member(c, b)?)
                 } else {
@@ -829,47 +830,25 @@ impl<'s> Rewriter<'s> {
         Ok(Some(store.bool_term(r)))
     }
 
-    /// All values of a finite sort (Booleans, structs over finite sorts), or `None` when the
-    /// sort is infinite, recursive beyond `depth`, or has too many values.
-    fn finite_values(&mut self, sort: &Sort, depth: u32) -> Option<Vec<TermId>> {
-        let store = self.store;
-        match sort {
-            Sort::Bool => Some(vec![store.false_term(), store.true_term()]),
-            Sort::Named(_) if depth > 0 => {
-                let ctors = self.spec().constructors_of(sort);
-                if ctors.is_empty() {
-                    return None;
-                }
-                let mut out = Vec::new();
-                for c in ctors {
-                    let fid = store.intern_func(&c);
-                    let mut tuples: Vec<Vec<TermId>> = vec![vec![]];
-                    for d in c.sort.domain().to_vec() {
-                        let vals = self.finite_values(&d, depth - 1)?;
-                        let mut next = Vec::new();
-                        for t in &tuples {
-                            for v in &vals {
-                                let mut t2 = t.clone();
-                                t2.push(*v);
-                                next.push(t2);
-                            }
-                        }
-                        if next.len() > MAX_FINITE_VALUES {
-                            return None;
-                        }
-                        tuples = next;
-                    }
-                    for t in tuples {
-                        out.push(store.app_func(fid, &t));
-                    }
-                    if out.len() > MAX_FINITE_VALUES {
-                        return None;
-                    }
-                }
-                Some(out)
+    /// All values of a finite element sort whose values are equal exactly when their terms
+    /// are (Booleans, finite sets and structs over such sorts), or `None` when the sort is
+    /// not such a sort or has too many values.
+    fn finite_values(&mut self, sort: &Sort) -> Option<Arc<[TermId]>> {
+        fn plain(sort: &Sort, spec: &DataSpec) -> bool {
+            match sort {
+                Sort::Bool => true,
+                Sort::FSet(e) => plain(e, spec),
+                Sort::Named(_) => (spec.constructors_of(sort).iter())
+                    .all(|c| c.sort.domain().iter().all(|d| plain(d, spec))),
+                _ => false,
             }
-            _ => None,
         }
+        // Finite first: `plain` follows constructors and would not end on a recursive sort.
+        let spec = self.spec();
+        if !(is_certainly_finite(sort, spec) && plain(sort, spec)) {
+            return None;
+        }
+        self.sort_values(sort, MAX_FINITE_VALUES).ok()
     }
 
     /// Whether `sort` certainly has infinitely many values.
@@ -881,10 +860,9 @@ impl<'s> Rewriter<'s> {
                 | Sort::Int
                 | Sort::Real
                 | Sort::List(_)
-                | Sort::FSet(_)
                 | Sort::FBag(_)
                 | Sort::Bag(_)
-        ) || matches!(sort, Sort::Set(e) if self.infinite(e))
+        ) || matches!(sort, Sort::Set(e) | Sort::FSet(e) if self.infinite(e))
     }
 }
 

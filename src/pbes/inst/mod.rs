@@ -28,7 +28,7 @@ use thiserror::Error;
 
 use crate::bes::distance::{forced_distances, ForcedGraph, UNREACHED};
 use crate::bes::Bes;
-use crate::data::ir::{DataExpr, DataSpec, Name, Sort, SortDef};
+use crate::data::ir::{DataExpr, Name, Sort};
 use crate::data::{term_to_expr, TermId, TermStore};
 use crate::pbes::ir::{Fixpoint, Pbes};
 
@@ -572,82 +572,6 @@ pub fn equation_ranks(pbes: &Pbes) -> Vec<u32> {
         out.push(rank);
     }
     out
-}
-
-/// The values of a finite sort: `Bool`, and user sorts whose constructors have finite
-/// argument sorts (non-recursive).
-pub fn enumerate_sort(
-    sort: &Sort,
-    data: &DataSpec,
-    limit: usize,
-    depth: usize,
-) -> Result<Vec<DataExpr>, String> {
-    if depth > 16 {
-        return Err("the sort is recursive, so it has infinitely many values".into());
-    }
-    match sort {
-        Sort::Bool => Ok(vec![
-            crate::data::ir_ops::false_(),
-            crate::data::ir_ops::true_(),
-        ]),
-        Sort::Named(n) => {
-            let conss = data.constructors_of(sort);
-            if conss.is_empty() {
-                let basic = matches!(
-                    data.sort_decl(n).map(|d| &d.def),
-                    Some(SortDef::Basic) | None
-                );
-                return Err(if basic {
-                    "the sort has no constructors".into()
-                } else {
-                    "the sort has no values".into()
-                });
-            }
-            let mut out = Vec::new();
-            for c in conss {
-                let dom = c.sort.domain().to_vec();
-                if dom.is_empty() {
-                    out.push(DataExpr::Func(c));
-                    continue;
-                }
-                let mut combos: Vec<Vec<DataExpr>> = vec![Vec::new()];
-                for s in &dom {
-                    if s == sort {
-                        return Err(
-                            "the sort is recursive, so it has infinitely many values".into()
-                        );
-                    }
-                    let vals = enumerate_sort(s, data, limit, depth + 1)?;
-                    let mut next = Vec::new();
-                    for c in &combos {
-                        for v in &vals {
-                            let mut c = c.clone();
-                            c.push(v.clone());
-                            next.push(c);
-                            if next.len() > limit {
-                                return Err(format!("it has more than {limit} values"));
-                            }
-                        }
-                    }
-                    combos = next;
-                }
-                for args in combos {
-                    out.push(DataExpr::App {
-                        head: Box::new(DataExpr::Func(c.clone())),
-                        args,
-                    });
-                }
-                if out.len() > limit {
-                    return Err(format!("it has more than {limit} values"));
-                }
-            }
-            Ok(out)
-        }
-        Sort::Pos | Sort::Nat | Sort::Int | Sort::Real => {
-            Err("the sort has infinitely many values".into())
-        }
-        _ => Err("enumerating values of this sort is not supported".into()),
-    }
 }
 
 /// A short printed form of a data expression for error messages.

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 
 use rustc_hash::FxHashMap;
 
-use super::{enumerate_sort, equation_ranks, show, show_sort, InstError};
+use super::{equation_ranks, show, show_sort, InstError};
 use crate::bes::{bes_to_game, solve_naive, BesBuilder, BesVarId, Player, RhsKind};
 use crate::data::ir_ops::default_value;
 use crate::data::{Rewriter, Substitution, TermId, TermStore};
@@ -181,18 +181,14 @@ impl Naive<'_> {
                 // All combinations of values of the bound variables.
                 let mut combos: Vec<Vec<TermId>> = vec![Vec::new()];
                 for v in vs {
-                    let values =
-                        enumerate_sort(&v.sort, &self.pbes.data, 10_000, 0).map_err(|reason| {
-                            InstError::Quantifier {
-                                equation: self.name(),
-                                var: v.name.clone(),
-                                sort: show_sort(&v.sort),
-                                reason,
-                            }
-                        })?;
-                    let values = (values.iter())
-                        .map(|x| self.eval(x, &Substitution::default()))
-                        .collect::<Result<Vec<_>, _>>()?;
+                    let values = self.rw.sort_values(&v.sort, 10_000).map_err(|e| {
+                        InstError::Quantifier {
+                            equation: self.name(),
+                            var: v.name.clone(),
+                            sort: show_sort(&v.sort),
+                            reason: e.to_string(),
+                        }
+                    })?;
                     combos = (combos.iter())
                         .flat_map(|c| values.iter().map(move |x| [c.as_slice(), &[*x]].concat()))
                         .collect();

@@ -28,8 +28,8 @@ use crate::data::ir_ops::default_value;
 use crate::data::{NumSort, Rewriter, Substitution, Term, TermId, TermStore, VarId};
 use crate::pbes::graph::{b_and, b_or, decides, Graph, Op, B, NO_STEP};
 use crate::pbes::inst::{
-    enumerate_sort, show_sort, InstError, InstOptions, InstStats, Instantiation, Justification,
-    Keys, Origins, PARENT_STEP, STEP_BIT,
+    show_sort, InstError, InstOptions, InstStats, Instantiation, Justification, Keys, Origins,
+    PARENT_STEP, STEP_BIT,
 };
 use crate::pbes::ir::{Pbes, PbesExpr};
 use crate::progress::{grouped, Meter, Watch};

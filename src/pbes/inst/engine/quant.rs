@@ -666,15 +666,9 @@ impl Eng<'_> {
         if let Some(r) = self.enum_cache.get(sort) {
             return r.clone();
         }
-        let r =
-            enumerate_sort(sort, &self.pbes.data, self.opts.max_enumeration, 0).and_then(|vals| {
-                vals.iter()
-                    .map(|v| {
-                        let t = self.rw.term(v).map_err(|e| e.to_string())?;
-                        self.rw.rewrite(t).map_err(|e| e.to_string())
-                    })
-                    .collect()
-            });
+        let r = (self.rw.sort_values(sort, self.opts.max_enumeration))
+            .map(|vals| vals.to_vec())
+            .map_err(|e| e.to_string());
         self.enum_cache.insert(sort.clone(), r.clone());
         r
     }
