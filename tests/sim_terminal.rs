@@ -83,8 +83,11 @@ fn line_with<'a>(screen: &'a str, text: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no line with `{text}` in:\n{screen}"))
 }
 
-#[test]
-fn a_person_chooses_undoes_and_quits() {
+/// Starts `muon ARGS… m.mcrl2` (the model [`SPEC`]) in a detached tmux session of 100 × 30
+/// in a new directory, on a tmux server of its own named after `name`. After muon ends, the
+/// shell prints `sim-exited-STATUS` and whether the terminal is back to canonical mode with
+/// echo (`tty: icanon echo`; raw mode would be `-icanon -echo`).
+fn start(name: &str, args: &str) -> (Tmux, tempfile::TempDir) {
     let tmux_there = Command::new("tmux").arg("-V").output();
     assert!(
         tmux_there.is_ok_and(|o| o.status.success()),
@@ -93,13 +96,11 @@ fn a_person_chooses_undoes_and_quits() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("m.mcrl2"), SPEC).unwrap();
     let tmux = Tmux {
-        socket: format!("muon-sim-test-{}", std::process::id()),
+        socket: format!("muon-{name}-{}", std::process::id()),
     };
     let bin = Path::new(env!("CARGO_BIN_EXE_muon"));
-    // After muon ends, the shell says how it ended and whether the terminal is back to
-    // canonical mode with echo (`icanon`, `echo`; raw mode would be `-icanon`, `-echo`).
     let shell = format!(
-        "'{}' sim m.mcrl2; echo \"sim-exited-$?\"; echo \"tty: $(stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' ')\"; sleep 600",
+        "'{}' {args} m.mcrl2; echo \"sim-exited-$?\"; echo \"tty: $(stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' ')\"; sleep 600",
         bin.display()
     );
     tmux.run(&[
@@ -115,6 +116,12 @@ fn a_person_chooses_undoes_and_quits() {
         dir.path().to_str().unwrap(),
         &shell,
     ]);
+    (tmux, dir)
+}
+
+#[test]
+fn a_person_chooses_undoes_and_quits() {
+    let (tmux, _dir) = start("sim-keys", "sim");
 
     // The initial state: its parameters, its one transition, the history's start.
     let screen = tmux.wait_for(&["Transitions (1)", "History (0 steps)"]);
@@ -181,6 +188,22 @@ fn a_person_chooses_undoes_and_quits() {
     tmux.keys(&["q"]);
     let screen = tmux.wait_for(&["sim-exited-", "tty:"]);
     assert!(screen.contains("sim-exited-0"), "{screen}");
+    assert!(screen.contains("tty: icanon echo"), "{screen}");
+    assert!(
+        !screen.contains("History"),
+        "the screen was not restored:\n{screen}"
+    );
+}
+
+#[test]
+fn a_stop_by_the_run_s_budget_puts_the_terminal_back() {
+    // `--timeout 1`: the screen ends by itself after a second, the terminal as it was, and
+    // the run says it was stopped (exit 3).
+    let (tmux, _dir) = start("sim-timeout", "--timeout 1 sim");
+    tmux.wait_for(&["Transitions (1)"]);
+    let screen = tmux.wait_for(&["sim-exited-", "tty:"]);
+    assert!(screen.contains("muon: stopped: "), "{screen}");
+    assert!(screen.contains("sim-exited-3"), "{screen}");
     assert!(screen.contains("tty: icanon echo"), "{screen}");
     assert!(
         !screen.contains("History"),

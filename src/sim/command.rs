@@ -266,9 +266,14 @@ pub fn execute(
                 target.describe().trim_start_matches("a "),
                 if states == 1 { "" } else { "s" }
             ))),
-            Found::Stopped { states } => Err(SimError::Command(format!(
-                "no {} found in the {states} states nearest the current one; the search stopped there (--search-limit)",
-                target.describe().trim_start_matches("a ")
+            Found::Stopped { states, at_limit } => Err(SimError::Command(format!(
+                "no {} found in the {states} states nearest the current one; the search stopped there ({})",
+                target.describe().trim_start_matches("a "),
+                if at_limit {
+                    "at its limit: a larger --search-limit looks further"
+                } else {
+                    "as asked"
+                }
             ))),
         },
         Command::Save(path, format) => {

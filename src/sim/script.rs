@@ -70,7 +70,9 @@ pub fn run(
     let mut failed = 0;
     let mut line = String::new();
     let mut no = 0;
-    loop {
+    // A stop of the run's budget (`--timeout`, `--memory-limit`) ends the script between
+    // commands; the run then reports it.
+    while crate::budget::poll_stop().is_none() {
         line.clear();
         if input.read_line(&mut line)? == 0 {
             break;

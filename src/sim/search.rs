@@ -54,11 +54,13 @@ pub enum Found {
         /// The states looked at.
         states: usize,
     },
-    /// The search stopped at its state limit, or when `tick` asked it to, after this many
-    /// states without finding the target.
+    /// The search stopped at its state limit, or when `tick` or the run's budget asked it
+    /// to, after this many states without finding the target.
     Stopped {
         /// The states looked at.
         states: usize,
+        /// Whether it stopped at [`Simulator::search_limit`] (else it was asked to).
+        at_limit: bool,
     },
 }
 
@@ -68,7 +70,8 @@ const TICK: usize = 4096;
 impl Simulator<'_> {
     /// Searches breadth-first from the current state for `target`, looking at no more than
     /// [`Simulator::search_limit`] states; `tick(states)` is called every few thousand
-    /// states and stops the search when it returns false. A path to a deadlock ends in it; a
+    /// states and stops the search when it returns false; a stop of the run's budget
+    /// (`--timeout`, `--memory-limit`) stops it too, acknowledged. A path to a deadlock ends in it; a
     /// path to an action ends with a transition that has it.
     pub fn search(
         &mut self,
@@ -85,10 +88,11 @@ impl Simulator<'_> {
         let mut succ: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
         while next < states.len() {
             if next % TICK == TICK - 1
-                && (!tick(states.len()) || crate::budget::stop_requested().is_some())
+                && (!tick(states.len()) || crate::budget::poll_stop().is_some())
             {
                 return Ok(Found::Stopped {
                     states: states.len(),
+                    at_limit: false,
                 });
             }
             succ.clear();
@@ -118,6 +122,7 @@ impl Simulator<'_> {
                 if states.len() >= self.search_limit {
                     return Ok(Found::Stopped {
                         states: states.len(),
+                        at_limit: true,
                     });
                 }
                 index.insert(to.clone(), states.len() as u32);

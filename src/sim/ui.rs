@@ -5,8 +5,9 @@
 //! script's commands does, through the same [`execute`].
 //!
 //! The terminal is put back (raw mode off, the main screen back) however the screen ends:
-//! on quitting, on an error (by a guard dropped as the error leaves), and on a panic (by the
-//! hook [`ratatui::try_init`] installs).
+//! on quitting, on a stop by the run's budget (polled between keys), on an error (by a guard
+//! dropped as the error leaves), and on a panic (by the hook [`ratatui::try_init`]
+//! installs).
 
 use std::io::IsTerminal;
 use std::time::Duration;
@@ -105,13 +106,29 @@ pub fn run(sim: &mut Simulator<'_>, name: &str) -> miette::Result<()> {
 }
 
 impl App<'_, '_> {
+    /// Draws and handles keys until the user quits or the run's budget asks to stop
+    /// (`--timeout`, `--memory-limit`, SIGTERM: the stop is acknowledged, so the screen
+    /// ends here and the terminal is put back before the run reports it).
     fn run(&mut self, terminal: &mut DefaultTerminal) -> std::io::Result<()> {
+        let mut redraw = true;
         while !self.quit {
-            terminal.draw(|f| self.draw(f))?;
-            if let Event::Key(k) = event::read()? {
-                if k.kind == KeyEventKind::Press {
+            if redraw {
+                terminal.draw(|f| self.draw(f))?;
+                redraw = false;
+            }
+            if crate::budget::poll_stop().is_some() {
+                break;
+            }
+            if !event::poll(Duration::from_millis(200))? {
+                continue;
+            }
+            match event::read()? {
+                Event::Key(k) if k.kind == KeyEventKind::Press => {
                     self.key(k, terminal)?;
+                    redraw = true;
                 }
+                Event::Resize(..) => redraw = true,
+                _ => {}
             }
         }
         Ok(())
