@@ -55,5 +55,6 @@ pub mod process;
 pub mod product;
 pub mod progress;
 pub mod reduce;
+pub mod sim;
 pub mod source;
 pub mod syntax;

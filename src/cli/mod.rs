@@ -33,6 +33,7 @@ mod pbespp;
 mod pbessolve;
 mod report;
 mod rewrite;
+mod sim;
 mod tracepp;
 mod txt2pbes;
 
@@ -137,6 +138,10 @@ enum Command {
     /// Print a saved trace (`lps2lts -t`, JSON, mCRL2's plain format) as text, JSON, DOT,
     /// mCRL2's plain or states format, or `.aut`.
     Tracepp(tracepp::Args),
+    /// Simulate a specification or LPS by hand, as mCRL2's `lpssim`: on a terminal screen,
+    /// or with `--script` from commands on standard input.
+    #[command(alias = "lpssim", alias = "lpsxsim")]
+    Sim(sim::Args),
 }
 
 /// mCRL2's tools take an optional value glued to a short option (`lps2lts -t5`); clap's
@@ -184,6 +189,7 @@ impl Command {
             Command::Rewrite(a) => ("rewrite", &a.timings),
             Command::Check(a) => ("check", &a.timings),
             Command::Tracepp(a) => ("tracepp", &a.timings),
+            Command::Sim(a) => ("lpssim", &a.common.timings),
         }
     }
 
@@ -209,6 +215,7 @@ impl Command {
             Command::Pbesinst(a) => ("pbesinst", &a.common, &|v| a.compat.judge(v)),
             Command::Pbes2bool(a) => ("pbes2bool", &a.common, &|v| a.compat.judge(v)),
             Command::Pbessolve(a) => ("pbessolve", &a.common, &|v| a.compat.judge(v)),
+            Command::Sim(a) => ("lpssim", &a.common, &|_| {}),
             Command::Tracepp(a) => {
                 let mcrl2 = a.format == tracepp::FormatArg::Mcrl2;
                 let none = compat::Common::default();
@@ -371,6 +378,7 @@ fn dispatch(cli: &Cli) -> miette::Result<ExitCode> {
         Command::Rewrite(a) => rewrite::run(a, g),
         Command::Check(a) => check::run(a, g),
         Command::Tracepp(a) => tracepp::run(a, g),
+        Command::Sim(a) => sim::run(a, g),
     }
 }
 

@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
-pub use read::{read, TraceError};
+pub use read::{read, step_lines, TraceError};
 
 /// The first line of a muon trace file; the number is the format's version.
 pub const HEADER: &str = "muon trace 1";

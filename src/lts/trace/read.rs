@@ -102,6 +102,31 @@ pub fn read(bytes: &[u8], path: &str) -> Result<(Trace, Option<String>), TraceEr
     }
 }
 
+/// The 1-based line of each step of the trace in `bytes` as [`read`] reads it: for mCRL2's
+/// plain format and muon's trace file, the line each step is written on (so that who
+/// replays a trace can say where a step is); empty for JSON, whose steps have no line of
+/// their own. Meant for a file [`read`] has read.
+pub fn step_lines(bytes: &[u8]) -> Vec<usize> {
+    let text = String::from_utf8_lossy(bytes);
+    let start = text.trim_start();
+    let lines = text.split('\n').enumerate().map(|(i, l)| (i + 1, l.trim()));
+    if start.starts_with('{') {
+        Vec::new()
+    } else if start.starts_with("muon trace") {
+        lines
+            .skip_while(|(_, l)| !l.starts_with("initial state:"))
+            .skip(1)
+            .filter(|(_, l)| !l.is_empty())
+            .map(|(n, _)| n)
+            .collect()
+    } else {
+        lines
+            .filter(|(_, l)| !l.is_empty())
+            .map(|(n, _)| n)
+            .collect()
+    }
+}
+
 struct Reader<'a> {
     text: &'a str,
     path: &'a str,
