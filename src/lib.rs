@@ -44,6 +44,7 @@ pub mod budget;
 pub mod check;
 pub mod cli;
 pub mod data;
+pub mod distrib;
 pub mod evidence;
 pub mod lps;
 pub mod lts;

@@ -78,6 +78,7 @@ pub mod ir;
 pub mod ir_ops;
 pub mod names;
 pub mod numbers;
+pub mod portable;
 pub mod print;
 pub mod rewrite;
 pub mod simplify;

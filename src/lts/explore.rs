@@ -236,6 +236,8 @@ pub struct ExploreSummary {
     pub table_bytes: u64,
     /// Bytes allocated for parent pointers.
     pub parent_bytes: u64,
+    /// Bytes of records sent between workers (a distributed run; 0 otherwise).
+    pub sent_bytes: u64,
     /// Wall-clock seconds per phase of the batched exploration (all zero for depth-first
     /// search and the reference loop).
     pub phases: PhaseSeconds,

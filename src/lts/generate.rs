@@ -261,6 +261,59 @@ fn strategy_name(s: Strategy) -> &'static str {
     }
 }
 
+/// What [`generate_with`] needs of an exploration: the one-thread [`Explorer`] or the
+/// distributed one, whichever produced the transitions, goes through the same output,
+/// report and statistics code.
+pub trait Engine {
+    /// Explores, handing labels and transitions to `sink` in the order of a sequential
+    /// breadth-first search (the numbering every engine reproduces).
+    fn run(&mut self, sink: &mut dyn TransitionSink) -> Result<ExploreSummary, GenerateError>;
+    /// The labels, indexed by [`LabelId`].
+    fn labels(&self) -> &[Label];
+    /// The state parameters as (name, printed sort), for `.fsm`.
+    fn parameters(&self) -> Vec<(String, String)>;
+    /// The printed values of state `s`, for `.fsm`.
+    fn state_values(&self, s: StateId) -> Result<Vec<String>, GenerateError>;
+    /// A shortest path from the initial state to `s` as (label, state) steps.
+    fn trace_to(&mut self, s: StateId) -> Result<Vec<(Label, StateId)>, GenerateError>;
+    /// The readable trace of `steps` (state values by parameter name).
+    fn trace(&self, steps: &[(Label, StateId)]) -> Result<Trace, GenerateError>;
+    /// Progress reports while [`run`](Engine::run) runs.
+    fn on_progress(&mut self, f: Box<dyn FnMut(&super::Progress)>);
+}
+
+/// The one-process engine: the [`Explorer`] over a system.
+struct Local<'a, S: TransitionSystem> {
+    explorer: Explorer<'a, S>,
+}
+
+impl<'a, S: TransitionSystem> Engine for Local<'a, S> {
+    fn run(&mut self, sink: &mut dyn TransitionSink) -> Result<ExploreSummary, GenerateError> {
+        let r = self.explorer.run(sink);
+        r.map_err(|e| explore_error(&self.explorer, e))
+    }
+    fn labels(&self) -> &[Label] {
+        self.explorer.labels()
+    }
+    fn parameters(&self) -> Vec<(String, String)> {
+        self.explorer.system().parameters()
+    }
+    fn state_values(&self, s: StateId) -> Result<Vec<String>, GenerateError> {
+        Ok(self.explorer.system().state_values(&self.explorer.state(s)))
+    }
+    fn trace_to(&mut self, s: StateId) -> Result<Vec<(Label, StateId)>, GenerateError> {
+        self.explorer
+            .trace_to(s)
+            .map_err(|e| explore_error(&self.explorer, e))
+    }
+    fn trace(&self, steps: &[(Label, StateId)]) -> Result<Trace, GenerateError> {
+        Ok(explored_trace(&self.explorer, steps))
+    }
+    fn on_progress(&mut self, f: Box<dyn FnMut(&super::Progress)>) {
+        self.explorer.on_progress(f);
+    }
+}
+
 /// Explores `sys` and writes everything `opts` asks for. Messages (deadlocks, detected
 /// actions, trace files, the state bound, the verbose summary) go to `log`; progress lines
 /// go to standard error.
@@ -269,31 +322,55 @@ pub fn generate<S: TransitionSystem>(
     opts: &GenerateOptions,
     log: &mut dyn Write,
 ) -> Result<GenerateReport, GenerateError> {
-    let format = match &opts.output {
+    generate_with(opts, log, |explore| Local {
+        explorer: Explorer::new(sys, explore.clone()),
+    })
+}
+
+fn output_format(opts: &GenerateOptions) -> Result<Option<OutputFormat>, GenerateError> {
+    Ok(match &opts.output {
         Some(p) if p != Path::new("-") => Some(OutputFormat::from_path(p)?),
         Some(_) => Some(OutputFormat::Aut),
         None => None,
-    };
+    })
+}
+
+/// The exploration options [`generate_with`] gives its engine: `opts.explore` with a
+/// picture's state bound and parent pointers for traces.
+pub fn explore_options(opts: &GenerateOptions) -> Result<ExploreOptions, GenerateError> {
     let mut explore = opts.explore.clone();
     // A picture has room for few states: explore no further than one past the bound.
     let svg_cap = (svg::max_drawn().0 + 1) as u64;
-    let capped =
-        format == Some(OutputFormat::Svg) && explore.max_states.is_none_or(|m| m > svg_cap);
-    if capped {
+    if output_format(opts)? == Some(OutputFormat::Svg)
+        && explore.max_states.is_none_or(|m| m > svg_cap)
+    {
         explore.max_states = Some(svg_cap);
     }
     if opts.traces.is_some() {
         explore.keep_parents = true;
     }
+    Ok(explore)
+}
+
+/// [`generate`] over any [`Engine`]: `make` builds it from the exploration options as
+/// adjusted here (a picture's state bound, parent pointers for traces).
+pub fn generate_with<E: Engine>(
+    opts: &GenerateOptions,
+    log: &mut dyn Write,
+    make: impl FnOnce(&ExploreOptions) -> E,
+) -> Result<GenerateReport, GenerateError> {
+    let format = output_format(opts)?;
+    let explore = explore_options(opts)?;
+    let capped = format == Some(OutputFormat::Svg) && opts.explore.max_states != explore.max_states;
     let baseline = proc_status_kib("VmRSS");
     let _timer = crate::progress::time_stage("exploration");
-    let mut explorer = Explorer::new(sys, explore.clone());
+    let mut explorer = make(&explore);
     // A live line on a terminal, a few plain lines in a log, nothing under -q; the plain
     // lines keep the "N states (M explored)" form that scripts/bench-lps2lts reads.
     let progress = crate::progress::Progress::new("lps2lts", opts.quiet, opts.verbose);
     if progress.active() {
         let mut shown = progress.clone();
-        explorer.on_progress(move |p| {
+        explorer.on_progress(Box::new(move |p| {
             shown.update(|live| {
                 let rate = if p.seconds > 0.0 {
                     p.states as f64 / p.seconds
@@ -314,15 +391,12 @@ pub fn generate<S: TransitionSystem>(
                     p.states, p.explored, p.transitions, p.level, rate, p.seconds, mem
                 )
             })
-        });
+        }));
     }
 
     // Run, with the sink the output format needs.
     let (summary, kept, aut_body) = match format {
-        None => {
-            let r = explorer.run(&mut ());
-            (r.map_err(|e| explore_error(&explorer, e))?, None, None)
-        }
+        None => (explorer.run(&mut ())?, None, None),
         Some(OutputFormat::Aut) => {
             let dir = opts
                 .output
@@ -339,15 +413,11 @@ pub fn generate<S: TransitionSystem>(
                 buf: Vec::with_capacity(1 << 18),
                 labels: Vec::new(),
             };
-            let r = explorer.run(&mut body);
-            let s = r.map_err(|e| explore_error(&explorer, e))?;
-            (s, None, Some(body))
+            (explorer.run(&mut body)?, None, Some(body))
         }
         Some(_) => {
             let mut ts: Vec<Transition> = Vec::new();
-            let r = explorer.run(&mut ts);
-            let s = r.map_err(|e| explore_error(&explorer, e))?;
-            (s, Some(ts), None)
+            (explorer.run(&mut ts)?, Some(ts), None)
         }
     };
 
@@ -426,12 +496,15 @@ pub fn generate<S: TransitionSystem>(
             labels: explorer.labels().to_vec(),
             transitions,
         };
-        let values = (format == Some(OutputFormat::Fsm)).then(|| fsm::StateValues {
-            params: sys.parameters(),
-            states: (0..lts.num_states)
-                .map(|s| sys.state_values(&explorer.state(StateId(s))))
-                .collect(),
-        });
+        let values = match format {
+            Some(OutputFormat::Fsm) => Some(fsm::StateValues {
+                params: explorer.parameters(),
+                states: (0..lts.num_states)
+                    .map(|s| explorer.state_values(StateId(s)))
+                    .collect::<Result<_, _>>()?,
+            }),
+            _ => None,
+        };
         match out_path {
             Some(p) if p != Path::new("-") => write_lts_with(&lts, values.as_ref(), p)?,
             _ => unreachable!("standard output is written as .aut"),
@@ -472,12 +545,10 @@ pub fn generate<S: TransitionSystem>(
                 ));
             }
             if i < max_traces {
-                let steps = explorer
-                    .trace_to(d)
-                    .map_err(|e| explore_error(&explorer, e))?;
+                let steps = explorer.trace_to(d)?;
                 let path = trace_path(&opts.trace_prefix, &format!("_dlk_{i}"));
                 let what = format!("trace to deadlock state {d}");
-                write_trace(&explorer, &path, &steps, &what)?;
+                write_trace(&explorer.trace(&steps)?, &path, &what)?;
                 say(format!(
                     "deadlock-detect: trace to state {d} written to {}",
                     path.display()
@@ -496,10 +567,9 @@ pub fn generate<S: TransitionSystem>(
         }
     }
     if !explore.detect_actions.is_empty() {
-        let labels = explorer.labels();
         for (i, hit) in summary.action_hits.iter().enumerate() {
             let t = hit.transition;
-            let label = &labels[t.label.index()];
+            let label = &explorer.labels()[t.label.index()].clone();
             if i < SHOWN {
                 say(format!(
                     "action-detect: action {} found (transition {} -> {}).",
@@ -509,9 +579,7 @@ pub fn generate<S: TransitionSystem>(
                 ));
             }
             if i < max_traces {
-                let mut steps = explorer
-                    .trace_to(t.from)
-                    .map_err(|e| explore_error(&explorer, e))?;
+                let mut steps = explorer.trace_to(t.from)?;
                 steps.push((label.clone(), t.to));
                 let name = explore
                     .detect_actions
@@ -521,7 +589,7 @@ pub fn generate<S: TransitionSystem>(
                     .unwrap_or_default();
                 let path = trace_path(&opts.trace_prefix, &format!("_act_{i}_{name}"));
                 let what = format!("trace to action {}", label.text());
-                write_trace(&explorer, &path, &steps, &what)?;
+                write_trace(&explorer.trace(&steps)?, &path, &what)?;
                 say(format!(
                     "action-detect: trace written to {}",
                     path.display()
@@ -647,14 +715,9 @@ pub fn explored_trace<S: TransitionSystem>(
     }
 }
 
-/// Writes the trace of `steps` as muon's trace file ([`TraceFormat::File`]).
-fn write_trace<S: TransitionSystem>(
-    ex: &Explorer<'_, S>,
-    path: &Path,
-    steps: &[(Label, StateId)],
-    what: &str,
-) -> Result<(), GenerateError> {
-    let text = explored_trace(ex, steps).render(TraceFormat::File, what);
+/// Writes `trace` as muon's trace file ([`TraceFormat::File`]).
+fn write_trace(trace: &Trace, path: &Path, what: &str) -> Result<(), GenerateError> {
+    let text = trace.render(TraceFormat::File, what);
     let name = path.display().to_string();
     write_output(Some(path), |w| {
         w.write_all(text.as_bytes())

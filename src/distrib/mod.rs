@@ -1,0 +1,388 @@
+//! State-space exploration over several workers and processes, on timely dataflow.
+//!
+//! `muon lps2lts --workers N` (one process, N workers) and `--processes P --process I
+//! --hosts FILE` (P processes, each with N workers) run the breadth-first search as a
+//! timely computation; without these options `lps2lts` takes the one-process path of
+//! [`crate::lts::generate()`] unchanged.
+//!
+//! # How the work is split
+//!
+//! Every worker has its own term store, compiled LPS, summand memo and part of the state
+//! table. A state belongs to the worker chosen by a hash of its *value words*
+//! ([`crate::data::portable`]): term ids mean nothing in another store, so successors travel
+//! as values and their owner rebuilds them in its own store. Every process compiles the
+//! same specification the same way, so function symbols travel by number; the processes
+//! compare a fingerprint of their symbols before exploring and refuse to start when they
+//! differ (different inputs or versions).
+//!
+//! # Levels and the numbering
+//!
+//! The search is level-synchronous. A level is five rounds, each ended by timely's progress
+//! tracking (a round is over when every worker's records of it have arrived):
+//!
+//! 1. *expand*: each worker expands its states of the level in number order and sends
+//!    successor `j` of state `c` to its owner as `(c, j, label, value)`;
+//! 2. *look up*: owners insert the successors; a new state keeps the least position
+//!    `(c, j)` that reached it (the first transition to it in the order of a sequential
+//!    search) and sends it to the worker that ranks that part of the level's numbers;
+//! 3. *count*: rankers sort the positions they got and tell everyone how many;
+//! 4. *number*: a prefix sum over the counts gives each ranker its range, so position `k`
+//!    in the sorted order gets number `states + k`, exactly as the one-process search
+//!    numbers it; with `--max`, the ranker holding the state that reaches the bound says
+//!    after which source the sequential search would have stopped;
+//! 5. *settle*: owners record the numbers, send worker 0 the level's transitions (when an
+//!    output is written) and every worker its counts.
+//!
+//! Worker 0 sorts a level's transitions by `(c, j)` and hands them to the same output code
+//! as the one-process run ([`crate::lts::generate::generate_with`]), so the `.aut` file is
+//! identical for any number of processes and workers, labels numbered in order of first use.
+//! The cost of this numbering is two extra rounds per level and 16 bytes per new state in
+//! messages; a run without an output keeps only the current level's numbers.
+//!
+//! A stop anywhere (Ctrl-C, `--timeout`, `--memory-limit` of any process, an error) is
+//! reported in round 5, and every worker ends after that level with the statistics so far
+//! and no output. A process that dies takes timely's connections down with it; the others
+//! end with an error (see [`run_lps`]).
+
+mod run;
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use crate::data::portable::{self, PortableError};
+use crate::lps::Lps;
+use crate::lts::generate::{
+    explore_options, generate_with, GenerateError, GenerateOptions, GenerateReport,
+};
+use crate::lts::lps::{LpsError, LpsSystem, LpsWorker};
+use crate::lts::{Label, TransitionSystem};
+
+/// A system whose states can be sent to another process as values.
+pub trait Portable: TransitionSystem {
+    /// Appends the value words of `state` (a row of this system) to `out`.
+    fn encode_state(&self, state: &[u32], out: &mut Vec<u32>);
+    /// Rebuilds a row from value words written by [`encode_state`](Portable::encode_state)
+    /// on any process.
+    fn decode_state(&self, words: &[u32], out: &mut Vec<u32>) -> Result<(), PortableError>;
+    /// Equal on every process that may exchange states with this one.
+    fn fingerprint(&self) -> u64;
+}
+
+/// An LPS as a [`Portable`] system: the function symbols it knew when compiled travel by
+/// number.
+pub struct PortableLps<'s> {
+    sys: LpsSystem<'s>,
+    frontier: u32,
+}
+
+impl<'s> PortableLps<'s> {
+    /// Wraps a freshly compiled LPS; the symbols interned so far are the shared ones.
+    pub fn new(sys: LpsSystem<'s>) -> PortableLps<'s> {
+        let frontier = sys.store().func_count() as u32;
+        PortableLps { sys, frontier }
+    }
+}
+
+impl<'s> TransitionSystem for PortableLps<'s> {
+    type Label = Vec<u32>;
+    type Error = LpsError;
+    type Worker = LpsWorker<'s>;
+
+    fn state_width(&self) -> usize {
+        self.sys.state_width()
+    }
+    fn worker(&self) -> LpsWorker<'s> {
+        self.sys.worker()
+    }
+    fn initial_state(&self, w: &mut LpsWorker<'s>, out: &mut Vec<u32>) -> Result<(), LpsError> {
+        self.sys.initial_state(w, out)
+    }
+    fn successors(
+        &self,
+        w: &mut LpsWorker<'s>,
+        state: &[u32],
+        emit: &mut dyn FnMut(&Vec<u32>, &[u32]),
+    ) -> Result<(), LpsError> {
+        self.sys.successors(w, state, emit)
+    }
+    fn label(&self, label: &Vec<u32>) -> Label {
+        self.sys.label(label)
+    }
+    fn format_state(&self, state: &[u32]) -> String {
+        self.sys.format_state(state)
+    }
+    fn parameters(&self) -> Vec<(String, String)> {
+        self.sys.parameters()
+    }
+    fn state_values(&self, state: &[u32]) -> Vec<String> {
+        self.sys.state_values(state)
+    }
+}
+
+impl Portable for PortableLps<'_> {
+    fn encode_state(&self, state: &[u32], out: &mut Vec<u32>) {
+        let store = self.sys.store();
+        for &t in state {
+            portable::encode(store, self.frontier, crate::data::TermId(t), out);
+        }
+    }
+
+    fn decode_state(&self, words: &[u32], out: &mut Vec<u32>) -> Result<(), PortableError> {
+        let store = self.sys.store();
+        let mut pos = 0;
+        while pos < words.len() {
+            out.push(portable::decode(store, self.frontier, words, &mut pos)?.0);
+        }
+        if out.len() != self.state_width() {
+            return Err(PortableError(format!(
+                "a state of {} values where the LPS has {} parameters",
+                out.len(),
+                self.state_width()
+            )));
+        }
+        Ok(())
+    }
+
+    fn fingerprint(&self) -> u64 {
+        portable::fingerprint(self.sys.store(), self.frontier)
+    }
+}
+
+/// Where the workers run.
+#[derive(Clone, Debug)]
+pub struct Cluster {
+    /// Workers (threads) per process.
+    pub workers: usize,
+    /// This process's index, `0..hosts.len()`.
+    pub process: usize,
+    /// One `host:port` per process, in process order; a process listens on its own entry
+    /// only (loopback addresses by default).
+    pub hosts: Vec<String>,
+    /// How long a process waits for the others to connect before giving up.
+    pub connect_timeout: Duration,
+}
+
+/// The first port of the default loopback addresses (`127.0.0.1:2101`, `:2102`, ...).
+pub const DEFAULT_PORT: u16 = 2101;
+
+impl Cluster {
+    /// `processes` processes on loopback, from [`DEFAULT_PORT`] on.
+    pub fn loopback(processes: usize, base_port: u16) -> Vec<String> {
+        (0..processes)
+            .map(|i| format!("127.0.0.1:{}", base_port as usize + i))
+            .collect()
+    }
+
+    /// Reads a hosts file: one `host:port` per process, in process order; blank lines and
+    /// lines starting with `#` are skipped.
+    pub fn read_hosts(path: &Path) -> Result<Vec<String>, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("{}: cannot read the hosts file: {e}", path.display()))?;
+        let mut hosts = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let ok = line
+                .rsplit_once(':')
+                .is_some_and(|(h, p)| !h.is_empty() && p.parse::<u16>().is_ok_and(|p| p > 0));
+            if !ok || line.contains(char::is_whitespace) {
+                return Err(format!(
+                    "{}:{}:1: `{line}` is not `host:port` (one process per line, e.g. 127.0.0.1:2101)",
+                    path.display(),
+                    i + 1
+                ));
+            }
+            hosts.push(line.to_string());
+        }
+        if hosts.is_empty() {
+            return Err(format!(
+                "{}: the hosts file names no process",
+                path.display()
+            ));
+        }
+        Ok(hosts)
+    }
+
+    fn processes(&self) -> usize {
+        self.hosts.len()
+    }
+}
+
+/// What a distributed `lps2lts` gives back on this process.
+pub enum Outcome {
+    /// Process 0: the report of the run (outputs written as asked).
+    Lead(GenerateReport),
+    /// Another process: it wrote nothing; the counts are process 0's to print.
+    Helper,
+}
+
+/// Explores `lps` on `cluster` and, on process 0, writes what `opts` asks for (as
+/// [`crate::lts::generate()`] does). `stack` is each worker's stack (deep rewriting needs
+/// more than a thread's default).
+pub fn run_lps(
+    lps: Arc<Lps>,
+    opts: &GenerateOptions,
+    cluster: &Cluster,
+    stack: usize,
+) -> Result<Outcome, GenerateError> {
+    let config = if cluster.processes() == 1 {
+        timely::CommunicationConfig::Process(cluster.workers)
+    } else {
+        timely::CommunicationConfig::Cluster {
+            threads: cluster.workers,
+            process: cluster.process,
+            addresses: cluster.hosts.clone(),
+            report: false,
+            zerocopy: false,
+        }
+    };
+    // timely retries connections for ever: a watchdog ends a process whose peers never come.
+    let connected = Arc::new(Mutex::new(false));
+    if cluster.processes() > 1 {
+        let flag = Arc::clone(&connected);
+        let limit = cluster.connect_timeout;
+        let me = cluster.process;
+        std::thread::spawn(move || {
+            std::thread::sleep(limit);
+            if !*flag.lock().unwrap_or_else(|e| e.into_inner()) {
+                eprintln!(
+                    "error: process {me} could not connect to every other process within {} s; start all of them with the same --hosts file (or raise --connect-timeout)",
+                    limit.as_secs()
+                );
+                std::process::exit(2);
+            }
+        });
+    }
+    // timely's threads panic when a connection breaks; the panic is reported once, below,
+    // as an error, so their messages are not printed.
+    quiet_timely_panics();
+    let (builders, others) = config
+        .try_build()
+        .map_err(|e| GenerateError::Explore(format!("cannot connect the processes: {e}")))?;
+    *connected.lock().unwrap_or_else(|e| e.into_inner()) = true;
+    let opts = Arc::new(opts.clone());
+    let lead_process = cluster.process == 0;
+    let guards = timely::execute::execute_from(
+        builders,
+        others,
+        timely::WorkerConfig::default(),
+        move |worker| {
+            let lps = Arc::clone(&lps);
+            let opts = Arc::clone(&opts);
+            stacker::grow(stack, move || {
+                work(worker, &lps, &opts, lead_process, stack)
+            })
+        },
+    )
+    .map_err(|e| GenerateError::Explore(format!("cannot start the workers: {e}")))?;
+    let mut lead = None;
+    let mut first_error = None;
+    // Dropping the connections re-raises a broken connection's panic: it becomes an error.
+    let results = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| guards.join()))
+        .map_err(|p| {
+            let text = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            GenerateError::Explore(lost(&text))
+        })?;
+    for r in results {
+        match r {
+            Ok(Ok(Some(report))) => lead = Some(report),
+            Ok(Ok(None)) => {}
+            Ok(Err(e)) => {
+                first_error.get_or_insert(e);
+            }
+            Err(panic) => {
+                first_error.get_or_insert(GenerateError::Explore(lost(&panic)));
+            }
+        }
+    }
+    if let Some(e) = first_error {
+        return Err(e);
+    }
+    Ok(match lead {
+        Some(r) => Outcome::Lead(r),
+        None => Outcome::Helper,
+    })
+}
+
+/// Leaves the panics of timely's threads (workers, senders, receivers), and the one its
+/// connections raise again when they are dropped, to be reported as errors by [`run_lps`];
+/// other panics are printed as before.
+fn quiet_timely_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let timely = std::thread::current()
+                .name()
+                .is_some_and(|n| n.starts_with("timely:"))
+                || info.location().is_some_and(|l| l.file().contains("timely"));
+            if !timely {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// The message for a worker that panicked: timely's lost connections say so.
+fn lost(panic: &str) -> String {
+    let broken = [
+        "timely communication error",
+        "MergeQueue poisoned",
+        "Send thread panic",
+        "Recv thread panic",
+    ];
+    if broken.iter().any(|b| panic.contains(b)) {
+        format!(
+            "the connection to another process was lost: did it stop or fail, or was it started with other --workers or --hosts? ({panic})"
+        )
+    } else {
+        format!("a worker failed: {panic}")
+    }
+}
+
+/// One worker: its own store and compiled LPS, then the level loop; worker 0 of process 0
+/// writes the outputs.
+fn work(
+    worker: &mut timely::worker::Worker,
+    lps: &Lps,
+    opts: &GenerateOptions,
+    lead_process: bool,
+    stack: usize,
+) -> Result<Option<GenerateReport>, GenerateError> {
+    let store = crate::data::TermStore::new();
+    let sys = LpsSystem::new(lps, &store, Some(stack.saturating_sub(64 << 20)))
+        .map_err(|e| GenerateError::Explore(format!("cannot explore the LPS: {e}")))?;
+    let sys = PortableLps::new(sys);
+    let keep_transitions = opts.output.is_some();
+    let lead = lead_process && worker.index() == 0;
+    if lead {
+        let mut log = std::io::stderr();
+        let report = generate_with(opts, &mut log, |explore| run::Dist {
+            worker,
+            sys: &sys,
+            opts: explore.clone(),
+            keep_transitions,
+            labels: Vec::new(),
+            progress: None,
+        })?;
+        Ok(Some(report))
+    } else {
+        let mut dist = run::Dist {
+            worker,
+            sys: &sys,
+            opts: explore_options(opts)?,
+            keep_transitions,
+            labels: Vec::new(),
+            progress: None,
+        };
+        crate::lts::generate::Engine::run(&mut dist, &mut ())?;
+        Ok(None)
+    }
+}

@@ -1,0 +1,745 @@
+//! One worker's part of a distributed breadth-first exploration: the level loop, its five
+//! rounds, and the canonical numbering (see the module documentation of [`super`]).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use rustc_hash::FxHashMap;
+use timely::container::CapacityContainerBuilder;
+use timely::dataflow::channels::pact::Exchange;
+use timely::dataflow::operators::generic::operator::Operator;
+use timely::dataflow::operators::{Input, Probe};
+use timely::dataflow::{InputHandle, ProbeHandle};
+
+use super::Portable;
+use crate::budget::StopReason;
+use crate::lts::generate::{Engine, GenerateError};
+use crate::lts::table::StateStore;
+use crate::lts::trace::Trace;
+use crate::lts::{
+    explore::ActionHit, ExploreOptions, ExploreSummary, Label, LabelId, Progress, StateId,
+    Transition, TransitionSink,
+};
+
+/// A message: destination worker, kind and sender (`kind | sender << 8`), the round it
+/// belongs to, and records.
+type Msg = (u32, u32, u64, Vec<u32>);
+
+/// Record kinds (each a run of `u32` words; see the round that sends it).
+const SUCC: u32 = 1;
+const RANK: u32 = 2;
+const COUNT: u32 = 3;
+const NUMBER: u32 = 4;
+const CUT: u32 = 5;
+const TRANS: u32 = 6;
+const LABEL: u32 = 7;
+const DEADLOCK: u32 = 8;
+const CONTROL: u32 = 9;
+const ERROR: u32 = 10;
+const HELLO: u32 = 11;
+
+/// A batch is sent once it holds this many words, so no buffer grows with the level.
+const FLUSH: usize = 1 << 16;
+/// Words of a CONTROL record.
+const CONTROL_WORDS: usize = 16;
+
+fn split(x: u64) -> [u32; 2] {
+    [x as u32, (x >> 32) as u32]
+}
+
+fn join(lo: u32, hi: u32) -> u64 {
+    lo as u64 | (hi as u64) << 32
+}
+
+/// The owner of a state: a hash of its value words (the same on every process).
+fn owner_of(words: &[u32], peers: u32) -> u32 {
+    let mut h: u64 = 0x243F_6A88_85A3_08D3;
+    for &w in words {
+        h = (h ^ w as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h ^= h >> 29;
+    }
+    h ^= h >> 32;
+    (h % peers as u64) as u32
+}
+
+/// The rounds of one worker: timely's input, its exchange by destination, and the probe
+/// that says when every worker's records of a round have arrived.
+struct Comm {
+    input: InputHandle<u64, CapacityContainerBuilder<Vec<Msg>>>,
+    probe: ProbeHandle<u64>,
+    /// Records received, with the round they belong to: a faster worker's records of the
+    /// next round may arrive before this worker has finished the current one.
+    inbox: Rc<RefCell<Vec<Msg>>>,
+    time: u64,
+    me: u32,
+    peers: u32,
+    /// Per destination, per kind: the batch being filled.
+    out: Vec<FxHashMap<u32, Vec<u32>>>,
+    /// Words sent to other workers.
+    sent_words: u64,
+}
+
+impl Comm {
+    fn new(worker: &mut timely::worker::Worker) -> Comm {
+        let inbox: Rc<RefCell<Vec<Msg>>> = Rc::new(RefCell::new(Vec::new()));
+        let mut input = InputHandle::new();
+        let probe = ProbeHandle::new();
+        let sink = Rc::clone(&inbox);
+        worker.dataflow(|scope| {
+            scope
+                .input_from(&mut input)
+                .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
+                    Exchange::new(|m: &Msg| m.0 as u64),
+                    "muon-records",
+                    move |_, _| {
+                        move |records, _out| {
+                            records.for_each(|_, data| sink.borrow_mut().append(data));
+                        }
+                    },
+                )
+                .probe_with(&probe);
+        });
+        let peers = worker.peers() as u32;
+        Comm {
+            input,
+            probe,
+            inbox,
+            time: 0,
+            me: worker.index() as u32,
+            peers,
+            out: (0..peers).map(|_| FxHashMap::default()).collect(),
+            sent_words: 0,
+        }
+    }
+
+    /// Appends one record for `dest`.
+    fn push(&mut self, dest: u32, kind: u32, record: &[u32]) {
+        let buf = self.out[dest as usize].entry(kind).or_default();
+        buf.extend_from_slice(record);
+        if buf.len() >= FLUSH {
+            let words = std::mem::take(buf);
+            self.send(dest, kind, words);
+        }
+    }
+
+    /// Appends one record for every worker.
+    fn broadcast(&mut self, kind: u32, record: &[u32]) {
+        for d in 0..self.peers {
+            self.push(d, kind, record);
+        }
+    }
+
+    fn send(&mut self, dest: u32, kind: u32, words: Vec<u32>) {
+        if dest != self.me {
+            self.sent_words += words.len() as u64;
+        }
+        self.input
+            .send((dest, kind | self.me << 8, self.time, words));
+    }
+
+    /// Ends a round: sends what is buffered and waits until every worker's records of the
+    /// round have arrived; returns them as (kind, sender, words).
+    fn round(&mut self, worker: &mut timely::worker::Worker) -> Vec<(u32, u32, Vec<u32>)> {
+        for dest in 0..self.peers {
+            let kinds: Vec<u32> = self.out[dest as usize].keys().copied().collect();
+            for kind in kinds {
+                let words = self.out[dest as usize].remove(&kind).unwrap_or_default();
+                if !words.is_empty() {
+                    self.send(dest, kind, words);
+                }
+            }
+        }
+        self.time += 1;
+        self.input.advance_to(self.time);
+        while self.probe.less_than(&self.time) {
+            worker.step_or_park(Some(Duration::from_millis(2)));
+        }
+        let round = self.time - 1;
+        let mut inbox = self.inbox.borrow_mut();
+        let (now, later): (Vec<_>, Vec<_>) = inbox.drain(..).partition(|m| m.2 == round);
+        *inbox = later;
+        now.into_iter()
+            .map(|(_, ks, _, words)| (ks & 0xff, ks >> 8, words))
+            .collect()
+    }
+}
+
+/// Per expanding worker: its labels, numbered locally and announced to worker 0.
+struct LocalLabels<L> {
+    codes: FxHashMap<L, u32>,
+    hits: Vec<bool>,
+}
+
+/// What the owner remembers of a transition into one of its states, until the target has
+/// its number: (source number, successor index, expander, label code, target's local id).
+type Pending = (u64, u32, u32, u32, u32);
+
+/// The distributed exploration as an [`Engine`]: every worker runs it; worker 0 gets the
+/// transitions in the sequential order and hands them to the sink.
+pub(super) struct Dist<'w, S: Portable> {
+    pub(super) worker: &'w mut timely::worker::Worker,
+    pub(super) sys: &'w S,
+    pub(super) opts: ExploreOptions,
+    /// Whether worker 0 writes transitions (an output file).
+    pub(super) keep_transitions: bool,
+    pub(super) labels: Vec<Label>,
+    pub(super) progress: Option<Box<dyn FnMut(&Progress)>>,
+}
+
+impl<S: Portable> Engine for Dist<'_, S> {
+    fn run(&mut self, sink: &mut dyn TransitionSink) -> Result<ExploreSummary, GenerateError> {
+        self.explore(sink)
+    }
+    fn labels(&self) -> &[Label] {
+        &self.labels
+    }
+    fn parameters(&self) -> Vec<(String, String)> {
+        self.sys.parameters()
+    }
+    fn state_values(&self, _s: StateId) -> Result<Vec<String>, GenerateError> {
+        Err(GenerateError::Explore(
+            "state values are not gathered from the processes of a distributed run".into(),
+        ))
+    }
+    fn trace_to(&mut self, _s: StateId) -> Result<Vec<(Label, StateId)>, GenerateError> {
+        Err(GenerateError::Explore(
+            "traces are not rebuilt in a distributed run".into(),
+        ))
+    }
+    fn trace(&self, _steps: &[(Label, StateId)]) -> Result<Trace, GenerateError> {
+        Err(GenerateError::Explore(
+            "traces are not rebuilt in a distributed run".into(),
+        ))
+    }
+    fn on_progress(&mut self, f: Box<dyn FnMut(&Progress)>) {
+        self.progress = Some(f);
+    }
+}
+
+/// Totals of one level, summed over the workers from their CONTROL records.
+#[derive(Default, Clone, Copy)]
+struct Totals {
+    transitions: u64,
+    explored: u64,
+    deadlocks: u64,
+    actions: u64,
+    table_bytes: u64,
+    sent_words: u64,
+    stop: Option<StopReason>,
+    error: bool,
+}
+
+fn stop_code(r: Option<StopReason>) -> [u32; 3] {
+    match r {
+        None => [0, 0, 0],
+        Some(StopReason::Memory(b)) => [1, b as u32, (b >> 32) as u32],
+        Some(StopReason::Timeout(s)) => [2, s as u32, (s >> 32) as u32],
+        Some(StopReason::Interrupted) => [3, 0, 0],
+    }
+}
+
+fn stop_of(w: &[u32]) -> Option<StopReason> {
+    match w[0] {
+        1 => Some(StopReason::Memory(join(w[1], w[2]))),
+        2 => Some(StopReason::Timeout(join(w[1], w[2]))),
+        3 => Some(StopReason::Interrupted),
+        _ => None,
+    }
+}
+
+impl<S: Portable> Dist<'_, S> {
+    fn explore(&mut self, sink: &mut dyn TransitionSink) -> Result<ExploreSummary, GenerateError> {
+        let start = Instant::now();
+        let sys = self.sys;
+        let mut comm = Comm::new(self.worker);
+        let (me, peers) = (comm.me, comm.peers);
+        let lead = me == 0;
+        let width = sys.state_width();
+        let mut sw = sys.worker();
+        let mut store = StateStore::new(self.opts.store, width);
+        let detect = !self.opts.detect_actions.is_empty();
+        // Numbers of all states are kept only when transitions or action hits need their
+        // targets' numbers; otherwise only the current level's.
+        let keep_numbers = self.keep_transitions || detect;
+        let mut numbers: Vec<u64> = Vec::new();
+        let mut local_labels = LocalLabels::<S::Label> {
+            codes: FxHashMap::default(),
+            hits: Vec::new(),
+        };
+        // Worker 0: labels by (expander, code), and global label ids in order of first use.
+        let mut announced: FxHashMap<(u32, u32), Label> = FxHashMap::default();
+        let mut global: FxHashMap<(u32, u32), LabelId> = FxHashMap::default();
+        let mut text_ids: FxHashMap<String, LabelId> = FxHashMap::default();
+        let mut summary = ExploreSummary::default();
+
+        // Round 0: every process built the same symbols (or the values cannot travel).
+        comm.broadcast(HELLO, &split(sys.fingerprint()));
+        let mut mismatch = false;
+        let mine = sys.fingerprint();
+        for (kind, _, words) in comm.round(self.worker) {
+            if kind == HELLO && words.chunks(2).any(|c| join(c[0], c[1]) != mine) {
+                mismatch = true;
+            }
+        }
+        if mismatch {
+            return Err(GenerateError::Explore(
+                "the processes did not build the same specification: give every process the same input file, options and muon version".into(),
+            ));
+        }
+
+        // The initial state, inserted by its owner as state 0.
+        let mut row = Vec::with_capacity(width);
+        let mut words = Vec::new();
+        sys.initial_state(&mut sw, &mut row)
+            .map_err(|e| GenerateError::Explore(format!("the initial state: {e}")))?;
+        sys.encode_state(&row, &mut words);
+        let mut frontier: Vec<(u64, u32)> = Vec::new();
+        let (mut key, mut work) = (Vec::new(), Vec::new());
+        if owner_of(&words, peers) == me {
+            let lid = insert(&mut store, &row, &mut key, &mut work)?.0;
+            frontier.push((0, lid));
+            if keep_numbers {
+                numbers.push(0);
+            }
+        }
+        let max = self.opts.max_states;
+        let record_limit = self.opts.record_limit;
+        let mut total_states: u64 = 1;
+        let mut errors: Vec<String> = Vec::new();
+        let mut stopped_by: Option<StopReason> = None;
+        let mut stopped_at_max = max.is_some_and(|m| m <= 1);
+        let mut cur = Vec::new();
+        let mut dec: Vec<u32> = Vec::with_capacity(width);
+        let mut succ: Vec<(S::Label, Vec<u32>)> = Vec::new();
+        let mut deadlocks_sent = 0usize;
+        let mut last_report = start;
+        // Worker 0: the action hits and deadlocks so far, in the sequential order.
+        let mut hits: Vec<ActionHit> = Vec::new();
+        let mut deadlock_list: Vec<StateId> = Vec::new();
+
+        let mut level_size: u64 = 1;
+        loop {
+            // The level's states have numbers `lo..total_states`; each worker expands its
+            // own in number order.
+            let lo = total_states - level_size;
+            summary.levels += 1;
+            if stopped_at_max {
+                // A bound of 0 or 1 keeps even the initial state unexplored, as in mCRL2.
+                break;
+            }
+
+            // Round 1: expand. Successor j of state c goes to its owner as
+            // [c, j, label code, value words]; new labels go to worker 0.
+            let mut per_state: Vec<(u64, u32, u32, bool)> = Vec::with_capacity(frontier.len());
+            for &(c, lid) in &frontier {
+                if !errors.is_empty() || stopped_by.is_some() {
+                    break;
+                }
+                if per_state.len() % 256 == 255 {
+                    stopped_by = crate::budget::poll_stop();
+                }
+                store.load(StateId(lid), &mut cur);
+                succ.clear();
+                let r = sys.successors(&mut sw, store.row_of(&cur), &mut |lab, next| {
+                    succ.push((lab.clone(), next.to_vec()));
+                });
+                if let Err(e) = r {
+                    errors.push(format!(
+                        "while exploring state {c} {}: {e}",
+                        sys.format_state(store.row_of(&cur))
+                    ));
+                    break;
+                }
+                let mut state_hits = 0u32;
+                for (j, (lab, next)) in succ.iter().enumerate() {
+                    if next.len() != width {
+                        errors.push(format!(
+                            "the system produced a state of {} words, but its states have {width}",
+                            next.len()
+                        ));
+                        break;
+                    }
+                    let code = match local_labels.codes.get(lab) {
+                        Some(&code) => code,
+                        None => {
+                            let label = sys.label(lab);
+                            let code = local_labels.hits.len() as u32;
+                            local_labels
+                                .hits
+                                .push(self.opts.detect_actions.iter().any(|a| label.has_action(a)));
+                            local_labels.codes.insert(lab.clone(), code);
+                            let bytes = postcard::to_allocvec(&label)
+                                .map_err(|e| GenerateError::Explore(e.to_string()))?;
+                            let mut rec = vec![code, bytes.len() as u32];
+                            rec.extend(bytes.chunks(4).map(|c| {
+                                let mut w = [0u8; 4];
+                                w[..c.len()].copy_from_slice(c);
+                                u32::from_le_bytes(w)
+                            }));
+                            comm.push(0, LABEL, &rec);
+                            code
+                        }
+                    };
+                    let hit = local_labels.hits[code as usize];
+                    state_hits += hit as u32;
+                    words.clear();
+                    let [c0, c1] = split(c);
+                    words.extend_from_slice(&[c0, c1, j as u32, code | (hit as u32) << 31, 0]);
+                    sys.encode_state(next, &mut words);
+                    words[4] = (words.len() - 5) as u32;
+                    let owner = owner_of(&words[5..], peers);
+                    comm.push(owner, SUCC, &words);
+                }
+                let deadlock = succ.is_empty() && self.opts.detect_deadlocks;
+                if deadlock && deadlocks_sent < record_limit {
+                    deadlocks_sent += 1;
+                    comm.push(0, DEADLOCK, &split(c));
+                }
+                per_state.push((c, succ.len() as u32, state_hits, deadlock));
+            }
+            let inbox = comm.round(self.worker);
+
+            // Round 2: owners look their states up; a new state remembers the first
+            // transition to it in the sequential order, and asks the worker that ranks
+            // that position for its number.
+            let base = store.len() as u32;
+            let mut first: Vec<(u64, u32)> = Vec::new();
+            let mut pending: Vec<Pending> = Vec::new();
+            for (kind, sender, recs) in inbox {
+                match kind {
+                    SUCC => {
+                        let mut i = 0;
+                        while i < recs.len() {
+                            let (c, j, code, n) = (
+                                join(recs[i], recs[i + 1]),
+                                recs[i + 2],
+                                recs[i + 3],
+                                recs[i + 4] as usize,
+                            );
+                            let vals = &recs[i + 5..i + 5 + n];
+                            i += 5 + n;
+                            dec.clear();
+                            if let Err(e) = sys.decode_state(vals, &mut dec) {
+                                errors.push(e.to_string());
+                                continue;
+                            }
+                            let (lid, new) = insert(&mut store, &dec, &mut key, &mut work)?;
+                            if lid >= base {
+                                let k = (lid - base) as usize;
+                                if new {
+                                    first.push((c, j));
+                                } else if (c, j) < first[k] {
+                                    first[k] = (c, j);
+                                }
+                            }
+                            if self.keep_transitions || code >> 31 == 1 {
+                                pending.push((c, j, sender, code, lid));
+                            }
+                        }
+                    }
+                    LABEL => {
+                        let mut i = 0;
+                        while i < recs.len() {
+                            let (code, len) = (recs[i], recs[i + 1] as usize);
+                            let n = len.div_ceil(4);
+                            let bytes: Vec<u8> = recs[i + 2..i + 2 + n]
+                                .iter()
+                                .flat_map(|w| w.to_le_bytes())
+                                .take(len)
+                                .collect();
+                            i += 2 + n;
+                            let label: Label = postcard::from_bytes(&bytes)
+                                .map_err(|e| GenerateError::Explore(e.to_string()))?;
+                            announced.insert((sender, code), label);
+                        }
+                    }
+                    DEADLOCK => {
+                        for c in recs.chunks(2) {
+                            deadlock_list.push(StateId(join(c[0], c[1]) as u32));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let span = level_size.max(1);
+            let ranker = |c: u64| (((c - lo) as u128 * peers as u128) / span as u128) as u32;
+            for (k, &(c, j)) in first.iter().enumerate() {
+                let [c0, c1] = split(c);
+                comm.push(ranker(c), RANK, &[c0, c1, j, base + k as u32]);
+            }
+            let inbox = comm.round(self.worker);
+
+            // Round 3: each ranker sorts the positions it got and tells everyone how many.
+            let mut ranks: Vec<(u64, u32, u32, u32)> = Vec::new();
+            for (kind, sender, recs) in inbox {
+                if kind == RANK {
+                    for r in recs.chunks(4) {
+                        ranks.push((join(r[0], r[1]), r[2], sender, r[3]));
+                    }
+                }
+            }
+            ranks.sort_unstable();
+            comm.broadcast(COUNT, &split(ranks.len() as u64));
+            let inbox = comm.round(self.worker);
+            let mut counts = vec![0u64; peers as usize];
+            for (kind, sender, recs) in inbox {
+                if kind == COUNT {
+                    counts[sender as usize] = join(recs[0], recs[1]);
+                }
+            }
+            let new_total: u64 = counts.iter().sum();
+
+            // Round 4: rankers number their positions; the one that holds the state that
+            // reaches the bound tells everyone where the sequential search stops: after
+            // the source of that state, keeping the states it found.
+            let offset = total_states + counts[..me as usize].iter().sum::<u64>();
+            for (k, &(_, _, owner, lid)) in ranks.iter().enumerate() {
+                let n = split(offset + k as u64);
+                comm.push(owner, NUMBER, &[lid, n[0], n[1]]);
+            }
+            if let Some(m) = max {
+                if total_states + new_total >= m {
+                    let k = m - 1;
+                    if (offset..offset + ranks.len() as u64).contains(&k) {
+                        let src = ranks[(k - offset) as usize].0;
+                        let kept = ranks.partition_point(|r| r.0 <= src) as u64;
+                        let [s0, s1] = split(src);
+                        let [n0, n1] = split(offset + kept);
+                        comm.broadcast(CUT, &[s0, s1, n0, n1]);
+                    }
+                }
+            }
+            let inbox = comm.round(self.worker);
+
+            // Round 5: owners number their new states and send worker 0 the level's
+            // transitions (or hits); every worker reports its counts.
+            let mut cut: Option<(u64, u64)> = None;
+            let mut new_numbers = vec![u64::MAX; (store.len() as u32 - base) as usize];
+            for (kind, _, recs) in inbox {
+                match kind {
+                    NUMBER => {
+                        for r in recs.chunks(3) {
+                            new_numbers[(r[0] - base) as usize] = join(r[1], r[2]);
+                        }
+                    }
+                    CUT => cut = Some((join(recs[0], recs[1]), join(recs[2], recs[3]))),
+                    _ => {}
+                }
+            }
+            let keep_below = cut.map_or(u64::MAX, |(_, states)| states);
+            let last_source = cut.map_or(u64::MAX, |(src, _)| src);
+            if keep_numbers {
+                numbers.extend_from_slice(&new_numbers);
+            }
+            let mut next: Vec<(u64, u32)> = new_numbers
+                .iter()
+                .enumerate()
+                .filter(|&(_, &n)| n < keep_below)
+                .map(|(k, &n)| (n, base + k as u32))
+                .collect();
+            next.sort_unstable();
+            for &(c, j, expander, code, lid) in &pending {
+                if c > last_source {
+                    continue;
+                }
+                let t = split(numbers[lid as usize]);
+                let [c0, c1] = split(c);
+                comm.push(0, TRANS, &[c0, c1, j, expander, code, t[0], t[1]]);
+            }
+            let mut ctl = [0u32; CONTROL_WORDS];
+            let mut done = (0u64, 0u64, 0u64, 0u64);
+            for &(c, n, h, d) in &per_state {
+                if c > last_source {
+                    break;
+                }
+                done.0 += 1;
+                done.1 += n as u64;
+                done.2 += h as u64;
+                done.3 += d as u64;
+            }
+            let sent = comm.sent_words;
+            for (i, v) in [
+                done.0,
+                done.1,
+                done.2,
+                done.3,
+                store.memory_bytes() as u64,
+                sent,
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                ctl[2 * i..2 * i + 2].copy_from_slice(&split(v));
+            }
+            let stop_here = stopped_by.or_else(crate::budget::poll_stop);
+            ctl[12..15].copy_from_slice(&stop_code(stop_here));
+            ctl[15] = !errors.is_empty() as u32;
+            comm.broadcast(CONTROL, &ctl);
+            if let Some(e) = errors.first() {
+                let mut rec = vec![e.len() as u32];
+                rec.extend(e.as_bytes().chunks(4).map(|c| {
+                    let mut w = [0u8; 4];
+                    w[..c.len()].copy_from_slice(c);
+                    u32::from_le_bytes(w)
+                }));
+                comm.push(0, ERROR, &rec);
+            }
+            let inbox = comm.round(self.worker);
+
+            // Everyone: the level's totals. Worker 0: the level's transitions in the
+            // sequential order.
+            let mut t = Totals::default();
+            let mut trans: Vec<[u32; 7]> = Vec::new();
+            for (kind, _, recs) in inbox {
+                match kind {
+                    CONTROL => {
+                        let v = |i: usize| join(recs[2 * i], recs[2 * i + 1]);
+                        t.explored += v(0);
+                        t.transitions += v(1);
+                        t.actions += v(2);
+                        t.deadlocks += v(3);
+                        t.table_bytes += v(4);
+                        t.sent_words += v(5);
+                        t.stop = t.stop.or(stop_of(&recs[12..15]));
+                        t.error |= recs[15] != 0;
+                    }
+                    TRANS => trans.extend(recs.chunks(7).map(|r| {
+                        let mut a = [0u32; 7];
+                        a.copy_from_slice(r);
+                        a
+                    })),
+                    ERROR => {
+                        let len = recs[0] as usize;
+                        let bytes: Vec<u8> = recs[1..]
+                            .iter()
+                            .flat_map(|w| w.to_le_bytes())
+                            .take(len)
+                            .collect();
+                        errors.push(String::from_utf8_lossy(&bytes).into_owned());
+                    }
+                    _ => {}
+                }
+            }
+            if std::env::var_os("MUON_DIST_DEBUG").is_some() {
+                eprintln!("w{me} level {} lo {lo} size {level_size} new {new_total} trans {} explored {} frontier {} per_state {}", summary.levels, t.transitions, t.explored, frontier.len(), per_state.len());
+            }
+            if t.error {
+                let e = errors
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(|| "another worker failed".to_string());
+                return Err(GenerateError::Explore(e));
+            }
+            if lead {
+                trans.sort_unstable_by_key(|r| (join(r[0], r[1]), r[2]));
+                for r in &trans {
+                    let key = (r[3], r[4] & !(1 << 31));
+                    let label = match global.get(&key) {
+                        Some(&id) => id,
+                        None => {
+                            let l = announced.get(&key).cloned().ok_or_else(|| {
+                                GenerateError::Explore("a label was not announced".into())
+                            })?;
+                            let id = match text_ids.get(l.text()) {
+                                Some(&id) => id,
+                                None => {
+                                    let id = LabelId(self.labels.len() as u32);
+                                    sink.new_label(id, &l)
+                                        .map_err(|e| GenerateError::Explore(e.to_string()))?;
+                                    text_ids.insert(l.text().to_string(), id);
+                                    self.labels.push(l);
+                                    id
+                                }
+                            };
+                            global.insert(key, id);
+                            id
+                        }
+                    };
+                    let tr = Transition {
+                        from: StateId(join(r[0], r[1]) as u32),
+                        label,
+                        to: StateId(join(r[5], r[6]) as u32),
+                    };
+                    if r[4] >> 31 == 1 && hits.len() < record_limit {
+                        hits.push(ActionHit { transition: tr });
+                    }
+                    if self.keep_transitions {
+                        sink.transition(tr)
+                            .map_err(|e| GenerateError::Explore(e.to_string()))?;
+                    }
+                }
+            }
+            summary.explored += t.explored;
+            summary.transitions += t.transitions;
+            summary.action_count += t.actions;
+            summary.deadlock_count += t.deadlocks;
+            summary.table_bytes = t.table_bytes;
+            summary.sent_bytes = 4 * t.sent_words;
+            let kept_new = cut.map_or(new_total, |(_, states)| states - total_states);
+            total_states += kept_new;
+            summary.states = total_states;
+            level_size = kept_new;
+            frontier = next;
+            if let Some(f) = self.progress.as_mut() {
+                if lead && last_report.elapsed() >= Duration::from_secs(1) {
+                    last_report = Instant::now();
+                    f(&Progress {
+                        states: total_states,
+                        explored: summary.explored,
+                        transitions: summary.transitions,
+                        level: summary.levels,
+                        seconds: start.elapsed().as_secs_f64(),
+                    });
+                }
+            }
+            if let Some(r) = t.stop {
+                stopped_by = Some(r);
+                break;
+            }
+            if cut.is_some() {
+                stopped_at_max = true;
+                break;
+            }
+            if kept_new == 0 {
+                break;
+            }
+        }
+        if lead {
+            deadlock_list.sort_unstable();
+            let explored = summary.explored;
+            if stopped_by.is_none() {
+                deadlock_list.retain(|d| (d.0 as u64) < explored);
+            }
+            deadlock_list.truncate(record_limit);
+            summary.deadlocks = deadlock_list;
+            summary.action_hits = hits;
+        }
+        summary.states = total_states;
+        summary.stopped_at_max = stopped_at_max && stopped_by.is_none();
+        summary.stopped_by = stopped_by;
+        summary.seconds = start.elapsed().as_secs_f64();
+        Ok(summary)
+    }
+}
+
+/// Inserts `row` into the store: (local id, new).
+fn insert(
+    store: &mut StateStore,
+    row: &[u32],
+    key: &mut Vec<u32>,
+    work: &mut Vec<u32>,
+) -> Result<(u32, bool), GenerateError> {
+    key.clear();
+    match store.lookup(&[], row, work, key) {
+        Ok(id) => Ok((id.0, false)),
+        Err(h) => store
+            .insert_key(key, h)
+            .map(|(id, new)| (id.0, new))
+            .ok_or_else(|| {
+                GenerateError::Explore(
+                    "a worker's part of the state space has more than 2^32 states or tree nodes: use more workers".into(),
+                )
+            }),
+    }
+}
