@@ -58,13 +58,19 @@ use crate::lts::generate::{
 use crate::lts::lps::{LpsError, LpsSystem, LpsWorker};
 use crate::lts::{Label, TransitionSystem};
 
-/// A system whose states can be sent to another process as values.
+/// A system whose states can be sent to another process as values: each word of a row
+/// (for an LPS, one term per parameter) has *value words* that any process can rebuild.
 pub trait Portable: TransitionSystem {
-    /// Appends the value words of `state` (a row of this system) to `out`.
-    fn encode_state(&self, state: &[u32], out: &mut Vec<u32>);
-    /// Rebuilds a row from value words written by [`encode_state`](Portable::encode_state)
-    /// on any process.
-    fn decode_state(&self, words: &[u32], out: &mut Vec<u32>) -> Result<(), PortableError>;
+    /// A worker's caches of the values it wrote and read (values repeat across states far
+    /// more than states do, as tree compression relies on).
+    type Codec: Default;
+    /// Appends the value words of row word `word` to `out`.
+    fn encode_value(&self, codec: &mut Self::Codec, word: u32, out: &mut Vec<u32>);
+    /// The row word of value words written by [`encode_value`](Portable::encode_value) on
+    /// any process (all of `words`).
+    fn decode_value(&self, codec: &mut Self::Codec, words: &[u32]) -> Result<u32, PortableError>;
+    /// A hash of the value of row word `word`, the same on every process.
+    fn value_hash(&self, codec: &mut Self::Codec, word: u32) -> u64;
     /// Equal on every process that may exchange states with this one.
     fn fingerprint(&self) -> u64;
 }
@@ -120,28 +126,74 @@ impl<'s> TransitionSystem for PortableLps<'s> {
     }
 }
 
-impl Portable for PortableLps<'_> {
-    fn encode_state(&self, state: &[u32], out: &mut Vec<u32>) {
-        let store = self.sys.store();
-        for &t in state {
-            portable::encode(store, self.frontier, crate::data::TermId(t), out);
+/// The caches of [`PortableLps`]: per term id, its value's words and hash.
+#[derive(Default)]
+pub struct LpsCodec {
+    /// Per term id: (start, length) of its words in `arena`; length 0 for not yet known.
+    words: Vec<(u32, u32)>,
+    hashes: Vec<u64>,
+    arena: Vec<u32>,
+}
+
+impl LpsCodec {
+    /// The value words of term `t`, written once.
+    fn words_of(&mut self, sys: &PortableLps<'_>, t: u32) -> (usize, usize) {
+        if let Some(&(at, len)) = self.words.get(t as usize) {
+            if len > 0 {
+                return (at as usize, len as usize);
+            }
         }
+        let at = self.arena.len();
+        portable::encode(
+            sys.sys.store(),
+            sys.frontier,
+            crate::data::TermId(t),
+            &mut self.arena,
+        );
+        let len = self.arena.len() - at;
+        if self.words.len() <= t as usize {
+            self.words.resize(t as usize + 1, (0, 0));
+        }
+        self.words[t as usize] = (at as u32, len as u32);
+        (at, len)
+    }
+}
+
+impl Portable for PortableLps<'_> {
+    type Codec = LpsCodec;
+
+    fn encode_value(&self, codec: &mut LpsCodec, word: u32, out: &mut Vec<u32>) {
+        let (at, len) = codec.words_of(self, word);
+        out.extend_from_slice(&codec.arena[at..at + len]);
     }
 
-    fn decode_state(&self, words: &[u32], out: &mut Vec<u32>) -> Result<(), PortableError> {
-        let store = self.sys.store();
+    fn decode_value(&self, _codec: &mut LpsCodec, words: &[u32]) -> Result<u32, PortableError> {
         let mut pos = 0;
-        while pos < words.len() {
-            out.push(portable::decode(store, self.frontier, words, &mut pos)?.0);
+        let t = portable::decode(self.sys.store(), self.frontier, words, &mut pos)?;
+        if pos != words.len() {
+            return Err(PortableError("words left after a value".into()));
         }
-        if out.len() != self.state_width() {
-            return Err(PortableError(format!(
-                "a state of {} values where the LPS has {} parameters",
-                out.len(),
-                self.state_width()
-            )));
+        Ok(t.0)
+    }
+
+    fn value_hash(&self, codec: &mut LpsCodec, word: u32) -> u64 {
+        if let Some(&h) = codec.hashes.get(word as usize) {
+            if h != 0 {
+                return h;
+            }
         }
-        Ok(())
+        let (at, len) = codec.words_of(self, word);
+        let mut h: u64 = 0x243F_6A88_85A3_08D3;
+        for &w in &codec.arena[at..at + len] {
+            h = (h ^ w as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            h ^= h >> 29;
+        }
+        let h = h | 1;
+        if codec.hashes.len() <= word as usize {
+            codec.hashes.resize(word as usize + 1, 0);
+        }
+        codec.hashes[word as usize] = h;
+        h
     }
 
     fn fingerprint(&self) -> u64 {

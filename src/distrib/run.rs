@@ -38,6 +38,8 @@ const DEADLOCK: u32 = 8;
 const CONTROL: u32 = 9;
 const ERROR: u32 = 10;
 const HELLO: u32 = 11;
+/// Kinds are below this.
+const KINDS: usize = 12;
 
 /// A batch is sent once it holds this many words, so no buffer grows with the level.
 const FLUSH: usize = 1 << 16;
@@ -52,15 +54,32 @@ fn join(lo: u32, hi: u32) -> u64 {
     lo as u64 | (hi as u64) << 32
 }
 
-/// The owner of a state: a hash of its value words (the same on every process).
-fn owner_of(words: &[u32], peers: u32) -> u32 {
+/// The owner of a state: a hash of its values (the same on every process).
+fn owner_of<S: Portable>(sys: &S, codec: &mut S::Codec, row: &[u32], peers: u32) -> u32 {
     let mut h: u64 = 0x243F_6A88_85A3_08D3;
-    for &w in words {
-        h = (h ^ w as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    for &w in row {
+        h = (h ^ sys.value_hash(codec, w)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         h ^= h >> 29;
     }
     h ^= h >> 32;
     (h % peers as u64) as u32
+}
+
+/// A successor record starts with this word; a value definition with [`DEF`].
+const STATE: u32 = 0;
+/// `[DEF, id, length, value words]`: the sender's dictionary id `id` stands for this value
+/// from now on (successor records name values by these ids, one word each).
+const DEF: u32 = 1;
+
+/// Per destination, the ids of the values already defined there (one dictionary per pair
+/// of workers: ids are the sender's).
+#[derive(Default)]
+struct Dictionaries {
+    /// Per destination, per row word: id + 1 (0: not yet defined there).
+    sent: Vec<Vec<u32>>,
+    next: Vec<u32>,
+    /// Per sender, per id: the row word in this worker's store.
+    received: Vec<Vec<u32>>,
 }
 
 /// The rounds of one worker: timely's input, its exchange by destination, and the probe
@@ -75,7 +94,7 @@ struct Comm {
     me: u32,
     peers: u32,
     /// Per destination, per kind: the batch being filled.
-    out: Vec<FxHashMap<u32, Vec<u32>>>,
+    out: Vec<[Vec<u32>; KINDS]>,
     /// Words sent to other workers.
     sent_words: u64,
 }
@@ -108,14 +127,14 @@ impl Comm {
             time: 0,
             me: worker.index() as u32,
             peers,
-            out: (0..peers).map(|_| FxHashMap::default()).collect(),
+            out: (0..peers).map(|_| Default::default()).collect(),
             sent_words: 0,
         }
     }
 
     /// Appends one record for `dest`.
     fn push(&mut self, dest: u32, kind: u32, record: &[u32]) {
-        let buf = self.out[dest as usize].entry(kind).or_default();
+        let buf = &mut self.out[dest as usize][kind as usize];
         buf.extend_from_slice(record);
         if buf.len() >= FLUSH {
             let words = std::mem::take(buf);
@@ -138,15 +157,30 @@ impl Comm {
             .send((dest, kind | self.me << 8, self.time, words));
     }
 
+    /// Between states of round 1: lets timely move records, and returns those of the
+    /// current round that have arrived (later rounds' stay in the inbox).
+    fn poll(&mut self, worker: &mut timely::worker::Worker) -> Vec<(u32, u32, Vec<u32>)> {
+        worker.step_or_park(Some(Duration::ZERO));
+        let round = self.time;
+        let mut inbox = self.inbox.borrow_mut();
+        if inbox.is_empty() {
+            return Vec::new();
+        }
+        let (now, later): (Vec<_>, Vec<_>) = inbox.drain(..).partition(|m| m.2 == round);
+        *inbox = later;
+        now.into_iter()
+            .map(|(_, ks, _, words)| (ks & 0xff, ks >> 8, words))
+            .collect()
+    }
+
     /// Ends a round: sends what is buffered and waits until every worker's records of the
     /// round have arrived; returns them as (kind, sender, words).
     fn round(&mut self, worker: &mut timely::worker::Worker) -> Vec<(u32, u32, Vec<u32>)> {
         for dest in 0..self.peers {
-            let kinds: Vec<u32> = self.out[dest as usize].keys().copied().collect();
-            for kind in kinds {
-                let words = self.out[dest as usize].remove(&kind).unwrap_or_default();
+            for kind in 0..KINDS {
+                let words = std::mem::take(&mut self.out[dest as usize][kind]);
                 if !words.is_empty() {
-                    self.send(dest, kind, words);
+                    self.send(dest, kind as u32, words);
                 }
             }
         }
@@ -257,7 +291,13 @@ impl<S: Portable> Dist<'_, S> {
         let lead = me == 0;
         let width = sys.state_width();
         let mut sw = sys.worker();
-        let mut store = StateStore::new(self.opts.store, width);
+        let mut ctx = Ctx::<S> {
+            store: StateStore::new(self.opts.store, width),
+            codec: S::Codec::default(),
+            key: Vec::new(),
+            work: Vec::new(),
+            dec: Vec::with_capacity(width),
+        };
         let detect = !self.opts.detect_actions.is_empty();
         // Numbers of all states are kept only when transitions or action hits need their
         // targets' numbers; otherwise only the current level's.
@@ -290,14 +330,17 @@ impl<S: Portable> Dist<'_, S> {
 
         // The initial state, inserted by its owner as state 0.
         let mut row = Vec::with_capacity(width);
-        let mut words = Vec::new();
+        let (mut words, mut def) = (Vec::new(), Vec::new());
         sys.initial_state(&mut sw, &mut row)
             .map_err(|e| GenerateError::Explore(format!("the initial state: {e}")))?;
-        sys.encode_state(&row, &mut words);
         let mut frontier: Vec<(u64, u32)> = Vec::new();
-        let (mut key, mut work) = (Vec::new(), Vec::new());
-        if owner_of(&words, peers) == me {
-            let lid = insert(&mut store, &row, &mut key, &mut work)?.0;
+        let mut dict = Dictionaries {
+            sent: vec![Vec::new(); peers as usize],
+            next: vec![0; peers as usize],
+            received: vec![Vec::new(); peers as usize],
+        };
+        if owner_of(sys, &mut ctx.codec, &row, peers) == me {
+            let lid = ctx.insert(&row)?.0;
             frontier.push((0, lid));
             if keep_numbers {
                 numbers.push(0);
@@ -310,8 +353,6 @@ impl<S: Portable> Dist<'_, S> {
         let mut stopped_by: Option<StopReason> = None;
         let mut stopped_at_max = max.is_some_and(|m| m <= 1);
         let mut cur = Vec::new();
-        let mut dec: Vec<u32> = Vec::with_capacity(width);
-        let mut succ: Vec<(S::Label, Vec<u32>)> = Vec::new();
         let mut deadlocks_sent = 0usize;
         let mut last_report = start;
         // Worker 0: the action hits and deadlocks so far, in the sequential order.
@@ -330,35 +371,57 @@ impl<S: Portable> Dist<'_, S> {
             }
 
             // Round 1: expand. Successor j of state c goes to its owner as
-            // [c, j, label code, value words]; new labels go to worker 0.
+            // [c, j, label code, value words]; new labels go to worker 0. Owners look up
+            // the successors sent to them as they arrive (rounds 1 and 2 overlap, so a
+            // level's messages never pile up): a new state remembers the first transition
+            // to it in the sequential order.
+            let mut own = Owner {
+                base: ctx.store.len() as u32,
+                first: Vec::new(),
+                pending: Vec::new(),
+            };
             let mut per_state: Vec<(u64, u32, u32, bool)> = Vec::with_capacity(frontier.len());
+            // Records of this round other than successors, kept for its end.
+            let mut held: Vec<(u32, u32, Vec<u32>)> = Vec::new();
             for &(c, lid) in &frontier {
                 if !errors.is_empty() || stopped_by.is_some() {
                     break;
                 }
-                if per_state.len() % 256 == 255 {
-                    stopped_by = crate::budget::poll_stop();
+                if per_state.len() % 64 == 63 {
+                    if per_state.len() % 256 == 255 {
+                        stopped_by = crate::budget::poll_stop();
+                    }
+                    for (kind, sender, recs) in comm.poll(self.worker) {
+                        if kind == SUCC {
+                            self.absorb(
+                                &mut own,
+                                &mut ctx,
+                                &mut dict,
+                                kind,
+                                sender,
+                                &recs,
+                                &mut errors,
+                            )?;
+                        } else {
+                            held.push((kind, sender, recs));
+                        }
+                    }
                 }
-                store.load(StateId(lid), &mut cur);
-                succ.clear();
-                let r = sys.successors(&mut sw, store.row_of(&cur), &mut |lab, next| {
-                    succ.push((lab.clone(), next.to_vec()));
-                });
-                if let Err(e) = r {
-                    errors.push(format!(
-                        "while exploring state {c} {}: {e}",
-                        sys.format_state(store.row_of(&cur))
-                    ));
-                    break;
-                }
-                let mut state_hits = 0u32;
-                for (j, (lab, next)) in succ.iter().enumerate() {
+                ctx.store.load(StateId(lid), &mut cur);
+                let [c0, c1] = split(c);
+                let (mut n, mut state_hits) = (0u32, 0u32);
+                let mut failed: Option<String> = None;
+                let opts = &self.opts;
+                let r = sys.successors(&mut sw, ctx.store.row_of(&cur), &mut |lab, next| {
+                    if failed.is_some() {
+                        return;
+                    }
                     if next.len() != width {
-                        errors.push(format!(
+                        failed = Some(format!(
                             "the system produced a state of {} words, but its states have {width}",
                             next.len()
                         ));
-                        break;
+                        return;
                     }
                     let code = match local_labels.codes.get(lab) {
                         Some(&code) => code,
@@ -367,88 +430,68 @@ impl<S: Portable> Dist<'_, S> {
                             let code = local_labels.hits.len() as u32;
                             local_labels
                                 .hits
-                                .push(self.opts.detect_actions.iter().any(|a| label.has_action(a)));
+                                .push(opts.detect_actions.iter().any(|a| label.has_action(a)));
                             local_labels.codes.insert(lab.clone(), code);
-                            let bytes = postcard::to_allocvec(&label)
-                                .map_err(|e| GenerateError::Explore(e.to_string()))?;
-                            let mut rec = vec![code, bytes.len() as u32];
-                            rec.extend(bytes.chunks(4).map(|c| {
-                                let mut w = [0u8; 4];
-                                w[..c.len()].copy_from_slice(c);
-                                u32::from_le_bytes(w)
-                            }));
+                            let mut rec = vec![code];
+                            push_bytes(
+                                &mut rec,
+                                &postcard::to_allocvec(&label).unwrap_or_default(),
+                            );
                             comm.push(0, LABEL, &rec);
                             code
                         }
                     };
                     let hit = local_labels.hits[code as usize];
                     state_hits += hit as u32;
+                    let owner = owner_of(sys, &mut ctx.codec, next, peers);
                     words.clear();
-                    let [c0, c1] = split(c);
-                    words.extend_from_slice(&[c0, c1, j as u32, code | (hit as u32) << 31, 0]);
-                    sys.encode_state(next, &mut words);
-                    words[4] = (words.len() - 5) as u32;
-                    let owner = owner_of(&words[5..], peers);
+                    words.extend_from_slice(&[STATE, c0, c1, n, code | (hit as u32) << 31]);
+                    let sent = &mut dict.sent[owner as usize];
+                    for &v in next {
+                        if sent.len() <= v as usize {
+                            sent.resize(v as usize + 1, 0);
+                        }
+                        if sent[v as usize] == 0 {
+                            let id = dict.next[owner as usize];
+                            dict.next[owner as usize] += 1;
+                            sent[v as usize] = id + 1;
+                            def.clear();
+                            def.extend_from_slice(&[DEF, id, 0]);
+                            sys.encode_value(&mut ctx.codec, v, &mut def);
+                            def[2] = (def.len() - 3) as u32;
+                            comm.push(owner, SUCC, &def);
+                        }
+                        words.push(sent[v as usize] - 1);
+                    }
                     comm.push(owner, SUCC, &words);
+                    n += 1;
+                });
+                if let Err(e) = r {
+                    failed = Some(format!(
+                        "while exploring state {c} {}: {e}",
+                        sys.format_state(ctx.store.row_of(&cur))
+                    ));
                 }
-                let deadlock = succ.is_empty() && self.opts.detect_deadlocks;
+                if let Some(e) = failed {
+                    errors.push(e);
+                    break;
+                }
+                let deadlock = n == 0 && self.opts.detect_deadlocks;
                 if deadlock && deadlocks_sent < record_limit {
                     deadlocks_sent += 1;
                     comm.push(0, DEADLOCK, &split(c));
                 }
-                per_state.push((c, succ.len() as u32, state_hits, deadlock));
+                per_state.push((c, n, state_hits, deadlock));
             }
-            let inbox = comm.round(self.worker);
-
-            // Round 2: owners look their states up; a new state remembers the first
-            // transition to it in the sequential order, and asks the worker that ranks
-            // that position for its number.
-            let base = store.len() as u32;
-            let mut first: Vec<(u64, u32)> = Vec::new();
-            let mut pending: Vec<Pending> = Vec::new();
-            for (kind, sender, recs) in inbox {
+            held.extend(comm.round(self.worker));
+            for (kind, sender, recs) in held {
                 match kind {
-                    SUCC => {
-                        let mut i = 0;
-                        while i < recs.len() {
-                            let (c, j, code, n) = (
-                                join(recs[i], recs[i + 1]),
-                                recs[i + 2],
-                                recs[i + 3],
-                                recs[i + 4] as usize,
-                            );
-                            let vals = &recs[i + 5..i + 5 + n];
-                            i += 5 + n;
-                            dec.clear();
-                            if let Err(e) = sys.decode_state(vals, &mut dec) {
-                                errors.push(e.to_string());
-                                continue;
-                            }
-                            let (lid, new) = insert(&mut store, &dec, &mut key, &mut work)?;
-                            if lid >= base {
-                                let k = (lid - base) as usize;
-                                if new {
-                                    first.push((c, j));
-                                } else if (c, j) < first[k] {
-                                    first[k] = (c, j);
-                                }
-                            }
-                            if self.keep_transitions || code >> 31 == 1 {
-                                pending.push((c, j, sender, code, lid));
-                            }
-                        }
-                    }
                     LABEL => {
                         let mut i = 0;
                         while i < recs.len() {
-                            let (code, len) = (recs[i], recs[i + 1] as usize);
-                            let n = len.div_ceil(4);
-                            let bytes: Vec<u8> = recs[i + 2..i + 2 + n]
-                                .iter()
-                                .flat_map(|w| w.to_le_bytes())
-                                .take(len)
-                                .collect();
-                            i += 2 + n;
+                            let code = recs[i];
+                            let (bytes, next) = take_bytes(&recs, i + 1);
+                            i = next;
                             let label: Label = postcard::from_bytes(&bytes)
                                 .map_err(|e| GenerateError::Explore(e.to_string()))?;
                             announced.insert((sender, code), label);
@@ -459,9 +502,22 @@ impl<S: Portable> Dist<'_, S> {
                             deadlock_list.push(StateId(join(c[0], c[1]) as u32));
                         }
                     }
-                    _ => {}
+                    kind => self.absorb(
+                        &mut own,
+                        &mut ctx,
+                        &mut dict,
+                        kind,
+                        sender,
+                        &recs,
+                        &mut errors,
+                    )?,
                 }
             }
+            let Owner {
+                base,
+                first,
+                pending,
+            } = own;
             let span = level_size.max(1);
             let ranker = |c: u64| (((c - lo) as u128 * peers as u128) / span as u128) as u32;
             for (k, &(c, j)) in first.iter().enumerate() {
@@ -515,7 +571,7 @@ impl<S: Portable> Dist<'_, S> {
             // Round 5: owners number their new states and send worker 0 the level's
             // transitions (or hits); every worker reports its counts.
             let mut cut: Option<(u64, u64)> = None;
-            let mut new_numbers = vec![u64::MAX; (store.len() as u32 - base) as usize];
+            let mut new_numbers = vec![u64::MAX; (ctx.store.len() as u32 - base) as usize];
             for (kind, _, recs) in inbox {
                 match kind {
                     NUMBER => {
@@ -564,7 +620,7 @@ impl<S: Portable> Dist<'_, S> {
                 done.1,
                 done.2,
                 done.3,
-                store.memory_bytes() as u64,
+                ctx.store.memory_bytes() as u64,
                 sent,
             ]
             .into_iter()
@@ -577,12 +633,8 @@ impl<S: Portable> Dist<'_, S> {
             ctl[15] = !errors.is_empty() as u32;
             comm.broadcast(CONTROL, &ctl);
             if let Some(e) = errors.first() {
-                let mut rec = vec![e.len() as u32];
-                rec.extend(e.as_bytes().chunks(4).map(|c| {
-                    let mut w = [0u8; 4];
-                    w[..c.len()].copy_from_slice(c);
-                    u32::from_le_bytes(w)
-                }));
+                let mut rec = Vec::new();
+                push_bytes(&mut rec, e.as_bytes());
                 comm.push(0, ERROR, &rec);
             }
             let inbox = comm.round(self.worker);
@@ -723,23 +775,141 @@ impl<S: Portable> Dist<'_, S> {
     }
 }
 
-/// Inserts `row` into the store: (local id, new).
-fn insert(
-    store: &mut StateStore,
-    row: &[u32],
-    key: &mut Vec<u32>,
-    work: &mut Vec<u32>,
-) -> Result<(u32, bool), GenerateError> {
-    key.clear();
-    match store.lookup(&[], row, work, key) {
-        Ok(id) => Ok((id.0, false)),
-        Err(h) => store
-            .insert_key(key, h)
-            .map(|(id, new)| (id.0, new))
-            .ok_or_else(|| {
-                GenerateError::Explore(
-                    "a worker's part of the state space has more than 2^32 states or tree nodes: use more workers".into(),
-                )
-            }),
+/// A worker's part of the state space and its scratch.
+struct Ctx<S: Portable> {
+    store: StateStore,
+    codec: S::Codec,
+    key: Vec<u32>,
+    work: Vec<u32>,
+    dec: Vec<u32>,
+}
+
+impl<S: Portable> Ctx<S> {
+    /// Inserts `row` into the store: (local id, new).
+    fn insert(&mut self, row: &[u32]) -> Result<(u32, bool), GenerateError> {
+        self.key.clear();
+        match self.store.lookup(&[], row, &mut self.work, &mut self.key) {
+            Ok(id) => Ok((id.0, false)),
+            Err(h) => self
+                .store
+                .insert_key(&self.key, h)
+                .map(|(id, new)| (id.0, new))
+                .ok_or_else(|| {
+                    GenerateError::Explore(
+                        "a worker's part of the state space has more than 2^32 states or tree nodes: use more workers".into(),
+                    )
+                }),
+        }
     }
+}
+
+/// What an owner gathers in a level: its new states' first positions and, when targets
+/// are needed, the transitions into its states.
+struct Owner {
+    base: u32,
+    first: Vec<(u64, u32)>,
+    pending: Vec<Pending>,
+}
+
+impl<S: Portable> Dist<'_, S> {
+    /// Looks up the successors of a SUCC batch (other kinds are left to their round).
+    #[allow(clippy::too_many_arguments)]
+    fn absorb(
+        &self,
+        own: &mut Owner,
+        ctx: &mut Ctx<S>,
+        dict: &mut Dictionaries,
+        kind: u32,
+        sender: u32,
+        recs: &[u32],
+        errors: &mut Vec<String>,
+    ) -> Result<(), GenerateError> {
+        if kind != SUCC {
+            return Ok(());
+        }
+        let width = self.sys.state_width();
+        let values = &mut dict.received[sender as usize];
+        let mut i = 0;
+        while i < recs.len() {
+            if recs[i] == DEF {
+                let (id, n) = (recs.get(i + 1), recs.get(i + 2));
+                let (Some(&id), Some(&n)) = (id, n) else {
+                    errors.push("a value definition was cut short".into());
+                    return Ok(());
+                };
+                let Some(words) = recs.get(i + 3..i + 3 + n as usize) else {
+                    errors.push("a value definition was cut short".into());
+                    return Ok(());
+                };
+                i += 3 + n as usize;
+                match self.sys.decode_value(&mut ctx.codec, words) {
+                    Ok(v) if id as usize == values.len() => values.push(v),
+                    Ok(_) => {
+                        errors.push("value definitions arrived out of order".into());
+                        return Ok(());
+                    }
+                    Err(e) => {
+                        errors.push(e.to_string());
+                        return Ok(());
+                    }
+                }
+                continue;
+            }
+            let Some(r) = recs.get(i..i + 5 + width) else {
+                errors.push("a successor record was cut short".into());
+                return Ok(());
+            };
+            i += 5 + width;
+            let (c, j, code) = (join(r[1], r[2]), r[3], r[4]);
+            let mut dec = std::mem::take(&mut ctx.dec);
+            dec.clear();
+            for &id in &r[5..] {
+                match values.get(id as usize) {
+                    Some(&v) => dec.push(v),
+                    None => {
+                        errors.push(format!("value {id} was used before it was defined"));
+                        ctx.dec = dec;
+                        return Ok(());
+                    }
+                }
+            }
+            let (lid, new) = ctx.insert(&dec)?;
+            ctx.dec = dec;
+            if lid >= own.base {
+                let k = (lid - own.base) as usize;
+                if new {
+                    own.first.push((c, j));
+                } else if (c, j) < own.first[k] {
+                    own.first[k] = (c, j);
+                }
+            }
+            if self.keep_transitions || code >> 31 == 1 {
+                own.pending.push((c, j, sender, code, lid));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Appends `bytes` to `rec` as its length and then little-endian words.
+fn push_bytes(rec: &mut Vec<u32>, bytes: &[u8]) {
+    rec.push(bytes.len() as u32);
+    rec.extend(bytes.chunks(4).map(|c| {
+        let mut w = [0u8; 4];
+        w[..c.len()].copy_from_slice(c);
+        u32::from_le_bytes(w)
+    }));
+}
+
+/// The bytes written by [`push_bytes`] at `recs[at..]`, and the index after them.
+fn take_bytes(recs: &[u32], at: usize) -> (Vec<u8>, usize) {
+    let len = recs.get(at).copied().unwrap_or(0) as usize;
+    let n = len.div_ceil(4);
+    let end = (at + 1 + n).min(recs.len());
+    let bytes = recs[(at + 1).min(end)..end]
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .take(len)
+        .collect();
+    (bytes, at + 1 + n)
 }
