@@ -1,0 +1,369 @@
+//! `lps2lts --workers/--processes`: the distributed exploration on timely dataflow gives the
+//! one-process search's results — the same `.aut` file byte for byte, the same counts under
+//! `--max`, the same deadlocks and detected actions — for 1, 2 and 3 processes of 1 or 2
+//! workers on loopback; a lost process, a wrong command line and a process that never
+//! comes end with a clear error, never a hang or an output file.
+
+#[path = "cli_common/mod.rs"]
+mod cli_common;
+use cli_common::{muon, s};
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// `n` loopback addresses with ports that were free a moment ago, as a hosts file.
+fn hosts_file(dir: &Path, n: usize) -> PathBuf {
+    let listeners: Vec<TcpListener> = (0..n)
+        .map(|_| TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    let lines: Vec<String> = listeners
+        .iter()
+        .map(|l| format!("127.0.0.1:{}", l.local_addr().unwrap().port()))
+        .collect();
+    let path = dir.join(format!("hosts{n}"));
+    std::fs::write(&path, format!("# test cluster\n{}\n", lines.join("\n"))).unwrap();
+    path
+}
+
+fn spawn(args: &[String]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_muon"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits for `child` at most `limit`; kills it and fails the test when it hangs.
+fn finish(mut child: Child, limit: Duration, what: &str) -> Output {
+    let start = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "{what} hung for {limit:?}; stderr:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Runs `lps2lts` with `args` on `processes` processes of `workers` workers each;
+/// returns process 0's exit code and standard error, after checking the others succeed
+/// and write nothing.
+fn cluster_run(dir: &Path, processes: usize, workers: usize, args: &[&str]) -> (i32, String) {
+    let hosts = hosts_file(dir, processes);
+    let children: Vec<Child> = (0..processes)
+        .map(|p| {
+            let mut a: Vec<String> = vec!["lps2lts".into()];
+            a.extend(args.iter().map(|x| x.to_string()));
+            a.extend([
+                "--workers".into(),
+                workers.to_string(),
+                "--processes".into(),
+                processes.to_string(),
+                "--process".into(),
+                p.to_string(),
+                "--hosts".into(),
+                s(&hosts).into(),
+            ]);
+            spawn(&a)
+        })
+        .collect();
+    let mut outs: Vec<Output> = children
+        .into_iter()
+        .enumerate()
+        .map(|(p, c)| finish(c, Duration::from_secs(120), &format!("process {p}")))
+        .collect();
+    for (p, o) in outs.iter().enumerate().skip(1) {
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "process {p}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let lead = outs.remove(0);
+    (
+        lead.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&lead.stderr).into_owned(),
+    )
+}
+
+fn linearise(dir: &Path, name: &str, src: &str) -> PathBuf {
+    let spec = dir.join(format!("{name}.mcrl2"));
+    std::fs::write(&spec, src).unwrap();
+    let lps = dir.join(format!("{name}.lps"));
+    let (code, _, err) = muon(&["mcrl22lps", s(&spec), s(&lps)]);
+    assert_eq!(code, 0, "{err}\n{src}");
+    lps
+}
+
+/// The messages of a run without its progress lines and timely's connection chatter.
+fn messages(err: &str) -> Vec<String> {
+    err.lines()
+        .filter(|l| l.starts_with("lps2lts:") || l.contains("-detect:"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// A random process whose states hold structured values (lists, a structured sort, large
+/// and negative numbers), so that values of every shape travel between processes.
+fn random_spec() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let summand = (0u8..6, 1u32..5, 0u32..6).prop_map(|(kind, d, e)| match kind {
+        0 => format!("(#q < {e}) -> put(n) . P(q = q <| n, n = (n + {d}) mod 7)"),
+        1 => "(q != []) -> get(head(q)) . P(q = tail(q))".to_string(),
+        2 => format!("sum k: Nat . (k < {d}) -> tag(k) . P(c = if(c == red, blue(k), red))"),
+        3 => format!(
+            "(n > {e} && z > -3000000000000) -> tau . P(z = z - {d} * 1000000000000, n = 0)"
+        ),
+        4 => "is_blue(c) -> tag(shade(c)) | put(n) . P(c = red)".to_string(),
+        _ => format!("(z < 0) -> done . P(z = {e})"),
+    });
+    prop::collection::vec(summand, 1..6).prop_map(|ss| {
+        format!(
+            "sort Col = struct red | blue(shade: Nat)?is_blue;\n\
+             act put, get, tag: Nat; done;\n\
+             proc P(q: List(Nat), n: Nat, c: Col, z: Int) =\n    {};\n\
+             init P([], 0, red, 0);\n",
+            ss.join("\n  + ")
+        )
+    })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(8))]
+
+    /// Random specifications: 1 process of 2 workers, 2 of 1 and 3 of 2 give the
+    /// one-process `.aut` file byte for byte, and the same deadlocks, detected actions and
+    /// counts under a state bound.
+    #[test]
+    fn clusters_explore_as_one_process(src in random_spec()) {
+        let dir = tempfile::tempdir().unwrap();
+        let lps = linearise(dir.path(), "m", &src);
+        let reference = dir.path().join("ref.aut");
+        let (code, _, err) = muon(&["lps2lts", "--threads", "1", s(&lps), s(&reference)]);
+        proptest::prop_assert_eq!(code, 0, "{}", err);
+        let want = std::fs::read(&reference).unwrap();
+        let (_, _, one_max) = muon(&["lps2lts", "--max", "7", "--threads", "1", s(&lps)]);
+        let (_, _, one_d) = muon(&["lps2lts", "-D", "-a", "get,done", "--threads", "1", s(&lps)]);
+        for (p, w) in [(1, 2), (2, 1), (3, 2)] {
+            let out = dir.path().join(format!("p{p}w{w}.aut"));
+            let (code, err) = cluster_run(dir.path(), p, w, &[s(&lps), s(&out)]);
+            proptest::prop_assert_eq!(code, 0, "{}", err);
+            let got = std::fs::read(&out).unwrap();
+            proptest::prop_assert!(got == want, "{} processes of {} workers: the .aut differs\n{}", p, w, src);
+            let (code, err) = cluster_run(dir.path(), p, w, &["-D", "-a", "get,done", s(&lps)]);
+            proptest::prop_assert_eq!(code, 0, "{}", err);
+            proptest::prop_assert_eq!(messages(&err), messages(&one_d), "{} x {}: -D -a\n{}", p, w, src);
+            let (code, err) = cluster_run(dir.path(), p, w, &["--max", "7", s(&lps)]);
+            proptest::prop_assert_eq!(code, 0, "{}", err);
+            proptest::prop_assert_eq!(messages(&err), messages(&one_max), "{} x {}: --max\n{}", p, w, src);
+        }
+    }
+}
+
+/// A model with a few hundred thousand states: long enough to stop a process in the middle.
+const LONG: &str = "act a, b: Nat;\n\
+    proc P(x: Nat, y: Nat) = (x < 1500) -> a(x) . P(x = x + 1) + (y < 1500) -> b(y) . P(y = y + 1);\n\
+    init P(0, 0);\n";
+
+/// The A.1 seed model on one process and on three of two workers: the same `.aut`, and the
+/// same summary line without an output.
+#[test]
+fn seed_model_on_three_processes() {
+    let dir = tempfile::tempdir().unwrap();
+    let lps = dir.path().join("a1.lps");
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("lps/A1_binary_heartbeat.mcrl2");
+    let (code, _, err) = muon(&["mcrl22lps", s(&spec), s(&lps)]);
+    assert_eq!(code, 0, "{err}");
+    let reference = dir.path().join("ref.aut");
+    let (code, _, one) = muon(&["lps2lts", s(&lps), s(&reference)]);
+    assert_eq!(code, 0, "{one}");
+    let out = dir.path().join("p3.aut");
+    let (code, err) = cluster_run(dir.path(), 3, 2, &[s(&lps), s(&out)]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        std::fs::read(&reference).unwrap()
+    );
+    let (_, _, one) = muon(&["lps2lts", s(&lps)]);
+    let (code, err) = cluster_run(dir.path(), 3, 2, &[s(&lps)]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(messages(&err), messages(&one));
+    assert!(messages(&one)[0].contains("24484 states"), "{one}");
+}
+
+/// A process killed in the middle: the other ends with an error that says so, within
+/// seconds, and writes no output file.
+#[test]
+fn a_killed_process_stops_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let lps = linearise(dir.path(), "long", LONG);
+    let hosts = hosts_file(dir.path(), 2);
+    let out = dir.path().join("out.aut");
+    let args = |p: usize| -> Vec<String> {
+        [
+            "lps2lts",
+            s(&lps),
+            s(&out),
+            "--processes",
+            "2",
+            "--process",
+            &p.to_string(),
+            "--hosts",
+            s(&hosts),
+        ]
+        .iter()
+        .map(|x| x.to_string())
+        .collect()
+    };
+    let lead = spawn(&args(0));
+    let mut other = spawn(&args(1));
+    std::thread::sleep(Duration::from_millis(2500));
+    other.kill().unwrap();
+    let _ = other.wait();
+    let o = finish(
+        lead,
+        Duration::from_secs(60),
+        "process 0 after its peer was killed",
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_ne!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("connection to another process was lost"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!out.exists(), "no output after a failed run");
+}
+
+/// A process whose peers never come gives up after --connect-timeout.
+#[test]
+fn a_missing_process_is_an_error_not_a_hang() {
+    let dir = tempfile::tempdir().unwrap();
+    let lps = linearise(dir.path(), "long", LONG);
+    let hosts = hosts_file(dir.path(), 2);
+    let child = spawn(
+        &[
+            "lps2lts",
+            s(&lps),
+            "--processes",
+            "2",
+            "--process",
+            "0",
+            "--hosts",
+            s(&hosts),
+            "--connect-timeout",
+            "2",
+        ]
+        .map(String::from),
+    );
+    let o = finish(child, Duration::from_secs(30), "a process without peers");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("could not connect"), "{err}");
+}
+
+/// Processes given different specifications refuse to explore.
+#[test]
+fn processes_on_different_inputs_refuse() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = linearise(dir.path(), "a", LONG);
+    let b = linearise(
+        dir.path(),
+        "b",
+        "act c: Bool;\nproc Q(f: Bool) = c(f) . Q(!f);\ninit Q(true);\n",
+    );
+    let hosts = hosts_file(dir.path(), 2);
+    let run = |lps: &Path, p: &str| {
+        spawn(
+            &[
+                "lps2lts",
+                s(lps),
+                "--processes",
+                "2",
+                "--process",
+                p,
+                "--hosts",
+                s(&hosts),
+            ]
+            .map(String::from),
+        )
+    };
+    let (c0, c1) = (run(&a, "0"), run(&b, "1"));
+    for (p, c) in [c0, c1].into_iter().enumerate() {
+        let o = finish(c, Duration::from_secs(60), &format!("process {p}"));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_ne!(o.status.code(), Some(0), "{err}");
+        assert!(
+            err.contains("did not build the same specification"),
+            "process {p}: {err}"
+        );
+    }
+}
+
+/// Wrong command lines: clear errors before anything runs.
+#[test]
+fn bad_cluster_options_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let lps = linearise(dir.path(), "long", LONG);
+    let bad_hosts = dir.path().join("bad");
+    std::fs::write(&bad_hosts, "127.0.0.1:2101\nnot an address\n").unwrap();
+    let two = hosts_file(dir.path(), 2);
+    let fsm = dir.path().join("x.fsm");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--process", "1"], "--process needs --processes"),
+        (
+            vec!["--workers", "2", "--threads", "2"],
+            "--threads is the one-process search",
+        ),
+        (
+            vec!["--workers", "0"],
+            "--workers must be between 1 and 1024",
+        ),
+        (vec!["--workers", "2", "-D", "-t"], "does not write traces"),
+        (
+            vec!["--workers", "2", "--strategy", "dfs"],
+            "breadth-first only",
+        ),
+        (
+            vec!["--workers", "2", s(&fsm)],
+            "does not gather the state values",
+        ),
+        (
+            vec!["--hosts", s(&bad_hosts), "--process", "0"],
+            "bad:2:1: `not an address` is not `host:port`",
+        ),
+        (
+            vec!["--processes", "3", "--hosts", s(&two), "--process", "0"],
+            "--processes 3 but the hosts file names 2 processes",
+        ),
+        (vec!["--hosts", s(&two)], "needs --process I on each"),
+        (
+            vec!["--hosts", s(&two), "--process", "2"],
+            "--process 2 is not below the 2 processes",
+        ),
+        (
+            vec!["--hosts", s(&two), "--process", "0", "-"],
+            "cannot write the LTS to standard output",
+        ),
+    ];
+    for (extra, want) in cases {
+        let mut args = vec!["lps2lts", s(&lps)];
+        // The output file (if any) follows the input.
+        args.extend(extra.iter().copied());
+        let (code, _, err) = muon(&args);
+        assert_ne!(code, 0, "{extra:?}: {err}");
+        assert!(err.contains(want), "{extra:?}: expected `{want}` in\n{err}");
+    }
+    assert!(!fsm.exists());
+}
