@@ -4,12 +4,11 @@
 //! has no evidence, only the counts of the states explored. A stop by the budget or Ctrl-C
 //! is a [`Verdict::Stopped`].
 
-use crate::evidence::check::check_evidence;
 use crate::lps::Lps;
 use crate::monitor::{check, MonitorError, MonitorOptions, Verdict as MonitorVerdict};
 use crate::progress::{Progress, Shown};
 
-use super::{since, Formula, FormulaResult, Options, Route, RouteError, Verdict, STACK};
+use super::{attach_evidence, Formula, FormulaResult, Options, Route, RouteError, Verdict, STACK};
 
 /// Decides `f` (refused before if outside the fragment) on `lps` by the monitor.
 pub(super) fn decide<'f>(
@@ -66,14 +65,7 @@ pub(super) fn decide<'f>(
             MonitorVerdict::Violated { evidence, .. } => {
                 result.verdict = Verdict::Decided(false);
                 if let Some(ev) = evidence {
-                    if opts.verify {
-                        let t = std::time::Instant::now();
-                        check_evidence(lps, &f.spec, &ev, opts.solver)?;
-                        result.verify_seconds = since(t);
-                        result.seconds += result.verify_seconds;
-                        result.verified = true;
-                    }
-                    result.evidence = Some(*ev);
+                    attach_evidence(&mut result, lps, *ev, opts)?;
                 }
             }
             MonitorVerdict::Stopped(reason) => {

@@ -511,3 +511,22 @@ pub(crate) type Emit<'e> = dyn FnMut(FormulaResult<'_>) -> miette::Result<bool> 
 pub(crate) fn since(t: Instant) -> f64 {
     t.elapsed().as_secs_f64()
 }
+
+/// Gives `result` the evidence `ev` of an exploring route on `lps`, first confirmed by the
+/// independent checker when [`Options::verify`] asks (its time counted in the result's).
+fn attach_evidence(
+    result: &mut FormulaResult<'_>,
+    lps: &Lps,
+    ev: Evidence,
+    opts: &Options,
+) -> Result<(), crate::evidence::EvidenceError> {
+    if opts.verify {
+        let t = Instant::now();
+        crate::evidence::check::check_evidence(lps, &result.formula.spec, &ev, opts.solver)?;
+        result.verify_seconds = since(t);
+        result.seconds += result.verify_seconds;
+        result.verified = true;
+    }
+    result.evidence = Some(ev);
+    Ok(())
+}

@@ -2,11 +2,10 @@
 //! built on the fly from the exploration engine (`crate::product`), its evidence (a
 //! shortest trace, or a lasso) confirmed by the independent checker as every route's is.
 
-use crate::evidence::check::check_evidence;
 use crate::lps::Lps;
 use crate::product::{check, ProductError, ProductOptions};
 
-use super::{since, Formula, FormulaResult, Options, Route, RouteError, Verdict, STACK};
+use super::{attach_evidence, Formula, FormulaResult, Options, Route, RouteError, Verdict, STACK};
 
 /// Decides `f` on `lps` by the product game, on a thread with the exploring stack.
 pub(super) fn decide<'f>(
@@ -54,14 +53,7 @@ pub(super) fn decide<'f>(
         verify_seconds: 0.0,
     };
     if let Some(ev) = outcome.evidence {
-        if opts.verify {
-            let t = std::time::Instant::now();
-            check_evidence(lps, &f.spec, &ev, opts.solver)?;
-            result.verify_seconds = since(t);
-            result.seconds += result.verify_seconds;
-            result.verified = true;
-        }
-        result.evidence = Some(ev);
+        attach_evidence(&mut result, lps, ev, opts)?;
     }
     Ok(result)
 }
