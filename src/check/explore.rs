@@ -8,7 +8,10 @@ use crate::lps::Lps;
 use crate::monitor::{check, MonitorError, MonitorOptions, Verdict as MonitorVerdict};
 use crate::progress::{Progress, Shown};
 
-use super::{attach_evidence, Formula, FormulaResult, Options, Route, RouteError, Verdict, STACK};
+use super::{
+    attach_evidence, on_exploring_thread, Formula, FormulaResult, Options, Route, RouteError,
+    Verdict, STACK,
+};
 
 /// Decides `f` (refused before if outside the fragment) on `lps` by the monitor.
 pub(super) fn decide<'f>(
@@ -28,14 +31,8 @@ pub(super) fn decide<'f>(
             evidence: opts.evidence,
             progress: progress.active().then(|| progress.clone()),
         };
-        let outcome = std::thread::scope(|s| {
-            std::thread::Builder::new()
-                .name("check-explore".into())
-                .stack_size(STACK)
-                .spawn_scoped(s, || check(lps, &f.spec, &mopts))
-                .map_err(|e| miette::miette!("cannot start the exploring thread: {e}"))?
-                .join()
-                .map_err(|_| miette::miette!("internal error: the exploring thread panicked"))
+        let outcome = on_exploring_thread("check-explore", "exploring thread", || {
+            check(lps, &f.spec, &mopts)
         })?
         .map_err(|e| match e {
             // The formula's data on the labels (a quantifier nothing bounds, a `val` that

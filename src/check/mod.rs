@@ -512,6 +512,24 @@ pub(crate) fn since(t: Instant) -> f64 {
     t.elapsed().as_secs_f64()
 }
 
+/// Runs `work` on a thread of its own named `name`, with the exploring stack [`STACK`]; an
+/// error naming the thread as `what` when it cannot start or panics.
+pub(crate) fn on_exploring_thread<T: Send>(
+    name: &str,
+    what: &str,
+    work: impl FnOnce() -> T + Send,
+) -> miette::Result<T> {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name(name.into())
+            .stack_size(STACK)
+            .spawn_scoped(s, work)
+            .map_err(|e| miette::miette!("cannot start the {what}: {e}"))?
+            .join()
+            .map_err(|_| miette::miette!("internal error: the {what} panicked"))
+    })
+}
+
 /// Gives `result` the evidence `ev` of an exploring route on `lps`, first confirmed by the
 /// independent checker when [`Options::verify`] asks (its time counted in the result's).
 fn attach_evidence(

@@ -5,7 +5,10 @@
 use crate::lps::Lps;
 use crate::product::{check, ProductError, ProductOptions};
 
-use super::{attach_evidence, Formula, FormulaResult, Options, Route, RouteError, Verdict, STACK};
+use super::{
+    attach_evidence, on_exploring_thread, Formula, FormulaResult, Options, Route, RouteError,
+    Verdict, STACK,
+};
 
 /// Decides `f` on `lps` by the product game, on a thread with the exploring stack.
 pub(super) fn decide<'f>(
@@ -20,15 +23,10 @@ pub(super) fn decide<'f>(
         stack: Some(STACK),
         ..ProductOptions::default()
     };
-    let outcome = std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .name("check-product".into())
-            .stack_size(STACK)
-            .spawn_scoped(s, || check(lps, &f.spec, &popts))
-            .map_err(|e| ProductError::Data(format!("cannot start the product's thread: {e}")))?
-            .join()
-            .map_err(|_| ProductError::Data("internal error: the product's thread panicked".into()))
+    let outcome = on_exploring_thread("check-product", "product's thread", || {
+        check(lps, &f.spec, &popts)
     })
+    .map_err(|e| ProductError::Data(e.to_string()))
     .and_then(|r| r)
     .map_err(|e| match e {
         ProductError::Unsupported(why) => RouteError::Unsupported(why),
