@@ -30,6 +30,7 @@ use bitvec::prelude::{bitvec, BitVec};
 use crate::data::ir::{DataExpr, DataSpec, Sort, Var};
 use crate::data::ir_ops;
 use crate::data::{Rewriter, Substitution, TermId, TermStore, VarId};
+use crate::lts::lps::KeyAction;
 use crate::lts::Lts;
 use crate::modal::ir::formula_free_vars_into;
 use crate::modal::ir::{ActionFormula, FormulaSpec, RegFormula, StateFormula};
@@ -54,6 +55,16 @@ type States = BitVec;
 
 /// One action of a label: name, sorts, argument terms (normal forms).
 pub type LabelAction<'f> = (&'f str, &'f [Sort], Vec<TermId>);
+
+/// A label's actions as the exploration engine decodes them
+/// ([`crate::lts::lps::LpsSystem::label_actions`]), as [`label_matches`], [`local_matches`]
+/// and [`local_holds`] take them.
+pub fn label_view(actions: &[KeyAction]) -> Vec<LabelAction<'_>> {
+    actions
+        .iter()
+        .map(|(n, s, a)| (n.as_ref(), s.as_slice(), a.clone()))
+        .collect()
+}
 
 /// The verdict of `formula` in the initial state of `lts`, whose label `i` is the typed
 /// multi-action `labels[i]` (as `lts2pbes` types them) over the data of `data`; `Err` names
