@@ -10,7 +10,7 @@
 
 use crate::data::ir::{DataExpr, Var};
 use crate::data::{Rewriter, TermId, VarId};
-use crate::evidence::explicit::{action_fails_unless, data_parts};
+use crate::evidence::explicit::{data_parts, state_const_unless};
 use crate::modal::ir::{ActionFormula, RegFormula, StateFormula};
 use crate::print::state_formula_to_string;
 
@@ -237,7 +237,9 @@ impl Compiler<'_, '_> {
                 let mut vars = Vec::new();
                 let mut guarded = false;
                 for v in vs.iter().filter(|v| fv.contains(v)) {
-                    let by_labels = const_unless_local(a, v, forall);
+                    // Bound by the labels of the state's own transitions: a modality's body is
+                    // about other states.
+                    let by_labels = state_const_unless(a, v, forall, false);
                     guarded |= !by_labels;
                     vars.push((store.intern_var(v), v.clone(), by_labels));
                 }
@@ -321,30 +323,5 @@ impl Compiler<'_, '_> {
                 return Err(self.outside(f, "the formula is not in positive normal form"))
             }
         })
-    }
-}
-
-/// Whether `f` is `value` in a state whenever `x` differs from every argument of its sort in
-/// the labels of that state's own transitions, whatever the other variables are: every
-/// place `x` can matter is a modality of this state whose action formula fails unless `x`
-/// is an argument of the label (the re-check's `state_const_unless`, but without looking
-/// past a modality, whose body is about other states).
-fn const_unless_local(f: &StateFormula, x: &Var, value: bool) -> bool {
-    use StateFormula as S;
-    match f {
-        S::True => value,
-        S::False => !value,
-        S::Must(RegFormula::Action(alpha), _) => value && action_fails_unless(alpha, x, true),
-        S::May(RegFormula::Action(alpha), _) => !value && action_fails_unless(alpha, x, true),
-        S::And(a, b) if value => const_unless_local(a, x, true) && const_unless_local(b, x, true),
-        S::And(a, b) => const_unless_local(a, x, false) || const_unless_local(b, x, false),
-        S::Or(a, b) if value => const_unless_local(a, x, true) || const_unless_local(b, x, true),
-        S::Or(a, b) => const_unless_local(a, x, false) && const_unless_local(b, x, false),
-        S::Forall(vs, a) | S::Exists(vs, a) => {
-            !vs.iter().any(|v| v.name == x.name) && const_unless_local(a, x, value)
-        }
-        // The body at this same state; an occurrence of a fixpoint variable is `_` below.
-        S::Mu(_, a) | S::Nu(_, a) => const_unless_local(a, x, value),
-        _ => false,
     }
 }
