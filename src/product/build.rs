@@ -632,7 +632,7 @@ impl<'a, 's> Product<'a, 's> {
             }
             return Ok(());
         }
-        let inline = !self.f.is_body[c as usize]
+        let inline = !self.f.is_body(c)
             && matches!(
                 self.f.nodes[c as usize],
                 Node::And(..) | Node::Or(..) | Node::Modal { .. } | Node::Quant(_)

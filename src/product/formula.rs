@@ -104,20 +104,23 @@ pub struct Formula {
     pub quants: Vec<Quant>,
     /// The fixpoints.
     pub fixes: Vec<Fix>,
-    /// Per node, whether it is a fixpoint's body.
-    pub is_body: Vec<bool>,
+    /// Per node, when it is a fixpoint's body, that fixpoint's priority (read per game
+    /// vertex, so a table rather than a search of the fixpoints).
+    pub bodies: Vec<Option<u32>>,
     /// The root.
     pub root: NodeId,
 }
 
 impl Formula {
+    /// Whether `node` is a fixpoint's body.
+    pub fn is_body(&self, node: NodeId) -> bool {
+        self.bodies[node as usize].is_some()
+    }
+
     /// The priority of `node` when it is a fixpoint's body (its vertices stand for that
     /// fixpoint's unfoldings), else 0.
     pub fn body_priority(&self, node: NodeId) -> u32 {
-        self.fixes
-            .iter()
-            .find(|x| x.body == node)
-            .map_or(0, |x| x.priority)
+        self.bodies[node as usize].unwrap_or(0)
     }
 }
 
@@ -132,7 +135,7 @@ pub fn compile(f: &StateFormula, rw: &Rewriter<'_>) -> Result<Formula, ProductEr
             actions: Vec::new(),
             quants: Vec::new(),
             fixes: Vec::new(),
-            is_body: Vec::new(),
+            bodies: Vec::new(),
             root: 0,
         },
         scope: Vec::new(),
@@ -159,9 +162,11 @@ pub fn compile(f: &StateFormula, rw: &Rewriter<'_>) -> Result<Formula, ProductEr
     for (fix, r) in c.out.fixes.iter_mut().zip(ranks) {
         fix.priority = top - r;
     }
-    c.out.is_body = vec![false; c.out.nodes.len()];
+    c.out.bodies = vec![None; c.out.nodes.len()];
+    // Each fixpoint has a body of its own (compiled once, under it), so no node is the body
+    // of two.
     for fix in &c.out.fixes {
-        c.out.is_body[fix.body as usize] = true;
+        c.out.bodies[fix.body as usize] = Some(fix.priority);
     }
     Ok(c.out)
 }
