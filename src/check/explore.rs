@@ -5,7 +5,9 @@
 //! is a [`Verdict::Stopped`].
 
 use crate::lps::Lps;
-use crate::monitor::{check, MonitorError, MonitorOptions, Verdict as MonitorVerdict};
+use crate::monitor::{
+    check, check_automaton, MonitorError, MonitorOptions, Verdict as MonitorVerdict,
+};
 use crate::progress::{Progress, Shown};
 
 use super::{
@@ -32,7 +34,10 @@ pub(super) fn decide<'f>(
             progress: progress.active().then(|| progress.clone()),
         };
         let outcome = on_exploring_thread("check-explore", "exploring thread", || {
-            check(lps, &f.spec, &mopts)
+            match &f.automaton {
+                Some(a) => check_automaton(lps, &f.spec, a, &mopts),
+                None => check(lps, &f.spec, &mopts),
+            }
         })?
         .map_err(|e| match e {
             // The formula's data on the labels (a quantifier nothing bounds, a `val` that
