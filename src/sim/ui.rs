@@ -376,12 +376,7 @@ impl App<'_, '_> {
             0 => " Transitions: none, a deadlock ".to_string(),
             n => format!(" Transitions ({n}) "),
         };
-        let num = ts.len().to_string().len();
-        let width = ts
-            .iter()
-            .map(|t| t.label.chars().count())
-            .max()
-            .unwrap_or(0);
+        let (num, width) = super::column_widths(ts);
         let items: Vec<ListItem<'_>> = ts
             .iter()
             .enumerate()
