@@ -203,6 +203,33 @@ fn line_of(text: &str, needle: &str) -> u64 {
     hits[0] as u64
 }
 
+/// Runs `muon check ARGS… --format json --evidence-file ev.aut --report PAGE` in `dir`, so
+/// that the page can be held against the JSON trace and the evidence LTS (`ev.aut`, or
+/// `ev.FORMULA.aut` per formula of several): (exit code, stdout, stderr).
+fn check_with_report(dir: &Path, args: &[&str], page: &str) -> (i32, String, String) {
+    let mut all = vec!["check"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&[
+        "--format",
+        "json",
+        "--evidence-file",
+        "ev.aut",
+        "--report",
+        page,
+    ]);
+    muon_in(dir, &all)
+}
+
+/// The actions of the steps of a JSON trace (`--format json`), in order.
+fn step_actions(trace: &Value) -> Vec<String> {
+    trace["steps"]
+        .as_array()
+        .expect("the trace's steps")
+        .iter()
+        .map(|s| s["action"].as_str().unwrap().to_string())
+        .collect()
+}
+
 const SPEC: &str = "\
 % Two processes: P counts with a(n) and hands its count to Q (s | r -> c).
 act a, s, r, c: Nat;
@@ -285,22 +312,10 @@ fn report_on_a_specification_marks_states_and_shows_source_lines() {
     )
     .unwrap();
     std::fs::write(dir.join("forever.mcf"), "nu X . <!done> X\n").unwrap();
-    let (code, out, err) = muon_in(
+    let (code, out, err) = check_with_report(
         dir,
-        &[
-            "check",
-            "two.mcrl2",
-            "-f",
-            "no_c3.mcf",
-            "-f",
-            "forever.mcf",
-            "--format",
-            "json",
-            "--evidence-file",
-            "ev.aut",
-            "--report",
-            "report.html",
-        ],
+        &["two.mcrl2", "-f", "no_c3.mcf", "-f", "forever.mcf"],
+        "report.html",
     );
     assert_eq!(code, 1, "one formula is false: {out}{err}");
     let page = dir.join("report.html");
@@ -332,12 +347,7 @@ fn report_on_a_specification_marks_states_and_shows_source_lines() {
             .to_str()
             .unwrap()
             .to_string();
-        let actions: Vec<String> = t["steps"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s["action"].as_str().unwrap().to_string())
-            .collect();
+        let actions = step_actions(t);
         let aut = std::fs::read_to_string(dir.join(format!("ev.{stem}.aut"))).unwrap();
         assert_eq!(ev["picture"], true, "{stem}: a small evidence is drawn");
         check_marks(ev, &walk(&aut, &actions));
@@ -512,22 +522,10 @@ fn report_draws_the_trace_part_of_evidence_too_large_to_draw() {
     )
     .unwrap();
     std::fs::write(dir.join("big.mcf"), "<a(0)> true && [true*] <true> true\n").unwrap();
-    let (code, out, err) = muon_in(
+    let (code, out, err) = check_with_report(
         dir,
-        &[
-            "check",
-            "count.mcrl2",
-            "-f",
-            "big.mcf",
-            "--engine",
-            "product",
-            "--format",
-            "json",
-            "--evidence-file",
-            "ev.aut",
-            "--report",
-            "big.html",
-        ],
+        &["count.mcrl2", "-f", "big.mcf", "--engine", "product"],
+        "big.html",
     );
     assert_eq!(code, 0, "{out}{err}");
     let t: Value = serde_json::from_str(out.trim()).unwrap();
@@ -540,12 +538,7 @@ fn report_draws_the_trace_part_of_evidence_too_large_to_draw() {
         html.contains("too many to draw") && html.contains("drawn are the trace's states"),
         "the caption says what is drawn"
     );
-    let actions: Vec<String> = t["steps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["action"].as_str().unwrap().to_string())
-        .collect();
+    let actions = step_actions(&t);
     let aut = std::fs::read_to_string(dir.join("ev.aut")).unwrap();
     let results = selftest(dir, &dir.join("big.html"));
     assert_eq!(results.len(), 1);
