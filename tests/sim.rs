@@ -15,13 +15,8 @@ use std::process::{Command, Stdio};
 /// Counts to 3, resets to 0 with `k` raised (twice at most); with `k == 1` it may pick a
 /// value (a sum variable) or do `done` at `n == 2`, which leads to the nearest deadlock, 7
 /// steps away (`step(0) step(1) step(2) reset step(0) step(1) done`; the others are 8 and
-/// more away).
-const SPEC: &str = "act step, pick: Nat; reset, done;\n\
-proc P(n: Nat, k: Nat) =\n    (n < 3) -> step(n) . P(n + 1, k)\n  \
-+ (n == 3 && k < 2) -> reset . P(0, k + 1)\n  \
-+ sum v: Nat . (v < 2 && k == 1 && n < 3) -> pick(v) . P(n, v + 10)\n  \
-+ (n == 2 && k == 1) -> done . P(7, k);\n\
-init P(0, 0);\n";
+/// more away). The screen's test (`sim_terminal.rs`) drives the same model.
+const SPEC: &str = include_str!("../fixtures/sim/deadlock_seven_steps.mcrl2");
 
 /// The spec written to `dir/m.mcrl2`.
 fn spec(dir: &Path) -> PathBuf {
