@@ -424,3 +424,32 @@ fn bad_models_are_errors() {
     assert_eq!(code, 1);
     assert!(err.contains("muon sim needs a terminal"), "{err}");
 }
+
+/// A replay that takes long (a plain trace whose actions allow many paths) ends at a stop of
+/// the run's budget as a failed `load`, the stop acknowledged: exit 3 with the replay's step,
+/// not the watchdog ending the process "in a stage that cannot report partial results"
+/// (which on the screen would leave the terminal raw).
+#[test]
+fn a_long_replay_stops_at_the_time_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    // Each `a` may lead to 1,000 states: after two steps the replay keeps 100,000 states
+    // apart, whose 1,000 transitions each the third step tries.
+    std::fs::write(
+        dir.path().join("wide.mcrl2"),
+        "act a;\nproc P(n: Nat) = sum i: Nat . (i < 1000) -> a . P((n + i) mod 100000);\ninit P(0);\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("t.trc"), "a\na\na\na\n").unwrap();
+    let (code, out, err) = sim(
+        dir.path(),
+        &["--timeout", "1", "wide.mcrl2"],
+        "load t.trc\nstate\n",
+    );
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(err.contains("line 1 (`load t.trc`)"), "{err}");
+    assert!(err.contains("the replay stopped at step"), "{err}");
+    assert!(err.contains("the time limit of 1 s passed"), "{err}");
+    assert!(!err.contains("cannot report partial results"), "{err}");
+    // The script ends at the stop: the command after it is not run.
+    assert!(!out.contains("> state"), "{out}");
+}
