@@ -340,6 +340,8 @@ fn report_on_a_specification_marks_states_and_shows_source_lines() {
     let a_line = line_of(SPEC, "(n < 3) -> a(n)");
     let s_line = line_of(SPEC, "(n == 3) -> s(n)");
     let r_line = line_of(SPEC, "(k < 4) -> r(k)");
+    // Steps by communication checked (their lines are those of the parts, `s` and `r`).
+    let mut communications = 0;
     for (t, ev) in traces.iter().zip(&results) {
         let stem = Path::new(t["formula"].as_str().unwrap())
             .file_stem()
@@ -348,6 +350,7 @@ fn report_on_a_specification_marks_states_and_shows_source_lines() {
             .unwrap()
             .to_string();
         let actions = step_actions(t);
+        assert!(!actions.is_empty(), "{stem}: the trace has steps: {t}");
         let aut = std::fs::read_to_string(dir.join(format!("ev.{stem}.aut"))).unwrap();
         assert_eq!(ev["picture"], true, "{stem}: a small evidence is drawn");
         check_marks(ev, &walk(&aut, &actions));
@@ -363,6 +366,7 @@ fn report_on_a_specification_marks_states_and_shows_source_lines() {
             let want: Vec<u64> = if a.starts_with("a(") {
                 vec![a_line]
             } else if a.starts_with("c(") {
+                communications += 1;
                 let mut v = vec![s_line, r_line];
                 v.sort_unstable();
                 v
@@ -393,6 +397,7 @@ fn report_on_a_specification_marks_states_and_shows_source_lines() {
         }
         assert!(clicks[0]["hits"].as_array().unwrap().is_empty());
     }
+    assert!(communications > 0, "no step by communication: {traces:?}");
     // The lasso is marked as one.
     assert!(
         traces[1]["loop_start"].is_u64(),
@@ -434,10 +439,12 @@ fn report_on_an_lts_names_the_transitions() {
     assert_eq!(code, 1, "{out}{err}");
     let t: Value = serde_json::from_str(out.trim()).unwrap();
     let steps = t["steps"].as_array().unwrap();
+    assert!(!steps.is_empty(), "the counterexample has steps: {t}");
     let page = dir.join("lts.html");
     let results = selftest(dir, &page);
     assert_eq!(results.len(), 1);
     let ev = &results[0];
+    assert_eq!(ev["picture"], true, "a small evidence is drawn");
     // On an LTS the picture names states by their numbers in the LTS, as the trace does.
     let states: Vec<String> = std::iter::once(t["initial"][0].as_str().unwrap().to_string())
         .chain(
@@ -504,11 +511,16 @@ fn report_without_evidence_still_lists_the_verdicts() {
         "the formula's text is shown"
     );
     assert!(selftest(dir, &dir.join("v.html")).is_empty());
-    let (code, _, err) = muon_in(
+    let (code, out, err) = muon_in(
         dir,
         &["check", "two.mcrl2", "-f", "no_c3.mcf", "--report", "-"],
     );
     assert_eq!(code, 2, "a report is a file: {err}");
+    assert!(
+        err.contains("--report writes a page to a file, not to standard output"),
+        "{err}"
+    );
+    assert!(out.is_empty(), "refused before the check: {out}");
 }
 
 #[test]
