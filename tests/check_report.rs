@@ -203,6 +203,33 @@ fn line_of(text: &str, needle: &str) -> u64 {
     hits[0] as u64
 }
 
+/// Runs `muon check ARGS… --format json --evidence-file ev.aut --report PAGE` in `dir`, so
+/// that the page can be held against the JSON trace and the evidence LTS (`ev.aut`, or
+/// `ev.FORMULA.aut` per formula of several): (exit code, stdout, stderr).
+fn check_with_report(dir: &Path, args: &[&str], page: &str) -> (i32, String, String) {
+    let mut all = vec!["check"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&[
+        "--format",
+        "json",
+        "--evidence-file",
+        "ev.aut",
+        "--report",
+        page,
+    ]);
+    muon_in(dir, &all)
+}
+
+/// The actions of the steps of a JSON trace (`--format json`), in order.
+fn step_actions(trace: &Value) -> Vec<String> {
+    trace["steps"]
+        .as_array()
+        .expect("the trace's steps")
+        .iter()
+        .map(|s| s["action"].as_str().unwrap().to_string())
+        .collect()
+}
+
 const SPEC: &str = "\
 % Two processes: P counts with a(n) and hands its count to Q (s | r -> c).
 act a, s, r, c: Nat;
@@ -285,22 +312,10 @@ fn report_on_a_specification_marks_states_and_shows_source_lines() {
     )
     .unwrap();
     std::fs::write(dir.join("forever.mcf"), "nu X . <!done> X\n").unwrap();
-    let (code, out, err) = muon_in(
+    let (code, out, err) = check_with_report(
         dir,
-        &[
-            "check",
-            "two.mcrl2",
-            "-f",
-            "no_c3.mcf",
-            "-f",
-            "forever.mcf",
-            "--format",
-            "json",
-            "--evidence-file",
-            "ev.aut",
-            "--report",
-            "report.html",
-        ],
+        &["two.mcrl2", "-f", "no_c3.mcf", "-f", "forever.mcf"],
+        "report.html",
     );
     assert_eq!(code, 1, "one formula is false: {out}{err}");
     let page = dir.join("report.html");
@@ -325,6 +340,8 @@ fn report_on_a_specification_marks_states_and_shows_source_lines() {
     let a_line = line_of(SPEC, "(n < 3) -> a(n)");
     let s_line = line_of(SPEC, "(n == 3) -> s(n)");
     let r_line = line_of(SPEC, "(k < 4) -> r(k)");
+    // Steps by communication checked (their lines are those of the parts, `s` and `r`).
+    let mut communications = 0;
     for (t, ev) in traces.iter().zip(&results) {
         let stem = Path::new(t["formula"].as_str().unwrap())
             .file_stem()
@@ -332,12 +349,8 @@ fn report_on_a_specification_marks_states_and_shows_source_lines() {
             .to_str()
             .unwrap()
             .to_string();
-        let actions: Vec<String> = t["steps"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s["action"].as_str().unwrap().to_string())
-            .collect();
+        let actions = step_actions(t);
+        assert!(!actions.is_empty(), "{stem}: the trace has steps: {t}");
         let aut = std::fs::read_to_string(dir.join(format!("ev.{stem}.aut"))).unwrap();
         assert_eq!(ev["picture"], true, "{stem}: a small evidence is drawn");
         check_marks(ev, &walk(&aut, &actions));
@@ -353,6 +366,7 @@ fn report_on_a_specification_marks_states_and_shows_source_lines() {
             let want: Vec<u64> = if a.starts_with("a(") {
                 vec![a_line]
             } else if a.starts_with("c(") {
+                communications += 1;
                 let mut v = vec![s_line, r_line];
                 v.sort_unstable();
                 v
@@ -383,6 +397,7 @@ fn report_on_a_specification_marks_states_and_shows_source_lines() {
         }
         assert!(clicks[0]["hits"].as_array().unwrap().is_empty());
     }
+    assert!(communications > 0, "no step by communication: {traces:?}");
     // The lasso is marked as one.
     assert!(
         traces[1]["loop_start"].is_u64(),
@@ -424,10 +439,12 @@ fn report_on_an_lts_names_the_transitions() {
     assert_eq!(code, 1, "{out}{err}");
     let t: Value = serde_json::from_str(out.trim()).unwrap();
     let steps = t["steps"].as_array().unwrap();
+    assert!(!steps.is_empty(), "the counterexample has steps: {t}");
     let page = dir.join("lts.html");
     let results = selftest(dir, &page);
     assert_eq!(results.len(), 1);
     let ev = &results[0];
+    assert_eq!(ev["picture"], true, "a small evidence is drawn");
     // On an LTS the picture names states by their numbers in the LTS, as the trace does.
     let states: Vec<String> = std::iter::once(t["initial"][0].as_str().unwrap().to_string())
         .chain(
@@ -494,11 +511,16 @@ fn report_without_evidence_still_lists_the_verdicts() {
         "the formula's text is shown"
     );
     assert!(selftest(dir, &dir.join("v.html")).is_empty());
-    let (code, _, err) = muon_in(
+    let (code, out, err) = muon_in(
         dir,
         &["check", "two.mcrl2", "-f", "no_c3.mcf", "--report", "-"],
     );
     assert_eq!(code, 2, "a report is a file: {err}");
+    assert!(
+        err.contains("--report writes a page to a file, not to standard output"),
+        "{err}"
+    );
+    assert!(out.is_empty(), "refused before the check: {out}");
 }
 
 #[test]
@@ -512,22 +534,10 @@ fn report_draws_the_trace_part_of_evidence_too_large_to_draw() {
     )
     .unwrap();
     std::fs::write(dir.join("big.mcf"), "<a(0)> true && [true*] <true> true\n").unwrap();
-    let (code, out, err) = muon_in(
+    let (code, out, err) = check_with_report(
         dir,
-        &[
-            "check",
-            "count.mcrl2",
-            "-f",
-            "big.mcf",
-            "--engine",
-            "product",
-            "--format",
-            "json",
-            "--evidence-file",
-            "ev.aut",
-            "--report",
-            "big.html",
-        ],
+        &["count.mcrl2", "-f", "big.mcf", "--engine", "product"],
+        "big.html",
     );
     assert_eq!(code, 0, "{out}{err}");
     let t: Value = serde_json::from_str(out.trim()).unwrap();
@@ -540,12 +550,7 @@ fn report_draws_the_trace_part_of_evidence_too_large_to_draw() {
         html.contains("too many to draw") && html.contains("drawn are the trace's states"),
         "the caption says what is drawn"
     );
-    let actions: Vec<String> = t["steps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["action"].as_str().unwrap().to_string())
-        .collect();
+    let actions = step_actions(&t);
     let aut = std::fs::read_to_string(dir.join("ev.aut")).unwrap();
     let results = selftest(dir, &dir.join("big.html"));
     assert_eq!(results.len(), 1);

@@ -167,6 +167,47 @@ init T(0, 0) || T(1, 0);
     );
 }
 
+/// An `--evidence-file` whose name says no format is refused before anything is checked
+/// (no verdict printed, exit 2), not once the whole check is done; the names of the formats
+/// it writes are taken.
+#[test]
+fn an_evidence_file_named_without_a_format_is_refused_before_the_check() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("m.mcrl2"), ABC).unwrap();
+    std::fs::write(d.path().join("f.mcf"), "[c . true*][b]false").unwrap();
+    let run = |out: &str| {
+        let o = muon(
+            &["check", "m.mcrl2", "-f", "f.mcf", "--evidence-file", out],
+            d.path(),
+        );
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    for out in ["-", "ev", "ev.xyz"] {
+        let (code, stdout, stderr) = run(out);
+        assert_eq!(code, Some(2), "{out}: {stdout}{stderr}");
+        assert!(
+            stdout.is_empty(),
+            "{out}: refused before the check: {stdout}"
+        );
+        assert!(
+            stderr.contains(&format!(
+                "--evidence-file {out}: cannot tell the format from the file name"
+            )),
+            "{out}: {stderr}"
+        );
+        assert!(stderr.contains(".json or .txt"), "{out}: {stderr}");
+    }
+    for out in ["ev.json", "ev.txt", "ev.aut"] {
+        let (code, stdout, stderr) = run(out);
+        assert_eq!(code, Some(1), "{out}: {stdout}{stderr}");
+        assert!(d.path().join(out).is_file(), "{out} is written");
+    }
+}
+
 // ---- property test over random LPSs and formulas (library level) ----
 
 /// The verdict without evidence (early stop) and, with evidence, the evidence read from the

@@ -329,6 +329,21 @@ proptest! {
 const EVIDENCE_SPEC: &str =
     "act a, b, c;\nproc P(n: Nat) = (n == 0) -> (a . P(1) + c . P(1)) + (n == 1) -> b . P(1);\ninit P(0);\n";
 
+/// Runs `muon check --engine pbes SPEC -f F --evidence-dir EV` (the PBES route's evidence,
+/// whose trace takes the violating step too): (exit code, stdout, stderr).
+fn check_into_evidence_dir(spec: &Path, f: &Path, ev: &Path) -> (i32, String, String) {
+    muon(&[
+        "check",
+        "--engine",
+        "pbes",
+        s(spec),
+        "-f",
+        s(f),
+        "--evidence-dir",
+        s(ev),
+    ])
+}
+
 #[test]
 fn tracepp_reads_checks_json_evidence() {
     let dir = tempfile::tempdir().unwrap();
@@ -338,16 +353,7 @@ fn tracepp_reads_checks_json_evidence() {
     std::fs::write(&f, "[c . true*][b]false\n").unwrap();
     let ev = dir.path().join("ev");
     // The PBES route's evidence, whose trace takes the violating step too.
-    let (code, out, err) = muon(&[
-        "check",
-        "--engine",
-        "pbes",
-        s(&spec),
-        "-f",
-        s(&f),
-        "--evidence-dir",
-        s(&ev),
-    ]);
+    let (code, out, err) = check_into_evidence_dir(&spec, &f, &ev);
     assert_eq!(code, 1, "{out}{err}");
     // The same steps as `check` printed, from the evidence's JSON.
     let body = "  initial state: n = 0\n  1    c   n: 0 → 1\n  2    b   (no parameter changes)\n";
@@ -424,16 +430,7 @@ fn tracepp_reads_checks_txt_evidence_when_it_is_one_trace_or_lasso() {
     for (name, text) in formulas {
         let f = dir.path().join(name);
         std::fs::write(&f, text).unwrap();
-        let (code, out, err) = muon(&[
-            "check",
-            "--engine",
-            "pbes",
-            s(&spec),
-            "-f",
-            s(&f),
-            "--evidence-dir",
-            s(&ev),
-        ]);
+        let (code, out, err) = check_into_evidence_dir(&spec, &f, &ev);
         assert!(code <= 1, "{name}: {out}{err}");
     }
     let txt = |stem: &str| std::fs::read_to_string(ev.join(format!("{stem}.txt"))).unwrap();

@@ -74,6 +74,24 @@ impl Gen<'_> {
         options.swap_remove(i)
     }
 
+    /// A quantifier over a fresh `d: Nat`, in scope in its body (a state formula of at most
+    /// `depth - 1` operators), `forall` or `exists` at random, as `write(d, body, forall)`
+    /// writes it.
+    fn nat_quantifier(
+        &mut self,
+        depth: u32,
+        fix: &mut Vec<(String, bool)>,
+        data: &mut Vec<String>,
+        write: fn(&str, &str, bool) -> String,
+    ) -> String {
+        let d = format!("d{}", self.fresh);
+        self.fresh += 1;
+        data.push(d.clone());
+        let body = self.state(depth - 1, fix, data);
+        data.pop();
+        write(&d, &body, self.pick(2) == 0)
+    }
+
     /// A state formula of at most `depth` operators with the fixpoint variables `fix` (name,
     /// has a parameter) and the data variables `data` in scope.
     fn state(
@@ -140,32 +158,22 @@ impl Gen<'_> {
                     format!("({sigma} {x} . {body})")
                 }
             }
-            6 => {
-                // Bound by the labels of the state's own transitions.
-                let d = format!("d{}", self.fresh);
-                self.fresh += 1;
-                data.push(d.clone());
-                let body = self.state(depth - 1, fix, data);
-                data.pop();
-                if self.pick(2) == 0 {
+            // Bound by the labels of the state's own transitions.
+            6 => self.nat_quantifier(depth, fix, data, |d, body, forall| {
+                if forall {
                     format!("(forall {d}: Nat . [e({d})]{body})")
                 } else {
                     format!("(exists {d}: Nat . <e({d})>{body})")
                 }
-            }
-            7 => {
-                // Bound by a data guard.
-                let d = format!("d{}", self.fresh);
-                self.fresh += 1;
-                data.push(d.clone());
-                let body = self.state(depth - 1, fix, data);
-                data.pop();
-                if self.pick(2) == 0 {
+            }),
+            // Bound by a data guard.
+            7 => self.nat_quantifier(depth, fix, data, |d, body, forall| {
+                if forall {
                     format!("(forall {d}: Nat . val({d} < 2) => {body})")
                 } else {
                     format!("(exists {d}: Nat . val({d} < 2) && {body})")
                 }
-            }
+            }),
             _ => {
                 // A quantifier over a finite sort.
                 let d = format!("d{}", self.fresh);

@@ -15,13 +15,8 @@ use std::process::{Command, Stdio};
 /// Counts to 3, resets to 0 with `k` raised (twice at most); with `k == 1` it may pick a
 /// value (a sum variable) or do `done` at `n == 2`, which leads to the nearest deadlock, 7
 /// steps away (`step(0) step(1) step(2) reset step(0) step(1) done`; the others are 8 and
-/// more away).
-const SPEC: &str = "act step, pick: Nat; reset, done;\n\
-proc P(n: Nat, k: Nat) =\n    (n < 3) -> step(n) . P(n + 1, k)\n  \
-+ (n == 3 && k < 2) -> reset . P(0, k + 1)\n  \
-+ sum v: Nat . (v < 2 && k == 1 && n < 3) -> pick(v) . P(n, v + 10)\n  \
-+ (n == 2 && k == 1) -> done . P(7, k);\n\
-init P(0, 0);\n";
+/// more away). The screen's test (`sim_terminal.rs`) drives the same model.
+const SPEC: &str = include_str!("../fixtures/sim/deadlock_seven_steps.mcrl2");
 
 /// The spec written to `dir/m.mcrl2`.
 fn spec(dir: &Path) -> PathBuf {
@@ -428,4 +423,33 @@ fn bad_models_are_errors() {
     let (code, _, err) = muon(&["sim", s(&spec(dir.path()))]);
     assert_eq!(code, 1);
     assert!(err.contains("muon sim needs a terminal"), "{err}");
+}
+
+/// A replay that takes long (a plain trace whose actions allow many paths) ends at a stop of
+/// the run's budget as a failed `load`, the stop acknowledged: exit 3 with the replay's step,
+/// not the watchdog ending the process "in a stage that cannot report partial results"
+/// (which on the screen would leave the terminal raw).
+#[test]
+fn a_long_replay_stops_at_the_time_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    // Each `a` may lead to 1,000 states: after two steps the replay keeps 100,000 states
+    // apart, whose 1,000 transitions each the third step tries.
+    std::fs::write(
+        dir.path().join("wide.mcrl2"),
+        "act a;\nproc P(n: Nat) = sum i: Nat . (i < 1000) -> a . P((n + i) mod 100000);\ninit P(0);\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("t.trc"), "a\na\na\na\n").unwrap();
+    let (code, out, err) = sim(
+        dir.path(),
+        &["--timeout", "1", "wide.mcrl2"],
+        "load t.trc\nstate\n",
+    );
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(err.contains("line 1 (`load t.trc`)"), "{err}");
+    assert!(err.contains("the replay stopped at step"), "{err}");
+    assert!(err.contains("the time limit of 1 s passed"), "{err}");
+    assert!(!err.contains("cannot report partial results"), "{err}");
+    // The script ends at the stop: the command after it is not run.
+    assert!(!out.contains("> state"), "{out}");
 }

@@ -10,14 +10,9 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// The model of `tests/sim.rs`: the nearest deadlock is 7 steps away; at `k == 1` there
-/// are several transitions to choose from.
-const SPEC: &str = "act step, pick: Nat; reset, done;\n\
-proc P(n: Nat, k: Nat) =\n    (n < 3) -> step(n) . P(n + 1, k)\n  \
-+ (n == 3 && k < 2) -> reset . P(0, k + 1)\n  \
-+ sum v: Nat . (v < 2 && k == 1 && n < 3) -> pick(v) . P(n, v + 10)\n  \
-+ (n == 2 && k == 1) -> done . P(7, k);\n\
-init P(0, 0);\n";
+/// The model of `tests/sim.rs` (the same file): the nearest deadlock is 7 steps away; at
+/// `k == 1` there are several transitions to choose from.
+const SPEC: &str = include_str!("../fixtures/sim/deadlock_seven_steps.mcrl2");
 
 /// A tmux server of its own (its own socket), killed when dropped.
 struct Tmux {

@@ -4,12 +4,16 @@
 //! has no evidence, only the counts of the states explored. A stop by the budget or Ctrl-C
 //! is a [`Verdict::Stopped`].
 
-use crate::evidence::check::check_evidence;
 use crate::lps::Lps;
-use crate::monitor::{check, MonitorError, MonitorOptions, Verdict as MonitorVerdict};
+use crate::monitor::{
+    check, check_automaton, MonitorError, MonitorOptions, Verdict as MonitorVerdict,
+};
 use crate::progress::{Progress, Shown};
 
-use super::{since, Formula, FormulaResult, Options, Route, RouteError, Verdict, STACK};
+use super::{
+    attach_evidence, on_exploring_thread, Formula, FormulaResult, Options, Route, RouteError,
+    Verdict, STACK,
+};
 
 /// Decides `f` (refused before if outside the fragment) on `lps` by the monitor.
 pub(super) fn decide<'f>(
@@ -29,14 +33,11 @@ pub(super) fn decide<'f>(
             evidence: opts.evidence,
             progress: progress.active().then(|| progress.clone()),
         };
-        let outcome = std::thread::scope(|s| {
-            std::thread::Builder::new()
-                .name("check-explore".into())
-                .stack_size(STACK)
-                .spawn_scoped(s, || check(lps, &f.spec, &mopts))
-                .map_err(|e| miette::miette!("cannot start the exploring thread: {e}"))?
-                .join()
-                .map_err(|_| miette::miette!("internal error: the exploring thread panicked"))
+        let outcome = on_exploring_thread("check-explore", "exploring thread", || {
+            match &f.automaton {
+                Some(a) => check_automaton(lps, &f.spec, a, &mopts),
+                None => check(lps, &f.spec, &mopts),
+            }
         })?
         .map_err(|e| match e {
             // The formula's data on the labels (a quantifier nothing bounds, a `val` that
@@ -66,14 +67,7 @@ pub(super) fn decide<'f>(
             MonitorVerdict::Violated { evidence, .. } => {
                 result.verdict = Verdict::Decided(false);
                 if let Some(ev) = evidence {
-                    if opts.verify {
-                        let t = std::time::Instant::now();
-                        check_evidence(lps, &f.spec, &ev, opts.solver)?;
-                        result.verify_seconds = since(t);
-                        result.seconds += result.verify_seconds;
-                        result.verified = true;
-                    }
-                    result.evidence = Some(*ev);
+                    attach_evidence(&mut result, lps, *ev, opts)?;
                 }
             }
             MonitorVerdict::Stopped(reason) => {

@@ -38,6 +38,7 @@ use crate::lps::Lps;
 use crate::lts::Lts;
 use crate::modal::ir::FormulaSpec;
 use crate::modal::preserve::Quotient;
+use crate::monitor::Automaton;
 use crate::process::ir::{Action, ProcSpec};
 use crate::progress::Shown;
 use crate::reduce::Bisimulation;
@@ -273,6 +274,9 @@ pub struct Formula {
     pub engine: Engine,
     /// Why that engine, in a sentence (`-v` shows it).
     pub why: String,
+    /// For the monitor ([`Engine::Explore`]): the formula's automaton, built when the
+    /// formula was found in the monitor's fragment.
+    automaton: Option<Automaton>,
 }
 
 /// What [`Checker::run`] found for one formula.
@@ -328,72 +332,74 @@ impl Checker {
         let mut out = Vec::with_capacity(paths.len());
         for p in paths {
             let spec = crate::modal::read_formula(p, &scope)?;
-            let (engine, why) = self.plan(p, &spec)?;
+            let (engine, why, automaton) = self.plan(p, &spec)?;
             out.push(Formula {
                 path: p.clone(),
                 spec,
                 engine,
                 why,
+                automaton,
             });
         }
         Ok(out)
     }
 
-    /// The engine that decides `spec` (read from `path`) and why; refuses a formula the
-    /// engine asked for cannot decide.
-    fn plan(&self, path: &Path, spec: &FormulaSpec) -> miette::Result<(Engine, String)> {
+    /// The engine that decides `spec` (read from `path`), why, and for the monitor the
+    /// formula's automaton (built to find the formula in the monitor's fragment, kept so
+    /// that the monitor does not build it again); refuses a formula the engine asked for
+    /// cannot decide.
+    fn plan(&self, path: &Path, spec: &FormulaSpec) -> miette::Result<Plan> {
         let named = |e: miette::Report| e.wrap_err(path.display().to_string());
+        let other = |engine: Engine, why: String| Ok((engine, why, None));
         if let Some(eq) = self.opts.reduce {
             reduced::refuse(path, spec, eq)?;
-            return Ok((
+            return other(
                 Engine::Pbes,
                 format!("on the quotient modulo {}", bisimulation_name(eq)),
-            ));
+            );
         }
         let lps = match &self.model {
             Model::Lps(lps) => lps,
             Model::Lts { .. } => {
-                return Ok((Engine::Pbes, "the model is an LTS: lts2pbes".to_string()))
+                return other(Engine::Pbes, "the model is an LTS: lts2pbes".to_string())
             }
         };
         match self.opts.engine {
-            Engine::Pbes => Ok((Engine::Pbes, "asked for (--engine pbes)".to_string())),
+            Engine::Pbes => other(Engine::Pbes, "asked for (--engine pbes)".to_string()),
             Engine::Explore => {
-                crate::monitor::refuse_outside(spec).map_err(|e| named(e.into()))?;
-                Ok((Engine::Explore, "asked for (--engine explore)".to_string()))
+                let a = crate::monitor::automaton_of(spec).map_err(|e| named(e.into()))?;
+                let why = "asked for (--engine explore)".to_string();
+                Ok((Engine::Explore, why, Some(a)))
             }
             Engine::Product => {
                 crate::product::refuse_outside(lps, spec).map_err(|e| named(e.into()))?;
-                Ok((Engine::Product, "asked for (--engine product)".to_string()))
+                other(Engine::Product, "asked for (--engine product)".to_string())
             }
-            Engine::Auto => Ok(if crate::monitor::refuse_outside(spec).is_ok() {
-                (
-                    Engine::Explore,
-                    "a regular safety formula: the monitor, while exploring".to_string(),
-                )
-            } else if !lps.globals.is_empty() {
-                (
+            Engine::Auto => match crate::monitor::automaton_of(spec) {
+                Ok(a) => {
+                    let why = "a regular safety formula: the monitor, while exploring";
+                    Ok((Engine::Explore, why.to_string(), Some(a)))
+                }
+                Err(_) if !lps.globals.is_empty() => other(
                     Engine::Pbes,
                     "the LPS has global variables, which only the PBES route takes".to_string(),
-                )
-            } else if has_parameterised_fixpoint(&spec.formula) {
-                (
+                ),
+                Err(_) if has_parameterised_fixpoint(&spec.formula) => other(
                     Engine::Pbes,
                     "a fixpoint with data parameters: the PBES route, whose instantiation stops as soon as the verdict is decided (the product game is built whole, and such parameters may take unboundedly many values)".to_string(),
-                )
-            } else {
-                match crate::product::refuse_outside(lps, spec) {
-                    Ok(()) => (
+                ),
+                Err(_) => match crate::product::refuse_outside(lps, spec) {
+                    Ok(()) => other(
                         Engine::Product,
                         "not regular safety: the product game of the LPS and the formula"
                             .to_string(),
                     ),
-                    Err(e) => (
+                    Err(e) => other(
                         Engine::Pbes,
                         format!("the product game does not take it ({e})"),
                     ),
-                }
-            }),
+                },
+            },
         }
     }
 
@@ -458,6 +464,10 @@ impl Checker {
     }
 }
 
+/// What [`Checker::plan`] decides for a formula: the engine, why, and the monitor's
+/// automaton when the engine is the monitor.
+type Plan = (Engine, String, Option<Automaton>);
+
 /// What a whole run found.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
@@ -510,4 +520,41 @@ pub(crate) type Emit<'e> = dyn FnMut(FormulaResult<'_>) -> miette::Result<bool> 
 /// Seconds since `t`.
 pub(crate) fn since(t: Instant) -> f64 {
     t.elapsed().as_secs_f64()
+}
+
+/// Runs `work` on a thread of its own named `name`, with the exploring stack [`STACK`]; an
+/// error naming the thread as `what` when it cannot start or panics.
+pub(crate) fn on_exploring_thread<T: Send>(
+    name: &str,
+    what: &str,
+    work: impl FnOnce() -> T + Send,
+) -> miette::Result<T> {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name(name.into())
+            .stack_size(STACK)
+            .spawn_scoped(s, work)
+            .map_err(|e| miette::miette!("cannot start the {what}: {e}"))?
+            .join()
+            .map_err(|_| miette::miette!("internal error: the {what} panicked"))
+    })
+}
+
+/// Gives `result` the evidence `ev` of an exploring route on `lps`, first confirmed by the
+/// independent checker when [`Options::verify`] asks (its time counted in the result's).
+fn attach_evidence(
+    result: &mut FormulaResult<'_>,
+    lps: &Lps,
+    ev: Evidence,
+    opts: &Options,
+) -> Result<(), crate::evidence::EvidenceError> {
+    if opts.verify {
+        let t = Instant::now();
+        crate::evidence::check::check_evidence(lps, &result.formula.spec, &ev, opts.solver)?;
+        result.verify_seconds = since(t);
+        result.seconds += result.verify_seconds;
+        result.verified = true;
+    }
+    result.evidence = Some(ev);
+    Ok(())
 }

@@ -2,11 +2,13 @@
 //! built on the fly from the exploration engine (`crate::product`), its evidence (a
 //! shortest trace, or a lasso) confirmed by the independent checker as every route's is.
 
-use crate::evidence::check::check_evidence;
 use crate::lps::Lps;
 use crate::product::{check, ProductError, ProductOptions};
 
-use super::{since, Formula, FormulaResult, Options, Route, RouteError, Verdict, STACK};
+use super::{
+    attach_evidence, on_exploring_thread, Formula, FormulaResult, Options, Route, RouteError,
+    Verdict, STACK,
+};
 
 /// Decides `f` on `lps` by the product game, on a thread with the exploring stack.
 pub(super) fn decide<'f>(
@@ -21,15 +23,10 @@ pub(super) fn decide<'f>(
         stack: Some(STACK),
         ..ProductOptions::default()
     };
-    let outcome = std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .name("check-product".into())
-            .stack_size(STACK)
-            .spawn_scoped(s, || check(lps, &f.spec, &popts))
-            .map_err(|e| ProductError::Data(format!("cannot start the product's thread: {e}")))?
-            .join()
-            .map_err(|_| ProductError::Data("internal error: the product's thread panicked".into()))
+    let outcome = on_exploring_thread("check-product", "product's thread", || {
+        check(lps, &f.spec, &popts)
     })
+    .map_err(|e| ProductError::Data(e.to_string()))
     .and_then(|r| r)
     .map_err(|e| match e {
         ProductError::Unsupported(why) => RouteError::Unsupported(why),
@@ -54,14 +51,7 @@ pub(super) fn decide<'f>(
         verify_seconds: 0.0,
     };
     if let Some(ev) = outcome.evidence {
-        if opts.verify {
-            let t = std::time::Instant::now();
-            check_evidence(lps, &f.spec, &ev, opts.solver)?;
-            result.verify_seconds = since(t);
-            result.seconds += result.verify_seconds;
-            result.verified = true;
-        }
-        result.evidence = Some(ev);
+        attach_evidence(&mut result, lps, ev, opts)?;
     }
     Ok(result)
 }

@@ -19,7 +19,10 @@ use crate::print::state_formula_to_string;
 use crate::progress::Meter;
 use crate::reduce::{partition_watched, quotient, Bisimulation, ReduceError};
 
-use super::{preserved_by, since, Emit, Formula, FormulaResult, Options, Route, Verdict, STACK};
+use super::{
+    on_exploring_thread, preserved_by, since, Emit, Formula, FormulaResult, Options, Route,
+    Verdict, STACK,
+};
 
 /// mCRL2's name of the bisimulation (`ltsconvert -e`).
 pub fn bisimulation_name(eq: Bisimulation) -> &'static str {
@@ -60,25 +63,17 @@ pub(super) fn run(
         thread_stack: Some(STACK),
         ..ExploreOptions::default()
     };
-    let lts = std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .name("check-explore".into())
-            .stack_size(STACK)
-            .spawn_scoped(s, || -> miette::Result<_> {
-                let store = crate::data::TermStore::new();
-                let sys = LpsSystem::new(lps, &store, Some(STACK - (64 << 20))).map_err(|e| {
-                    miette::miette!(code = "muon::check::lps", "cannot explore the LPS: {e}")
-                })?;
-                Ok(explore_lts(&sys, explore)?.0)
-            })
-            .map_err(|e| miette::miette!("cannot start the exploring thread: {e}"))?
-            .join()
-            .unwrap_or_else(|_| {
-                Err(miette::miette!(
-                    "internal error: the exploring thread panicked"
-                ))
-            })
-    })?;
+    let lts = on_exploring_thread(
+        "check-explore",
+        "exploring thread",
+        || -> miette::Result<_> {
+            let store = crate::data::TermStore::new();
+            let sys = LpsSystem::new(lps, &store, Some(STACK - (64 << 20))).map_err(|e| {
+                miette::miette!(code = "muon::check::lps", "cannot explore the LPS: {e}")
+            })?;
+            Ok(explore_lts(&sys, explore)?.0)
+        },
+    )??;
     let explored_seconds = since(t);
     let t = Instant::now();
     let timer = crate::progress::time_stage("reduction");

@@ -228,6 +228,17 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
             "--report writes a page to a file, not to standard output"
         );
     }
+    // The evidence file is written only once its formula is decided: a name that says no
+    // format would otherwise end the whole run in an error.
+    if let Some(out) = args.evidence_file.as_deref() {
+        if !text::evidence_format_known(out) {
+            miette::bail!(
+                help = "name it with .aut, .dot, .svg, .lts or .fsm (the evidence LTS), or .json or .txt (the trace)",
+                "--evidence-file {}: cannot tell the format from the file name",
+                out.display()
+            );
+        }
+    }
     let mut spec_source = None;
     let model = if on_lts {
         crate::check::load_lts(&args.spec, args.mcrl2.as_deref(), args.lps.as_deref())?

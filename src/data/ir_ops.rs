@@ -165,49 +165,56 @@ pub fn conjuncts(e: &DataExpr) -> Vec<DataExpr> {
 
 /// Adds the free variables of `e` to `out`, in order of first occurrence.
 pub fn free_vars_into(e: &DataExpr, out: &mut Vec<Var>) {
-    fn go(e: &DataExpr, bound: &mut Vec<Var>, out: &mut Vec<Var>) {
+    free_vars_outside_into(e, &[], out);
+}
+
+/// Adds the free variables of `e` that are not in `outside` (the variables bound around
+/// `e`) to `out`, each once, in order of first occurrence.
+pub fn free_vars_outside_into(e: &DataExpr, outside: &[Var], out: &mut Vec<Var>) {
+    /// `bound`: the variables bound inside `e` around the subterm `e` now is.
+    fn go(e: &DataExpr, outside: &[Var], bound: &mut Vec<Var>, out: &mut Vec<Var>) {
         match e {
             DataExpr::Var(v) => {
-                if !bound.contains(v) && !out.contains(v) {
+                if !bound.contains(v) && !outside.contains(v) && !out.contains(v) {
                     out.push(v.clone());
                 }
             }
             DataExpr::Func(_) | DataExpr::Number { .. } => {}
             DataExpr::App { head, args } => {
-                go(head, bound, out);
+                go(head, outside, bound, out);
                 for a in args {
-                    go(a, bound, out);
+                    go(a, outside, bound, out);
                 }
             }
             DataExpr::Binder { vars, body, .. } => {
                 let n = bound.len();
                 bound.extend(vars.iter().cloned());
-                go(body, bound, out);
+                go(body, outside, bound, out);
                 bound.truncate(n);
             }
             DataExpr::Whr { body, defs } => {
                 for (_, d) in defs {
-                    go(d, bound, out);
+                    go(d, outside, bound, out);
                 }
                 let n = bound.len();
                 bound.extend(defs.iter().map(|(v, _)| v.clone()));
-                go(body, bound, out);
+                go(body, outside, bound, out);
                 bound.truncate(n);
             }
             DataExpr::ListEnum { elems, .. } | DataExpr::SetEnum { elems, .. } => {
                 for a in elems {
-                    go(a, bound, out);
+                    go(a, outside, bound, out);
                 }
             }
             DataExpr::BagEnum { elems, .. } => {
                 for (a, b) in elems {
-                    go(a, bound, out);
-                    go(b, bound, out);
+                    go(a, outside, bound, out);
+                    go(b, outside, bound, out);
                 }
             }
         }
     }
-    go(e, &mut Vec::new(), out);
+    go(e, outside, &mut Vec::new(), out);
 }
 
 /// The free variables of `e`, in order of first occurrence.
@@ -751,6 +758,26 @@ mod tests {
             _ => panic!("binder expected"),
         }
         assert_eq!(free_vars(&r), vec![y]);
+    }
+
+    #[test]
+    fn free_variables_outside_leave_out_the_bound_and_those_already_found() {
+        let [x, y, z] = ["x", "y", "z"].map(|n| v(n, Sort::Nat));
+        // z == x && (exists y . y == z) && y == x, with x bound around it and z found before.
+        let e = and(
+            and(
+                eq(DataExpr::Var(z.clone()), DataExpr::Var(x.clone())),
+                DataExpr::Binder {
+                    kind: Binder::Exists,
+                    vars: vec![y.clone()],
+                    body: Box::new(eq(DataExpr::Var(y.clone()), DataExpr::Var(z.clone()))),
+                },
+            ),
+            eq(DataExpr::Var(y.clone()), DataExpr::Var(x.clone())),
+        );
+        let mut out = vec![z.clone()];
+        free_vars_outside_into(&e, std::slice::from_ref(&x), &mut out);
+        assert_eq!(out, vec![z, y]);
     }
 
     #[test]

@@ -30,6 +30,7 @@ use bitvec::prelude::{bitvec, BitVec};
 use crate::data::ir::{DataExpr, DataSpec, Sort, Var};
 use crate::data::ir_ops;
 use crate::data::{Rewriter, Substitution, TermId, TermStore, VarId};
+use crate::lts::lps::KeyAction;
 use crate::lts::Lts;
 use crate::modal::ir::formula_free_vars_into;
 use crate::modal::ir::{ActionFormula, FormulaSpec, RegFormula, StateFormula};
@@ -54,6 +55,16 @@ type States = BitVec;
 
 /// One action of a label: name, sorts, argument terms (normal forms).
 pub type LabelAction<'f> = (&'f str, &'f [Sort], Vec<TermId>);
+
+/// A label's actions as the exploration engine decodes them
+/// ([`crate::lts::lps::LpsSystem::label_actions`]), as [`label_matches`], [`local_matches`]
+/// and [`local_holds`] take them.
+pub fn label_view(actions: &[KeyAction]) -> Vec<LabelAction<'_>> {
+    actions
+        .iter()
+        .map(|(n, s, a)| (n.as_ref(), s.as_slice(), a.clone()))
+        .collect()
+}
 
 /// The verdict of `formula` in the initial state of `lts`, whose label `i` is the typed
 /// multi-action `labels[i]` (as `lts2pbes` types them) over the data of `data`; `Err` names
@@ -458,7 +469,7 @@ impl<'s, 'f> Checker<'s, 'f> {
                 let mut ranges: Vec<(VarId, Vec<TermId>)> = Vec::new();
                 let mut guarded: Vec<&Var> = Vec::new();
                 for v in vs.iter().filter(|v| fv.contains(v)) {
-                    let bound = state_const_unless(a, v, forall)
+                    let bound = state_const_unless(a, v, forall, true)
                         .then(|| self.values.get(&v.sort).cloned().unwrap_or_default());
                     match self.range(v, bound) {
                         Some(r) => ranges.push(r),
@@ -682,7 +693,7 @@ fn for_each_valuation(
 /// Whether `alpha` is `!positive` on every multi-action none of whose arguments equals the
 /// value of `x`: some conjunct (in the polarity `positive`) is a multi-action with `x` itself
 /// as an argument.
-pub fn action_fails_unless(alpha: &ActionFormula, x: &Var, positive: bool) -> bool {
+fn action_fails_unless(alpha: &ActionFormula, x: &Var, positive: bool) -> bool {
     use ActionFormula as A;
     match alpha {
         A::MultiAction(acts) => {
@@ -722,26 +733,31 @@ fn action_const_unless(alpha: &ActionFormula, x: &Var, value: bool) -> bool {
 
 /// Whether `f` holds in no state or every state (`value`) whenever `x` differs from every
 /// label argument of its sort, whatever the other data variables and the fixpoint
-/// variables are.
-fn state_const_unless(f: &StateFormula, x: &Var, value: bool) -> bool {
+/// variables are. With `past_modalities` the labels are those of every transition (the
+/// re-check's view, over the whole LTS), so a modality's body may make `f` constant too;
+/// without, they are those of a state's own transitions (the product game's view), and a
+/// modality's body, which is about other states, never does.
+pub fn state_const_unless(f: &StateFormula, x: &Var, value: bool, past_modalities: bool) -> bool {
     use StateFormula as S;
+    let rec = |a: &StateFormula, value: bool| state_const_unless(a, x, value, past_modalities);
     match f {
         S::True => value,
         S::False => !value,
         S::Must(RegFormula::Action(alpha), a) => {
-            value && (action_fails_unless(alpha, x, true) || state_const_unless(a, x, true))
+            value && (action_fails_unless(alpha, x, true) || (past_modalities && rec(a, true)))
         }
         S::May(RegFormula::Action(alpha), a) => {
-            !value && (action_fails_unless(alpha, x, true) || state_const_unless(a, x, false))
+            !value && (action_fails_unless(alpha, x, true) || (past_modalities && rec(a, false)))
         }
-        S::And(a, b) if value => state_const_unless(a, x, true) && state_const_unless(b, x, true),
-        S::And(a, b) => state_const_unless(a, x, false) || state_const_unless(b, x, false),
-        S::Or(a, b) if value => state_const_unless(a, x, true) || state_const_unless(b, x, true),
-        S::Or(a, b) => state_const_unless(a, x, false) && state_const_unless(b, x, false),
+        S::And(a, b) if value => rec(a, true) && rec(b, true),
+        S::And(a, b) => rec(a, false) || rec(b, false),
+        S::Or(a, b) if value => rec(a, true) || rec(b, true),
+        S::Or(a, b) => rec(a, false) && rec(b, false),
         S::Forall(vs, a) | S::Exists(vs, a) => {
-            !vs.iter().any(|v| v.name == x.name) && state_const_unless(a, x, value)
+            !vs.iter().any(|v| v.name == x.name) && rec(a, value)
         }
-        S::Mu(_, a) | S::Nu(_, a) => state_const_unless(a, x, value),
+        // The body at this same state; an occurrence of a fixpoint variable is `_` below.
+        S::Mu(_, a) | S::Nu(_, a) => rec(a, value),
         _ => false,
     }
 }

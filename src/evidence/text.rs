@@ -166,6 +166,20 @@ pub fn trace_file_text<'a>(model: impl Into<Model<'a>>, ev: &Evidence) -> String
     }
 }
 
+/// The extension of `path` when it names a trace format of [`write_evidence`] (`json`,
+/// `txt`); any other names an LTS format or none.
+fn trace_extension(path: &Path) -> Option<&str> {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .filter(|e| matches!(*e, "json" | "txt"))
+}
+
+/// Whether [`write_evidence`] can tell a format from `path`'s extension, so that a caller
+/// can refuse a file name before it checks anything.
+pub fn evidence_format_known(path: &Path) -> bool {
+    trace_extension(path).is_some() || crate::lts::generate::OutputFormat::from_path(path).is_ok()
+}
+
 /// Writes the evidence to `path` in the format its extension names: `.json` (the trace,
 /// [`trace_json`]), `.txt` (the trace, [`trace_file_text`]), or an LTS format (`.aut`,
 /// `.dot`, `.svg`, `.lts`) for the evidence LTS.
@@ -175,10 +189,10 @@ pub fn write_evidence<'a>(
     path: &Path,
 ) -> miette::Result<()> {
     let model = model.into();
-    let text = match path.extension().and_then(|e| e.to_str()) {
+    let text = match trace_extension(path) {
         Some("json") => format!("{:#}\n", trace_json(model, ev)),
-        Some("txt") => trace_file_text(model, ev),
-        _ => return Ok(crate::lts::generate::write_lts(&ev.lts, path)?),
+        Some(_) => trace_file_text(model, ev),
+        None => return Ok(crate::lts::generate::write_lts(&ev.lts, path)?),
     };
     crate::artifact::write_output(Some(path), |w| {
         w.write_all(text.as_bytes())

@@ -28,7 +28,7 @@ use thiserror::Error;
 use super::guard::{self, Guard};
 use super::memo::{hash_key, MemoTable};
 use super::{ActionPart, Label, TransitionSystem};
-use crate::data::ir::DataExpr;
+use crate::data::ir::{DataExpr, Sort};
 use crate::data::print::data_expr_to_string;
 use crate::data::{ConvertError, EnumError, RewriteError, Rewriter, TermId, TermStore, VarId};
 use crate::lps::{Lps, Summand, SummandAction};
@@ -298,6 +298,20 @@ impl<'s> LpsSystem<'s> {
         &self.names[id as usize]
     }
 
+    /// The actions of the label key `key` (see [`TransitionSystem::Label`]), in the key's
+    /// order: each its name, the sorts of its arguments and the arguments, terms of
+    /// [`LpsSystem::store`].
+    pub fn label_actions(&self, key: &[u32]) -> Vec<KeyAction> {
+        let store = self.store();
+        key_actions(key)
+            .map(|(name, args)| {
+                let args: Vec<TermId> = args.iter().map(|&t| TermId(t)).collect();
+                let sorts = args.iter().map(|&t| store.sort_of(t)).collect();
+                (self.action_name(name).clone(), sorts, args)
+            })
+            .collect()
+    }
+
     /// A term of the exploring store as an expression.
     pub fn expr(&self, t: TermId) -> DataExpr {
         self.rw.expr(t)
@@ -443,6 +457,25 @@ impl<'s> LpsSystem<'s> {
     }
 }
 
+/// One action of a label key as [`LpsSystem::label_actions`] decodes it: its name, the
+/// sorts of its arguments and the arguments.
+pub type KeyAction = (Name, Vec<Sort>, Vec<TermId>);
+
+/// The actions of a label key (see [`TransitionSystem::Label`]): per action its name's
+/// number and its argument terms.
+fn key_actions(key: &[u32]) -> impl Iterator<Item = (u32, &[u32])> {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        if i + 1 >= key.len() {
+            return None;
+        }
+        let n = key[i + 1] as usize;
+        let action = (key[i], &key[i + 2..i + 2 + n]);
+        i += 2 + n;
+        Some(action)
+    })
+}
+
 /// Emits the transitions of one [`Outcome`] from `state`.
 fn emit_outcome(
     outcome: &[u32],
@@ -552,18 +585,12 @@ impl<'s> TransitionSystem for LpsSystem<'s> {
     }
 
     fn label(&self, key: &Vec<u32>) -> Label {
-        let mut parts = Vec::new();
-        let mut i = 0;
-        while i + 1 < key.len() {
-            let name = self.names[key[i] as usize].to_string();
-            let n = key[i + 1] as usize;
-            let args = key[i + 2..i + 2 + n]
-                .iter()
-                .map(|t| self.print(TermId(*t)))
-                .collect();
-            parts.push(ActionPart::new(name, args));
-            i += 2 + n;
-        }
+        let mut parts: Vec<ActionPart> = key_actions(key)
+            .map(|(name, args)| {
+                let args = args.iter().map(|t| self.print(TermId(*t))).collect();
+                ActionPart::new(self.action_name(name).to_string(), args)
+            })
+            .collect();
         // mCRL2 orders the actions of a multi-action by name, then by arguments.
         parts.sort();
         Label::from_parts(parts)

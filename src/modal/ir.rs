@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::data::ir::{DataExpr, DataSpec, Name, Var};
+use crate::data::ir_ops::free_vars_outside_into;
 use crate::process::ir::Action;
 
 /// A fixpoint variable declaration `X(n: Nat = e, …)`.
@@ -119,21 +120,10 @@ impl FormulaSpec {
     }
 }
 
-/// Adds the variables free in `d` and not in `bound` to `out`, each once.
-fn add_free(d: &DataExpr, bound: &[Var], out: &mut Vec<Var>) {
-    let mut tmp = Vec::new();
-    crate::data::ir_ops::free_vars_into(d, &mut tmp);
-    for v in tmp {
-        if !bound.contains(&v) && !out.contains(&v) {
-            out.push(v);
-        }
-    }
-}
-
 /// Adds the free data variables of a state formula to `out` (in order of occurrence).
 pub fn formula_free_vars_into(f: &StateFormula, bound: &mut Vec<Var>, out: &mut Vec<Var>) {
     use StateFormula as S;
-    let add = add_free;
+    let add = free_vars_outside_into;
     match f {
         S::True | S::False => {}
         S::Val(d) => add(d, bound, out),
@@ -183,7 +173,7 @@ fn reg_free_vars_into(r: &RegFormula, bound: &mut Vec<Var>, out: &mut Vec<Var>) 
 
 fn action_free_vars_into(a: &ActionFormula, bound: &mut Vec<Var>, out: &mut Vec<Var>) {
     use ActionFormula as A;
-    let add = add_free;
+    let add = free_vars_outside_into;
     match a {
         A::True | A::False => {}
         A::Val(d) => add(d, bound, out),

@@ -46,6 +46,8 @@ use crate::lts::{ExploreOptions, Explorer, TransitionSystem};
 use crate::modal::ir::{ActionFormula, FormulaSpec};
 use crate::modal::preprocess::normalise_formula;
 use crate::print::state_formula_to_string;
+use automaton::Dfa;
+use fragment::Conjunct;
 use product::{Local, Monitor, Product};
 
 /// Why a formula cannot be checked on the fly, or the check failed.
@@ -84,15 +86,38 @@ pub enum MonitorError {
     Evidence(#[from] EvidenceError),
 }
 
-/// Compiles `formula` for monitoring, with the data engine `rw` for the parts of `φ` that
-/// are decided once; refuses a formula outside the fragment.
-pub fn compile(formula: &FormulaSpec, rw: Rewriter<'_>) -> Result<Monitor, MonitorError> {
+/// A formula of the fragment with the minimal DFA of its regular formulas: what deciding
+/// whether the monitor takes the formula builds ([`automaton_of`]), kept so that checking
+/// it ([`check_automaton`]) does not build it again.
+#[derive(Clone, Debug)]
+pub struct Automaton {
+    /// The conjuncts `[R] φ`.
+    pub conjuncts: Vec<Conjunct>,
+    /// The minimal DFA of their regular formulas.
+    pub dfa: Dfa,
+}
+
+/// The conjuncts of `formula` and their automaton; refuses a formula outside the fragment,
+/// or whose automaton would be too big, before anything is explored.
+pub fn automaton_of(formula: &FormulaSpec) -> Result<Automaton, MonitorError> {
     let conjuncts =
         fragment::conjuncts(&formula.formula).map_err(|(r, at)| MonitorError::Outside {
             at: state_formula_to_string(&at),
             reason: r.text(),
         })?;
     let dfa = automaton::build(&conjuncts).map_err(|e| MonitorError::Automaton(e.to_string()))?;
+    Ok(Automaton { conjuncts, dfa })
+}
+
+/// Compiles `formula` for monitoring, with the data engine `rw` for the parts of `φ` that
+/// are decided once; refuses a formula outside the fragment.
+pub fn compile(formula: &FormulaSpec, rw: Rewriter<'_>) -> Result<Monitor, MonitorError> {
+    compile_automaton(automaton_of(formula)?, rw)
+}
+
+/// [`compile`] of a formula whose [`Automaton`] is built.
+fn compile_automaton(a: Automaton, rw: Rewriter<'_>) -> Result<Monitor, MonitorError> {
+    let Automaton { conjuncts, dfa } = a;
     let mut rw = rw;
     let mut locals = Vec::with_capacity(conjuncts.len());
     for c in &conjuncts {
@@ -138,17 +163,6 @@ fn decide<'s>(
     let labels = if with { vec![Vec::new()] } else { Vec::new() };
     let (rw, r) = local_holds(rw, labels, phi);
     (rw, r.map_err(|e| MonitorError::Data(e.0)))
-}
-
-/// Checks that `formula` is in the fragment (before anything is explored).
-pub fn refuse_outside(formula: &FormulaSpec) -> Result<(), MonitorError> {
-    let conjuncts =
-        fragment::conjuncts(&formula.formula).map_err(|(r, at)| MonitorError::Outside {
-            at: state_formula_to_string(&at),
-            reason: r.text(),
-        })?;
-    automaton::build(&conjuncts).map_err(|e| MonitorError::Automaton(e.to_string()))?;
-    Ok(())
 }
 
 /// How [`check`] runs.
@@ -202,6 +216,26 @@ pub fn check(
     formula: &FormulaSpec,
     opts: &MonitorOptions,
 ) -> Result<Outcome, MonitorError> {
+    check_with(lps, formula, None, opts)
+}
+
+/// [`check`] of `formula` with its automaton `a` (from [`automaton_of`]), not built again.
+pub fn check_automaton(
+    lps: &Lps,
+    formula: &FormulaSpec,
+    a: &Automaton,
+    opts: &MonitorOptions,
+) -> Result<Outcome, MonitorError> {
+    check_with(lps, formula, Some(a), opts)
+}
+
+/// [`check`], with the automaton of `formula` when it is built.
+fn check_with(
+    lps: &Lps,
+    formula: &FormulaSpec,
+    a: Option<&Automaton>,
+    opts: &MonitorOptions,
+) -> Result<Outcome, MonitorError> {
     let store = TermStore::new();
     let stack_limit = opts.thread_stack.map(|s| s.saturating_sub(64 << 20));
     let sys = LpsSystem::new(lps, &store, stack_limit)
@@ -211,7 +245,10 @@ pub fn check(
     if let Some(l) = stack_limit {
         rw.set_stack_limit(l);
     }
-    let monitor = compile(formula, rw.clone())?;
+    let monitor = match a {
+        Some(a) => compile_automaton(a.clone(), rw.clone())?,
+        None => compile(formula, rw.clone())?,
+    };
     if monitor.dfa.initial.is_none() {
         // No path can reach an accepting class: nothing to explore.
         return Ok(Outcome {

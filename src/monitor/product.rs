@@ -10,13 +10,11 @@ use thiserror::Error;
 
 use super::automaton::{Class, Dfa};
 use super::fragment::Conjunct;
-use crate::data::ir::Sort;
-use crate::data::{Rewriter, TermId};
-use crate::evidence::explicit::{local_holds, local_matches, LabelAction};
-use crate::lts::lps::{LpsError, LpsSystem, LpsWorker};
+use crate::data::Rewriter;
+use crate::evidence::explicit::{label_view, local_holds, local_matches, LabelAction};
+use crate::lts::lps::{KeyAction, LpsError, LpsSystem, LpsWorker};
 use crate::lts::{ActionPart, Label, TransitionSystem};
 use crate::modal::ir::StateFormula;
-use crate::source::Name;
 
 /// The action name of the violation self-loop (`@` keeps it apart from every user action).
 pub const VIOLATION: &str = "@violation";
@@ -98,7 +96,7 @@ pub struct ProductWorker<'s> {
 /// A label seen by a worker: its letter and its actions as terms.
 struct Known {
     letter: u32,
-    actions: Vec<(Name, Vec<Sort>, Vec<TermId>)>,
+    actions: Vec<KeyAction>,
 }
 
 impl<'a, 's> Product<'a, 's> {
@@ -141,22 +139,12 @@ impl<'a, 's> Product<'a, 's> {
         if let Some(&id) = w.ids.get(key) {
             return Ok(id);
         }
-        let store = self.inner.store();
-        let mut actions = Vec::new();
-        let mut i = 0;
-        while i + 1 < key.len() {
-            let name = self.inner.action_name(key[i]).clone();
-            let n = key[i + 1] as usize;
-            let args: Vec<TermId> = key[i + 2..i + 2 + n].iter().map(|&t| TermId(t)).collect();
-            let sorts = args.iter().map(|&t| store.sort_of(t)).collect();
-            actions.push((name, sorts, args));
-            i += 2 + n;
-        }
+        let actions = self.inner.label_actions(key);
         let letter = match self.constant_letter {
             Some(l) => l,
             None => {
                 let rw = w.rw.take().expect("the worker's data engine is back");
-                let (rw, r) = local_matches(rw, label_actions(&actions), &self.m.dfa.formulas);
+                let (rw, r) = local_matches(rw, label_view(&actions), &self.m.dfa.formulas);
                 *w.rw = Some(rw);
                 r.map_err(|e| ProductError::Local(e.0))? as u32
             }
@@ -200,7 +188,7 @@ impl<'a, 's> Product<'a, 's> {
                         let labels: Vec<Vec<LabelAction<'_>>> = w
                             .set
                             .iter()
-                            .map(|&id| label_actions(&w.labels[id as usize].actions))
+                            .map(|&id| label_view(&w.labels[id as usize].actions))
                             .collect();
                         let rw = w.rw.take().expect("the worker's data engine is back");
                         let (rw, r) = local_holds(rw, labels, phi);
@@ -227,14 +215,6 @@ struct KnownParts<'w, 's> {
     rw: &'w mut Option<Rewriter<'s>>,
     ids: &'w mut FxHashMap<Vec<u32>, u32>,
     labels: &'w mut Vec<Known>,
-}
-
-/// A label's actions as the evaluator takes them.
-fn label_actions(actions: &[(Name, Vec<Sort>, Vec<TermId>)]) -> Vec<LabelAction<'_>> {
-    actions
-        .iter()
-        .map(|(n, s, a)| (n.as_ref(), s.as_slice(), a.clone()))
-        .collect()
 }
 
 impl<'a, 's> TransitionSystem for Product<'a, 's> {

@@ -3,7 +3,7 @@
 //! simplify `true`/`false` on the fly.
 
 use crate::data::ir::{DataExpr, Func, Sort, Var};
-use crate::data::ir_ops::{free_vars_into, is_false, is_true};
+use crate::data::ir_ops::{free_vars_outside_into, is_false, is_true};
 use crate::modal::ir::{ActionFormula, StateFormula};
 use crate::pbes::ir::PbesExpr;
 use crate::process::ir::Action;
@@ -226,21 +226,9 @@ pub fn equal_multi_actions(a: &[Action], b: &[Action]) -> PbesExpr {
     go(a, b, &mut vec![false; b.len()])
 }
 
-/// Adds the free variables of `d` that are not in `bound` to `out`, each once, in order of
-/// occurrence.
-fn add_free_unbound(d: &DataExpr, bound: &[Var], out: &mut Vec<Var>) {
-    let mut tmp = Vec::new();
-    free_vars_into(d, &mut tmp);
-    for v in tmp {
-        if !bound.contains(&v) && !out.contains(&v) {
-            out.push(v);
-        }
-    }
-}
-
 /// Adds the free data variables of a PBES expression to `out`.
 pub fn pbes_free_vars_into(e: &PbesExpr, bound: &mut Vec<Var>, out: &mut Vec<Var>) {
-    let add = add_free_unbound;
+    let add = free_vars_outside_into;
     match e {
         PbesExpr::True | PbesExpr::False => {}
         PbesExpr::Data(d) => add(d, bound, out),

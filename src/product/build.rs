@@ -13,14 +13,12 @@
 use rustc_hash::FxHashMap;
 
 use crate::bes::{Game, Player, VertexId};
-use crate::data::ir::Sort;
 use crate::data::{Rewriter, Substitution, TermId, VarId};
-use crate::evidence::explicit::{label_matches, LabelAction};
-use crate::lts::lps::{LpsSystem, LpsWorker};
+use crate::evidence::explicit::{label_matches, label_view};
+use crate::lts::lps::{KeyAction, LpsSystem, LpsWorker};
 use crate::lts::tree::TreeTable;
 use crate::lts::{StateId, TransitionSystem};
 use crate::progress::Watch;
-use crate::source::Name;
 
 use super::formula::{Formula, Node, NodeId};
 use super::ProductError;
@@ -105,7 +103,7 @@ impl VertexIndex {
 }
 
 /// A label's actions: name, sorts, argument terms.
-type Actions = Vec<(Name, Vec<Sort>, Vec<TermId>)>;
+type Actions = Vec<KeyAction>;
 
 /// The game under construction and, once explored, built (see the module documentation).
 pub struct Product<'a, 's> {
@@ -410,17 +408,7 @@ impl<'a, 's> Product<'a, 's> {
         if let Some(&l) = self.label_ids.get(&key) {
             return l;
         }
-        let store = self.sys.store();
-        let mut actions = Vec::new();
-        let mut i = 0;
-        while i + 1 < key.len() {
-            let name = self.sys.action_name(key[i]).clone();
-            let n = key[i + 1] as usize;
-            let args: Vec<TermId> = key[i + 2..i + 2 + n].iter().map(|&t| TermId(t)).collect();
-            let sorts = args.iter().map(|&t| store.sort_of(t)).collect();
-            actions.push((name, sorts, args));
-            i += 2 + n;
-        }
+        let actions = self.sys.label_actions(&key);
         let l = self.labels.len() as u32;
         self.label_ids.insert(key.clone(), l);
         self.labels.push((key, actions));
@@ -644,7 +632,7 @@ impl<'a, 's> Product<'a, 's> {
             }
             return Ok(());
         }
-        let inline = !self.f.is_body[c as usize]
+        let inline = !self.f.is_body(c)
             && matches!(
                 self.f.nodes[c as usize],
                 Node::And(..) | Node::Or(..) | Node::Modal { .. } | Node::Quant(_)
@@ -692,11 +680,7 @@ impl<'a, 's> Product<'a, 's> {
             return Ok(m);
         }
         let env = self.env_of(node, vals);
-        let label: Vec<LabelAction<'_>> = self.labels[l as usize]
-            .1
-            .iter()
-            .map(|(n, s, a)| (n.as_ref(), s.as_slice(), a.clone()))
-            .collect();
+        let label = label_view(&self.labels[l as usize].1);
         let rw = self.rw.take().expect("the data engine is back");
         let (rw, r) = label_matches(rw, label, &self.f.actions[alpha], &env);
         self.rw = Some(rw);

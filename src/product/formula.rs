@@ -10,7 +10,7 @@
 
 use crate::data::ir::{DataExpr, Var};
 use crate::data::{Rewriter, TermId, VarId};
-use crate::evidence::explicit::{action_fails_unless, data_parts};
+use crate::evidence::explicit::{data_parts, state_const_unless};
 use crate::modal::ir::{ActionFormula, RegFormula, StateFormula};
 use crate::print::state_formula_to_string;
 
@@ -104,20 +104,23 @@ pub struct Formula {
     pub quants: Vec<Quant>,
     /// The fixpoints.
     pub fixes: Vec<Fix>,
-    /// Per node, whether it is a fixpoint's body.
-    pub is_body: Vec<bool>,
+    /// Per node, when it is a fixpoint's body, that fixpoint's priority (read per game
+    /// vertex, so a table rather than a search of the fixpoints).
+    pub bodies: Vec<Option<u32>>,
     /// The root.
     pub root: NodeId,
 }
 
 impl Formula {
+    /// Whether `node` is a fixpoint's body.
+    pub fn is_body(&self, node: NodeId) -> bool {
+        self.bodies[node as usize].is_some()
+    }
+
     /// The priority of `node` when it is a fixpoint's body (its vertices stand for that
     /// fixpoint's unfoldings), else 0.
     pub fn body_priority(&self, node: NodeId) -> u32 {
-        self.fixes
-            .iter()
-            .find(|x| x.body == node)
-            .map_or(0, |x| x.priority)
+        self.bodies[node as usize].unwrap_or(0)
     }
 }
 
@@ -132,7 +135,7 @@ pub fn compile(f: &StateFormula, rw: &Rewriter<'_>) -> Result<Formula, ProductEr
             actions: Vec::new(),
             quants: Vec::new(),
             fixes: Vec::new(),
-            is_body: Vec::new(),
+            bodies: Vec::new(),
             root: 0,
         },
         scope: Vec::new(),
@@ -159,9 +162,11 @@ pub fn compile(f: &StateFormula, rw: &Rewriter<'_>) -> Result<Formula, ProductEr
     for (fix, r) in c.out.fixes.iter_mut().zip(ranks) {
         fix.priority = top - r;
     }
-    c.out.is_body = vec![false; c.out.nodes.len()];
+    c.out.bodies = vec![None; c.out.nodes.len()];
+    // Each fixpoint has a body of its own (compiled once, under it), so no node is the body
+    // of two.
     for fix in &c.out.fixes {
-        c.out.is_body[fix.body as usize] = true;
+        c.out.bodies[fix.body as usize] = Some(fix.priority);
     }
     Ok(c.out)
 }
@@ -237,7 +242,9 @@ impl Compiler<'_, '_> {
                 let mut vars = Vec::new();
                 let mut guarded = false;
                 for v in vs.iter().filter(|v| fv.contains(v)) {
-                    let by_labels = const_unless_local(a, v, forall);
+                    // Bound by the labels of the state's own transitions: a modality's body is
+                    // about other states.
+                    let by_labels = state_const_unless(a, v, forall, false);
                     guarded |= !by_labels;
                     vars.push((store.intern_var(v), v.clone(), by_labels));
                 }
@@ -321,30 +328,5 @@ impl Compiler<'_, '_> {
                 return Err(self.outside(f, "the formula is not in positive normal form"))
             }
         })
-    }
-}
-
-/// Whether `f` is `value` in a state whenever `x` differs from every argument of its sort in
-/// the labels of that state's own transitions, whatever the other variables are: every
-/// place `x` can matter is a modality of this state whose action formula fails unless `x`
-/// is an argument of the label (the re-check's `state_const_unless`, but without looking
-/// past a modality, whose body is about other states).
-fn const_unless_local(f: &StateFormula, x: &Var, value: bool) -> bool {
-    use StateFormula as S;
-    match f {
-        S::True => value,
-        S::False => !value,
-        S::Must(RegFormula::Action(alpha), _) => value && action_fails_unless(alpha, x, true),
-        S::May(RegFormula::Action(alpha), _) => !value && action_fails_unless(alpha, x, true),
-        S::And(a, b) if value => const_unless_local(a, x, true) && const_unless_local(b, x, true),
-        S::And(a, b) => const_unless_local(a, x, false) || const_unless_local(b, x, false),
-        S::Or(a, b) if value => const_unless_local(a, x, true) || const_unless_local(b, x, true),
-        S::Or(a, b) => const_unless_local(a, x, false) && const_unless_local(b, x, false),
-        S::Forall(vs, a) | S::Exists(vs, a) => {
-            !vs.iter().any(|v| v.name == x.name) && const_unless_local(a, x, value)
-        }
-        // The body at this same state; an occurrence of a fixpoint variable is `_` below.
-        S::Mu(_, a) | S::Nu(_, a) => const_unless_local(a, x, value),
-        _ => false,
     }
 }

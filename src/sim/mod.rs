@@ -119,6 +119,18 @@ impl Transition {
     }
 }
 
+/// The widths of the columns the front ends list `ts` in: the transition's number (from 1)
+/// and its multi-action.
+fn column_widths(ts: &[Transition]) -> (usize, usize) {
+    let num = ts.len().to_string().len();
+    let label = ts
+        .iter()
+        .map(|t| t.label.chars().count())
+        .max()
+        .unwrap_or(0);
+    (num, label)
+}
+
 /// A state of the history and the step that reached it.
 #[derive(Clone, Debug)]
 struct Visit {

@@ -123,7 +123,18 @@ impl Simulator<'_> {
             let mut seen = rustc_hash::FxHashSet::default();
             let mut labels: Vec<String> = Vec::new();
             let mut wrong_state: Option<Vec<String>> = None;
+            let line = lines.get(i).copied();
             for (p, row) in frontier.iter().enumerate() {
+                // A wide frontier takes long: a stop of the run's budget (`--timeout`,
+                // `--memory-limit`, SIGTERM) ends the replay here, acknowledged, so that the
+                // script or the screen ends (the terminal put back) and the run reports it.
+                if let Some(reason) = crate::budget::poll_stop() {
+                    return Err(err(
+                        line,
+                        format!("the replay stopped at step {}: {}", i + 1, reason.describe()),
+                        "raise --timeout or --memory-limit, or give a trace with its states (muon's trace file or JSON), which replays without following every path its actions allow",
+                    ));
+                }
                 for t in self.expand(row)? {
                     if !same_label(&t.label, &step.action) {
                         if !labels.contains(&t.label) {
@@ -140,7 +151,6 @@ impl Simulator<'_> {
                     }
                 }
             }
-            let line = lines.get(i).copied();
             let before = match i {
                 0 => "the initial state".to_string(),
                 _ if frontier.len() == 1 => format!("the state after step {i}"),

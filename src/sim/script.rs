@@ -38,12 +38,7 @@ pub fn view(sim: &Simulator<'_>) -> String {
         return out;
     }
     let _ = writeln!(out, "transitions ({}):", ts.len());
-    let num = ts.len().to_string().len();
-    let width = ts
-        .iter()
-        .map(|t| t.label.chars().count())
-        .max()
-        .unwrap_or(0);
+    let (num, width) = super::column_widths(ts);
     for (i, t) in ts.iter().enumerate() {
         let _ = writeln!(
             out,

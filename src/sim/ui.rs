@@ -142,12 +142,12 @@ impl App<'_, '_> {
         }
         if let Some((_, text, top)) = &mut self.overlay {
             // Arrows and pages scroll; any other key closes.
-            let last = text.lines().count().saturating_sub(1) as u16;
+            let last = line_count(text).saturating_sub(1);
             match k.code {
                 KeyCode::Up | KeyCode::Char('k') => *top = top.saturating_sub(1),
-                KeyCode::Down | KeyCode::Char('j') => *top = (*top + 1).min(last),
+                KeyCode::Down | KeyCode::Char('j') => *top = top.saturating_add(1).min(last),
                 KeyCode::PageUp => *top = top.saturating_sub(10),
-                KeyCode::PageDown => *top = (*top + 10).min(last),
+                KeyCode::PageDown => *top = top.saturating_add(10).min(last),
                 _ => self.overlay = None,
             }
             return Ok(());
@@ -307,7 +307,7 @@ impl App<'_, '_> {
         self.draw_history(f, right);
         self.draw_message(f, message, keys);
         if let Some((title, text, top)) = &self.overlay {
-            let lines = text.lines().count() as u16 + 2;
+            let lines = line_count(text).saturating_add(2);
             let area = f
                 .area()
                 .centered(Constraint::Percentage(90), Constraint::Length(lines));
@@ -376,12 +376,7 @@ impl App<'_, '_> {
             0 => " Transitions: none, a deadlock ".to_string(),
             n => format!(" Transitions ({n}) "),
         };
-        let num = ts.len().to_string().len();
-        let width = ts
-            .iter()
-            .map(|t| t.label.chars().count())
-            .max()
-            .unwrap_or(0);
+        let (num, width) = super::column_widths(ts);
         let items: Vec<ListItem<'_>> = ts
             .iter()
             .enumerate()
@@ -445,6 +440,12 @@ impl App<'_, '_> {
     }
 }
 
+/// The number of lines of an overlay's `text`, as the screen's coordinates count (at most
+/// `u16::MAX`: a trace of a longer history shows its first lines).
+fn line_count(text: &str) -> u16 {
+    u16::try_from(text.lines().count()).unwrap_or(u16::MAX)
+}
+
 /// Whether Esc was pressed (without waiting).
 fn esc_pressed() -> bool {
     while event::poll(Duration::ZERO).unwrap_or(false) {
@@ -462,5 +463,19 @@ fn error_text(e: &SimError) -> String {
     match e.help() {
         Some(h) => format!("{e} ({h})"),
         None => e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::line_count;
+
+    #[test]
+    fn an_overlay_of_more_lines_than_the_screen_counts_stops_at_the_most() {
+        assert_eq!(line_count("a\nb\n"), 2);
+        // A trace of a history of 70,000 steps (a search may walk that far).
+        let long = "step\n".repeat(70_000);
+        assert_eq!(line_count(&long), u16::MAX);
+        assert_eq!(line_count(&long).saturating_add(2), u16::MAX);
     }
 }
