@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 /// The top-level modules, lowest first: each may use only those before it.
 const ORDER: &[&str] = &[
     "budget", "source", "artifact", "progress", "bes", "syntax", "data", "process", "modal", "lps",
-    "lts", "reduce", "pbes", "print", "evidence", "monitor", "product", "check", "sim", "cli",
+    "lts", "distrib", "reduce", "pbes", "print", "evidence", "monitor", "product", "check", "sim",
+    "cli",
 ];
 
 /// Uses the order would allow but that may never be: (module, module it must not use, why).

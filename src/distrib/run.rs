@@ -296,6 +296,7 @@ impl<S: Portable> Dist<'_, S> {
             codec: S::Codec::default(),
             key: Vec::new(),
             work: Vec::new(),
+            src: Vec::new(),
             dec: Vec::with_capacity(width),
         };
         let detect = !self.opts.detect_actions.is_empty();
@@ -781,6 +782,10 @@ struct Ctx<S: Portable> {
     codec: S::Codec,
     key: Vec<u32>,
     work: Vec<u32>,
+    /// The tree of the last state found, whose unchanged subtrees the next look-up reuses
+    /// (successors that arrive together mostly come from one state and differ in a few
+    /// values).
+    src: Vec<u32>,
     dec: Vec<u32>,
 }
 
@@ -788,12 +793,20 @@ impl<S: Portable> Ctx<S> {
     /// Inserts `row` into the store: (local id, new).
     fn insert(&mut self, row: &[u32]) -> Result<(u32, bool), GenerateError> {
         self.key.clear();
-        match self.store.lookup(&[], row, &mut self.work, &mut self.key) {
-            Ok(id) => Ok((id.0, false)),
+        match self.store.lookup(&self.src, row, &mut self.work, &mut self.key) {
+            Ok(id) => {
+                std::mem::swap(&mut self.src, &mut self.work);
+                Ok((id.0, false))
+            }
             Err(h) => self
                 .store
                 .insert_key(&self.key, h)
-                .map(|(id, new)| (id.0, new))
+                .map(|(id, new)| {
+                    // The tree of a miss is complete but where the node index was full; a
+                    // gap there only makes the next look-up miss and insert (and so find).
+                    std::mem::swap(&mut self.src, &mut self.work);
+                    (id.0, new)
+                })
                 .ok_or_else(|| {
                     GenerateError::Explore(
                         "a worker's part of the state space has more than 2^32 states or tree nodes: use more workers".into(),

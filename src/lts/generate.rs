@@ -760,6 +760,7 @@ fn stats_json(r: &GenerateReport, opts: &ExploreOptions) -> String {
             "  \"table_bytes\": {},\n",
             "  \"table_bytes_per_state\": {:.2},\n",
             "  \"parent_bytes\": {},\n",
+            "  \"sent_bytes\": {},\n",
             "  \"deadlocks\": {},\n",
             "  \"action_hits\": {}\n",
             "}}\n"
@@ -797,6 +798,7 @@ fn stats_json(r: &GenerateReport, opts: &ExploreOptions) -> String {
         s.table_bytes,
         per_state(s.table_bytes),
         s.parent_bytes,
+        s.sent_bytes,
         s.deadlock_count,
         s.action_count
     )
