@@ -56,8 +56,8 @@ use crate::lps::Lps;
 use crate::lts::generate::{
     explore_options, generate_with, GenerateError, GenerateOptions, GenerateReport,
 };
-use crate::lts::lps::{LpsError, LpsSystem, LpsWorker};
-use crate::lts::{Label, TransitionSystem};
+use crate::lts::lps::LpsSystem;
+use crate::lts::TransitionSystem;
 
 /// A system whose states can be sent to another process as values: each word of a row
 /// (for an LPS, one term per parameter) has *value words* that any process can rebuild.
@@ -76,58 +76,8 @@ pub trait Portable: TransitionSystem {
     fn fingerprint(&self) -> u64;
 }
 
-/// An LPS as a [`Portable`] system: the function symbols it knew when compiled travel by
-/// number.
-pub struct PortableLps<'s> {
-    sys: LpsSystem<'s>,
-    frontier: u32,
-}
-
-impl<'s> PortableLps<'s> {
-    /// Wraps a freshly compiled LPS; the symbols interned so far are the shared ones.
-    pub fn new(sys: LpsSystem<'s>) -> PortableLps<'s> {
-        let frontier = sys.store().func_count() as u32;
-        PortableLps { sys, frontier }
-    }
-}
-
-impl<'s> TransitionSystem for PortableLps<'s> {
-    type Label = Vec<u32>;
-    type Error = LpsError;
-    type Worker = LpsWorker<'s>;
-
-    fn state_width(&self) -> usize {
-        self.sys.state_width()
-    }
-    fn worker(&self) -> LpsWorker<'s> {
-        self.sys.worker()
-    }
-    fn initial_state(&self, w: &mut LpsWorker<'s>, out: &mut Vec<u32>) -> Result<(), LpsError> {
-        self.sys.initial_state(w, out)
-    }
-    fn successors(
-        &self,
-        w: &mut LpsWorker<'s>,
-        state: &[u32],
-        emit: &mut dyn FnMut(&Vec<u32>, &[u32]),
-    ) -> Result<(), LpsError> {
-        self.sys.successors(w, state, emit)
-    }
-    fn label(&self, label: &Vec<u32>) -> Label {
-        self.sys.label(label)
-    }
-    fn format_state(&self, state: &[u32]) -> String {
-        self.sys.format_state(state)
-    }
-    fn parameters(&self) -> Vec<(String, String)> {
-        self.sys.parameters()
-    }
-    fn state_values(&self, state: &[u32]) -> Vec<String> {
-        self.sys.state_values(state)
-    }
-}
-
-/// The caches of [`PortableLps`]: per term id, its value's words and hash.
+/// The caches of an LPS as a [`Portable`] system (the function symbols it knew when
+/// compiled travel by number): per term id, its value's words and hash.
 #[derive(Default)]
 pub struct LpsCodec {
     /// Per term id: (start, length) of its words in `arena`; length 0 for not yet known.
@@ -138,7 +88,7 @@ pub struct LpsCodec {
 
 impl LpsCodec {
     /// The value words of term `t`, written once.
-    fn words_of(&mut self, sys: &PortableLps<'_>, t: u32) -> (usize, usize) {
+    fn words_of(&mut self, sys: &LpsSystem<'_>, t: u32) -> (usize, usize) {
         if let Some(&(at, len)) = self.words.get(t as usize) {
             if len > 0 {
                 return (at as usize, len as usize);
@@ -146,8 +96,8 @@ impl LpsCodec {
         }
         let at = self.arena.len();
         portable::encode(
-            sys.sys.store(),
-            sys.frontier,
+            sys.store(),
+            sys.shared_symbols(),
             crate::data::TermId(t),
             &mut self.arena,
         );
@@ -160,7 +110,7 @@ impl LpsCodec {
     }
 }
 
-impl Portable for PortableLps<'_> {
+impl Portable for LpsSystem<'_> {
     type Codec = LpsCodec;
 
     fn encode_value(&self, codec: &mut LpsCodec, word: u32, out: &mut Vec<u32>) {
@@ -170,7 +120,7 @@ impl Portable for PortableLps<'_> {
 
     fn decode_value(&self, _codec: &mut LpsCodec, words: &[u32]) -> Result<u32, PortableError> {
         let mut pos = 0;
-        let t = portable::decode(self.sys.store(), self.frontier, words, &mut pos)?;
+        let t = portable::decode(self.store(), self.shared_symbols(), words, &mut pos)?;
         if pos != words.len() {
             return Err(PortableError("words left after a value".into()));
         }
@@ -198,7 +148,7 @@ impl Portable for PortableLps<'_> {
     }
 
     fn fingerprint(&self) -> u64 {
-        portable::fingerprint(self.sys.store(), self.frontier)
+        portable::fingerprint(self.store(), self.shared_symbols())
     }
 }
 
@@ -417,7 +367,6 @@ fn work(
     let store = crate::data::TermStore::new();
     let sys = LpsSystem::new(lps, &store, Some(stack.saturating_sub(64 << 20)))
         .map_err(|e| GenerateError::Explore(format!("cannot explore the LPS: {e}")))?;
-    let sys = PortableLps::new(sys);
     let keep_transitions = opts.output.is_some();
     let lead = lead_process && worker.index() == 0;
     if lead {

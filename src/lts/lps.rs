@@ -195,6 +195,9 @@ pub struct LpsSystem<'s> {
     /// Decide summand guards on the state row (see [`super::guard`]); off, every summand
     /// is looked up or evaluated: the reference the guards are tested against.
     use_guards: bool,
+    /// The function symbols the store held once the LPS was compiled: every process that
+    /// compiles the same LPS numbers these alike (what `distrib` sends by number).
+    shared_symbols: u32,
 }
 
 /// What [`LpsSystem::steps`] reports per transition: LPS summand, sum values, label key,
@@ -280,7 +283,13 @@ impl<'s> LpsSystem<'s> {
             summands,
             lps_index,
             use_guards: true,
+            shared_symbols: store.func_count() as u32,
         })
+    }
+
+    /// The number of function symbols interned while compiling (see the field's comment).
+    pub fn shared_symbols(&self) -> u32 {
+        self.shared_symbols
     }
 
     /// Turns the summand guards on (the default) or off; the transitions are the same
