@@ -217,7 +217,7 @@ impl Cluster {
 /// What a distributed `lps2lts` gives back on this process.
 pub enum Outcome {
     /// Process 0: the report of the run (outputs written as asked).
-    Lead(GenerateReport),
+    Lead(Box<GenerateReport>),
     /// Another process: it wrote nothing; the counts are process 0's to print.
     Helper,
 }
@@ -295,7 +295,7 @@ pub fn run_lps(
         })?;
     for r in results {
         match r {
-            Ok(Ok(Some(report))) => lead = Some(report),
+            Ok(Ok(Some(report))) => lead = Some(Box::new(report)),
             Ok(Ok(None)) => {}
             Ok(Err(e)) => {
                 first_error.get_or_insert(e);

@@ -220,7 +220,7 @@ pub(super) struct Dist<'w, S: Portable> {
     /// Whether worker 0 writes transitions (an output file).
     pub(super) keep_transitions: bool,
     pub(super) labels: Vec<Label>,
-    pub(super) progress: Option<Box<dyn FnMut(&Progress)>>,
+    pub(super) progress: Option<ProgressFn>,
 }
 
 impl<S: Portable> Engine for Dist<'_, S> {
@@ -252,6 +252,9 @@ impl<S: Portable> Engine for Dist<'_, S> {
         self.progress = Some(f);
     }
 }
+
+/// The progress callback of [`Engine::on_progress`].
+pub(super) type ProgressFn = Box<dyn FnMut(&Progress)>;
 
 /// Totals of one level, summed over the workers from their CONTROL records.
 #[derive(Default, Clone, Copy)]
