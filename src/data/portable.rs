@@ -164,49 +164,6 @@ pub fn decode(
     }
 }
 
-/// The symbol number of a one-word shared constant, if `word` is one.
-#[inline]
-pub fn shared_constant(word: u32, frontier: u32) -> Option<u32> {
-    (word >> 28 == TAG_FUNC && (word & PAYLOAD) < frontier).then_some(word & PAYLOAD)
-}
-
-/// The index just past the term that starts at `words[pos]`, without building it.
-pub fn skip(words: &[u32], mut pos: usize) -> Result<usize, PortableError> {
-    let mut todo = 1usize;
-    while todo > 0 {
-        let w = *words
-            .get(pos)
-            .ok_or_else(|| PortableError("the words end inside a term".into()))?;
-        pos += 1;
-        todo -= 1;
-        match w >> 28 {
-            TAG_APP => todo += 1 + (w & PAYLOAD) as usize,
-            TAG_EXT => {
-                let len = *words
-                    .get(pos)
-                    .ok_or_else(|| PortableError("the words end inside a value".into()))?;
-                let bytes_start = pos + 1;
-                pos = bytes_start + (len as usize).div_ceil(4);
-                // A binder's body follows its bound variables.
-                let n = (len as usize).div_ceil(4);
-                let slice = words
-                    .get(bytes_start..bytes_start + n)
-                    .ok_or_else(|| PortableError("the words end inside a value".into()))?;
-                let bytes: Vec<u8> = slice
-                    .iter()
-                    .flat_map(|w| w.to_le_bytes())
-                    .take(len as usize)
-                    .collect();
-                if let Ok(Ext::Binder(..)) = postcard::from_bytes::<Ext>(&bytes) {
-                    todo += 1;
-                }
-            }
-            _ => {}
-        }
-    }
-    Ok(pos)
-}
-
 /// A hash of the first `frontier` function symbols of `store` (names and sorts): equal on
 /// every process that built its store from the same input, so that symbol ids may travel.
 pub fn fingerprint(store: &TermStore, frontier: u32) -> u64 {
@@ -267,33 +224,6 @@ mod tests {
             // Rebuilt in `b`, printed equal: compare through a second trip home.
             let home = roundtrip(&b, frontier, &a, back);
             assert_eq!(home, t, "{:?}", a.get(t));
-        }
-    }
-
-    #[test]
-    fn skip_finds_the_end_of_every_term() {
-        let a = TermStore::new();
-        let bound = a.intern_var(&Var {
-            name: "x".into(),
-            sort: Sort::Bool,
-        });
-        let lambda = a.binder(Binder::Lambda, &[bound], a.var(bound));
-        let terms = [
-            a.true_term(),
-            a.app(a.true_term(), &[a.false_term(), a.num(NumSort::Int, -1)]),
-            lambda,
-            a.app(lambda, &[a.true_term()]),
-        ];
-        let mut words = Vec::new();
-        let mut ends = Vec::new();
-        for &t in &terms {
-            encode(&a, a.func_count() as u32, t, &mut words);
-            ends.push(words.len());
-        }
-        let mut pos = 0;
-        for &end in &ends {
-            pos = skip(&words, pos).expect("skips");
-            assert_eq!(pos, end);
         }
     }
 

@@ -163,7 +163,11 @@ impl Comm {
     /// current round that have arrived (later rounds' stay in the inbox).
     fn poll(&mut self, worker: &mut timely::worker::Worker) -> Vec<(u32, u32, Vec<u32>)> {
         worker.step_or_park(Some(Duration::ZERO));
-        let round = self.time;
+        self.take(self.time)
+    }
+
+    /// The records of `round` that have arrived, as (kind, sender, words).
+    fn take(&mut self, round: u64) -> Vec<(u32, u32, Vec<u32>)> {
         let mut inbox = self.inbox.borrow_mut();
         if inbox.is_empty() {
             return Vec::new();
@@ -191,13 +195,7 @@ impl Comm {
         while self.probe.less_than(&self.time) {
             worker.step_or_park(Some(Duration::from_millis(2)));
         }
-        let round = self.time - 1;
-        let mut inbox = self.inbox.borrow_mut();
-        let (now, later): (Vec<_>, Vec<_>) = inbox.drain(..).partition(|m| m.2 == round);
-        *inbox = later;
-        now.into_iter()
-            .map(|(_, ks, _, words)| (ks & 0xff, ks >> 8, words))
-            .collect()
+        self.take(self.time - 1)
     }
 }
 
@@ -314,7 +312,6 @@ impl<S: Portable> Dist<'_, S> {
             hits: Vec::new(),
         };
         // Worker 0: labels by (expander, code), and global label ids in order of first use.
-        let mut announced: Announced = FxHashMap::default();
         let mut global: FxHashMap<(u32, u32), LabelId> = FxHashMap::default();
         let mut text_ids: FxHashMap<String, LabelId> = FxHashMap::default();
         let mut summary = ExploreSummary::default();
@@ -340,10 +337,15 @@ impl<S: Portable> Dist<'_, S> {
         sys.initial_state(&mut sw, &mut row)
             .map_err(|e| GenerateError::Explore(format!("the initial state: {e}")))?;
         let mut frontier: Vec<(u64, u32)> = Vec::new();
-        let mut dict = Dictionaries {
-            sent: vec![Vec::new(); peers as usize],
-            next: vec![0; peers as usize],
-            received: vec![Vec::new(); peers as usize],
+        let mut got = Inbound {
+            dict: Dictionaries {
+                sent: vec![Vec::new(); peers as usize],
+                next: vec![0; peers as usize],
+                received: vec![Vec::new(); peers as usize],
+            },
+            announced: FxHashMap::default(),
+            deadlocks: Vec::new(),
+            errors: Vec::new(),
         };
         if owner_of(sys, &mut ctx.codec, &row, peers) == me {
             let lid = ctx.insert(&row)?.0;
@@ -355,7 +357,6 @@ impl<S: Portable> Dist<'_, S> {
         let max = self.opts.max_states;
         let record_limit = self.opts.record_limit;
         let mut total_states: u64 = 1;
-        let mut errors: Vec<String> = Vec::new();
         let mut stopped_by: Option<StopReason> = None;
         let mut stopped_at_max = max.is_some_and(|m| m <= 1);
         let mut cur = Vec::new();
@@ -363,7 +364,6 @@ impl<S: Portable> Dist<'_, S> {
         let mut last_report = start;
         // Worker 0: the action hits and deadlocks so far, in the sequential order.
         let mut hits: Vec<ActionHit> = Vec::new();
-        let mut deadlock_list: Vec<StateId> = Vec::new();
 
         let mut level_size: u64 = 1;
         loop {
@@ -387,31 +387,16 @@ impl<S: Portable> Dist<'_, S> {
                 pending: Vec::new(),
             };
             let mut per_state: Vec<(u64, u32, u32, bool)> = Vec::with_capacity(frontier.len());
-            // Records of this round other than successors, kept for its end.
-            let mut held: Vec<(u32, u32, Vec<u32>)> = Vec::new();
             for &(c, lid) in &frontier {
-                if !errors.is_empty() || stopped_by.is_some() {
+                if !got.errors.is_empty() || stopped_by.is_some() {
                     break;
                 }
                 if per_state.len() % 64 == 63 {
                     if per_state.len() % 256 == 255 {
                         stopped_by = crate::budget::poll_stop();
                     }
-                    for (kind, sender, recs) in comm.poll(self.worker) {
-                        if kind == SUCC {
-                            self.absorb(
-                                &mut own,
-                                &mut ctx,
-                                &mut dict,
-                                kind,
-                                sender,
-                                &recs,
-                                &mut errors,
-                            )?;
-                        } else {
-                            held.push((kind, sender, recs));
-                        }
-                    }
+                    let arrived = comm.poll(self.worker);
+                    self.receive(&mut own, &mut ctx, &mut got, arrived);
                 }
                 ctx.store.load(StateId(lid), &mut cur);
                 let [c0, c1] = split(c);
@@ -452,14 +437,14 @@ impl<S: Portable> Dist<'_, S> {
                     let owner = owner_of(sys, &mut ctx.codec, next, peers);
                     words.clear();
                     words.extend_from_slice(&[STATE, c0, c1, n, code | (hit as u32) << 31]);
-                    let sent = &mut dict.sent[owner as usize];
+                    let sent = &mut got.dict.sent[owner as usize];
                     for &v in next {
                         if sent.len() <= v as usize {
                             sent.resize(v as usize + 1, 0);
                         }
                         if sent[v as usize] == 0 {
-                            let id = dict.next[owner as usize];
-                            dict.next[owner as usize] += 1;
+                            let id = got.dict.next[owner as usize];
+                            got.dict.next[owner as usize] += 1;
                             sent[v as usize] = id + 1;
                             def.clear();
                             def.extend_from_slice(&[DEF, id, 0]);
@@ -479,7 +464,7 @@ impl<S: Portable> Dist<'_, S> {
                     ));
                 }
                 if let Some(e) = failed {
-                    errors.push(e);
+                    got.errors.push(e);
                     break;
                 }
                 let deadlock = n == 0 && self.opts.detect_deadlocks;
@@ -489,39 +474,8 @@ impl<S: Portable> Dist<'_, S> {
                 }
                 per_state.push((c, n, state_hits, deadlock));
             }
-            held.extend(comm.round(self.worker));
-            for (kind, sender, recs) in held {
-                match kind {
-                    LABEL => {
-                        let mut i = 0;
-                        while i < recs.len() {
-                            let code = recs[i];
-                            let (bytes, next) = take_bytes(&recs, i + 1);
-                            i = next;
-                            match postcard::from_bytes::<Label>(&bytes) {
-                                Ok(label) => {
-                                    announced.insert((sender, code), label);
-                                }
-                                Err(e) => errors.push(format!("a label cannot be read: {e}")),
-                            }
-                        }
-                    }
-                    DEADLOCK => {
-                        for c in recs.chunks(2) {
-                            deadlock_list.push(StateId(join(c[0], c[1]) as u32));
-                        }
-                    }
-                    kind => self.absorb(
-                        &mut own,
-                        &mut ctx,
-                        &mut dict,
-                        kind,
-                        sender,
-                        &recs,
-                        &mut errors,
-                    )?,
-                }
-            }
+            let arrived = comm.round(self.worker);
+            self.receive(&mut own, &mut ctx, &mut got, arrived);
             let Owner {
                 base,
                 first,
@@ -639,9 +593,9 @@ impl<S: Portable> Dist<'_, S> {
             }
             let stop_here = stopped_by.or_else(crate::budget::poll_stop);
             ctl[12..15].copy_from_slice(&stop_code(stop_here));
-            ctl[15] = !errors.is_empty() as u32;
+            ctl[15] = !got.errors.is_empty() as u32;
             comm.broadcast(CONTROL, &ctl);
-            if let Some(e) = errors.first() {
+            if let Some(e) = got.errors.first() {
                 let mut rec = Vec::new();
                 push_bytes(&mut rec, e.as_bytes());
                 comm.push(0, ERROR, &rec);
@@ -677,13 +631,15 @@ impl<S: Portable> Dist<'_, S> {
                             .flat_map(|w| w.to_le_bytes())
                             .take(len)
                             .collect();
-                        errors.push(String::from_utf8_lossy(&bytes).into_owned());
+                        got.errors
+                            .push(String::from_utf8_lossy(&bytes).into_owned());
                     }
                     _ => {}
                 }
             }
             if t.error {
-                let e = errors
+                let e = got
+                    .errors
                     .first()
                     .cloned()
                     .unwrap_or_else(|| "another worker failed".to_string());
@@ -694,13 +650,13 @@ impl<S: Portable> Dist<'_, S> {
                 // next level's count, as any worker's error does.
                 if let Err(e) = self.hand_on(
                     &mut trans,
-                    &announced,
+                    &got.announced,
                     &mut global,
                     &mut text_ids,
                     &mut hits,
                     sink,
                 ) {
-                    errors.push(e);
+                    got.errors.push(e);
                 }
             }
             summary.explored += t.explored;
@@ -713,7 +669,7 @@ impl<S: Portable> Dist<'_, S> {
             total_states += kept_new;
             let numbered = self.keep_transitions || detect || self.opts.detect_deadlocks;
             if numbered && total_states > u32::MAX as u64 {
-                errors.push(format!(
+                got.errors.push(format!(
                     "more than {} states: an output file and deadlock or action reports number states in 32 bits; count the state space without them",
                     u32::MAX
                 ));
@@ -745,17 +701,17 @@ impl<S: Portable> Dist<'_, S> {
                 break;
             }
         }
-        if let Some(e) = errors.first() {
+        if let Some(e) = got.errors.first() {
             return Err(GenerateError::Explore(e.clone()));
         }
         if lead {
-            deadlock_list.sort_unstable();
+            got.deadlocks.sort_unstable();
             let explored = summary.explored;
             if stopped_by.is_none() {
-                deadlock_list.retain(|d| (d.0 as u64) < explored);
+                got.deadlocks.retain(|d| (d.0 as u64) < explored);
             }
-            deadlock_list.truncate(record_limit);
-            summary.deadlocks = deadlock_list;
+            got.deadlocks.truncate(record_limit);
+            summary.deadlocks = got.deadlocks;
             summary.action_hits = hits;
         }
         summary.states = total_states;
@@ -818,6 +774,15 @@ struct Owner {
 /// same key and by text.
 type Announced = FxHashMap<(u32, u32), Label>;
 
+/// What a worker takes in besides its states: the value dictionaries of its peers, and on
+/// worker 0 the announced labels and the deadlocks; and the run's errors so far.
+struct Inbound {
+    dict: Dictionaries,
+    announced: Announced,
+    deadlocks: Vec<StateId>,
+    errors: Vec<String>,
+}
+
 impl<S: Portable> Dist<'_, S> {
     /// Worker 0: hands a level's transitions to the sink in the sequential order (by
     /// source number, then successor index), numbering labels in order of first use, and
@@ -872,52 +837,84 @@ impl<S: Portable> Dist<'_, S> {
         Ok(())
     }
 
-    /// Looks up the successors of a SUCC batch (other kinds are left to their round).
-    #[allow(clippy::too_many_arguments)]
+    /// Takes in the records of round 1 that have arrived: successors are looked up (a new
+    /// state keeps its least position), label texts and deadlocks are kept for worker 0.
+    /// A record that cannot be read is an error of the run, reported at the level's count.
+    fn receive(
+        &self,
+        own: &mut Owner,
+        ctx: &mut Ctx<S>,
+        got: &mut Inbound,
+        records: Vec<(u32, u32, Vec<u32>)>,
+    ) {
+        for (kind, sender, recs) in records {
+            match kind {
+                SUCC => self.absorb(own, ctx, got, sender, &recs),
+                LABEL => {
+                    let mut i = 0;
+                    while i < recs.len() {
+                        let code = recs[i];
+                        let (bytes, next) = take_bytes(&recs, i + 1);
+                        i = next;
+                        match postcard::from_bytes::<Label>(&bytes) {
+                            Ok(label) => {
+                                got.announced.insert((sender, code), label);
+                            }
+                            Err(e) => got.errors.push(format!("a label cannot be read: {e}")),
+                        }
+                    }
+                }
+                DEADLOCK => {
+                    for c in recs.chunks(2) {
+                        got.deadlocks.push(StateId(join(c[0], c[1]) as u32));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Looks up the successors of one SUCC batch, defining the values it defines.
     fn absorb(
         &self,
         own: &mut Owner,
         ctx: &mut Ctx<S>,
-        dict: &mut Dictionaries,
-        kind: u32,
+        got: &mut Inbound,
         sender: u32,
         recs: &[u32],
-        errors: &mut Vec<String>,
-    ) -> Result<(), GenerateError> {
-        if kind != SUCC {
-            return Ok(());
-        }
+    ) {
+        let errors = &mut got.errors;
         let width = self.sys.state_width();
-        let values = &mut dict.received[sender as usize];
+        let values = &mut got.dict.received[sender as usize];
         let mut i = 0;
         while i < recs.len() {
             if recs[i] == DEF {
                 let (id, n) = (recs.get(i + 1), recs.get(i + 2));
                 let (Some(&id), Some(&n)) = (id, n) else {
                     errors.push("a value definition was cut short".into());
-                    return Ok(());
+                    return;
                 };
                 let Some(words) = recs.get(i + 3..i + 3 + n as usize) else {
                     errors.push("a value definition was cut short".into());
-                    return Ok(());
+                    return;
                 };
                 i += 3 + n as usize;
                 match self.sys.decode_value(&mut ctx.codec, words) {
                     Ok(v) if id as usize == values.len() => values.push(v),
                     Ok(_) => {
                         errors.push("value definitions arrived out of order".into());
-                        return Ok(());
+                        return;
                     }
                     Err(e) => {
                         errors.push(e.to_string());
-                        return Ok(());
+                        return;
                     }
                 }
                 continue;
             }
             let Some(r) = recs.get(i..i + 5 + width) else {
                 errors.push("a successor record was cut short".into());
-                return Ok(());
+                return;
             };
             i += 5 + width;
             let (c, j, code) = (join(r[1], r[2]), r[3], r[4]);
@@ -929,7 +926,7 @@ impl<S: Portable> Dist<'_, S> {
                     None => {
                         errors.push(format!("value {id} was used before it was defined"));
                         ctx.dec = dec;
-                        return Ok(());
+                        return;
                     }
                 }
             }
@@ -939,7 +936,7 @@ impl<S: Portable> Dist<'_, S> {
                 Ok(x) => x,
                 Err(e) => {
                     errors.push(e.to_string());
-                    return Ok(());
+                    return;
                 }
             };
             if lid >= own.base {
@@ -954,7 +951,6 @@ impl<S: Portable> Dist<'_, S> {
                 own.pending.push((c, j, sender, code, lid));
             }
         }
-        Ok(())
     }
 }
 
