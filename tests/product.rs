@@ -14,7 +14,7 @@ use muon::evidence::check::check_evidence;
 use muon::lps::{linearise, LineariseOptions, Lps};
 use muon::modal::ir::FormulaSpec;
 use muon::process::ir::ProcSpec;
-use muon::product::{check, Outcome, ProductError, ProductOptions};
+use muon::product::{check, Outcome, ProductError, ProductOptions, Search};
 use muon::source::SourceFile;
 use proptest::prelude::*;
 
@@ -42,6 +42,9 @@ struct Gen<'a> {
     choices: &'a [u8],
     at: usize,
     fresh: usize,
+    /// Only boxes, `&&` and `forall` (`Some(true)`), or only their duals: formulas in which
+    /// one player alone chooses.
+    only: Option<bool>,
 }
 
 impl Gen<'_> {
@@ -89,7 +92,8 @@ impl Gen<'_> {
         data.push(d.clone());
         let body = self.state(depth - 1, fix, data);
         data.pop();
-        write(&d, &body, self.pick(2) == 0)
+        let forall = self.pick(2) == 0;
+        write(&d, &body, self.only.unwrap_or(forall))
     }
 
     /// A state formula of at most `depth` operators with the fixpoint variables `fix` (name,
@@ -120,7 +124,15 @@ impl Gen<'_> {
             let i = self.pick(leaves.len());
             return leaves.swap_remove(i);
         }
-        match self.pick(9) {
+        let mut choice = self.pick(9);
+        // Keep to one player's operators: `&&`/`||` (0/1), `[α]`/`<α>` (2/3), and the
+        // quantifiers' kind (`write`'s flag, by `only`).
+        if let Some(universal) = self.only {
+            if choice <= 3 {
+                choice = (choice & !1) | usize::from(!universal);
+            }
+        }
+        match choice {
             0 => format!(
                 "({} && {})",
                 self.state(depth - 1, fix, data),
@@ -179,12 +191,13 @@ impl Gen<'_> {
                 let d = format!("d{}", self.fresh);
                 self.fresh += 1;
                 let body = self.state(depth - 1, fix, data);
-                let q = if self.pick(2) == 0 {
-                    "forall"
-                } else {
-                    "exists"
-                };
-                format!("({q} {d}: Bool . val({d}) || {body})")
+                let forall = self.pick(2) == 0;
+                match self.only {
+                    Some(true) => format!("(forall {d}: Bool . val({d}) || {body})"),
+                    Some(false) => format!("(exists {d}: Bool . val({d}) && {body})"),
+                    None if forall => format!("(forall {d}: Bool . val({d}) || {body})"),
+                    None => format!("(exists {d}: Bool . val({d}) || {body})"),
+                }
             }
         }
     }
@@ -230,8 +243,78 @@ proptest! {
         choices in prop::collection::vec(any::<u8>(), 40),
         depth in 1u32..5,
     ) {
-        let text = Gen { choices: &choices, at: 0, fresh: 0 }.state(depth, &mut Vec::new(), &mut Vec::new());
+        let text = Gen { choices: &choices, at: 0, fresh: 0, only: None }.state(depth, &mut Vec::new(), &mut Vec::new());
         agrees(&src, &text)?;
+    }
+}
+
+/// The one-player search (`product::cycles`) against the PBES route and the game, on
+/// formulas where one player alone chooses (alternating fixpoints included); its own
+/// evidence (a path or a lasso) confirmed by the independent checker.
+fn one_player_agrees(src: &str, text: &str) -> Result<(), TestCaseError> {
+    let spec = spec_of(src);
+    let lps = linearise(&spec, LineariseOptions { simplify: true }).unwrap();
+    let f = formula_of(&spec, text);
+    let (_, out, _) = pbes_evidence(&lps, &f);
+    let p = product(&lps, &f).unwrap_or_else(|e| panic!("{src}\n{text}: {e}"));
+    prop_assert!(p.one_player, "{}: not searched by one player", text);
+    prop_assert_eq!(p.value, out.value, "{}\n{}", src, text);
+    let game = check(
+        &lps,
+        &f,
+        &ProductOptions {
+            search: Search::Game,
+            ..ProductOptions::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{src}\n{text}: {e}"));
+    prop_assert!(!game.one_player);
+    prop_assert_eq!(game.value, p.value, "{}\n{}: the game", src, text);
+    let ev = p.evidence.expect("asked for");
+    prop_assert_eq!(ev.value, p.value);
+    check_evidence(&lps, &f, &ev, SolverKind::Zielonka)
+        .unwrap_or_else(|e| panic!("{src}\n{text}: {e}"));
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, .. ProptestConfig::default() })]
+
+    #[test]
+    fn the_one_player_search_gives_the_game_verdict_with_confirmed_evidence(
+        src in random_spec(),
+        choices in prop::collection::vec(any::<u8>(), 40),
+        depth in 1u32..6,
+        universal in any::<bool>(),
+    ) {
+        let text = Gen { choices: &choices, at: 0, fresh: 0, only: Some(universal) }
+            .state(depth, &mut Vec::new(), &mut Vec::new());
+        one_player_agrees(&src, &text)?;
+    }
+}
+
+const ONE_PLAYER: &[&str] = &[
+    "nu X . mu Y . [a]X && [!a]Y",
+    "mu X . nu Y . [a]X && [!a]Y",
+    "nu X . mu Y . <a>X || <!a>Y",
+    "mu X . nu Y . <a>X || <!a>Y",
+    "[true*.e(1)](mu X . nu Y . ([b]X && [!b]Y))",
+    "<true*.e(1)>(nu X . mu Y . (<b>X || <!b>Y))",
+    "nu X . mu Y . nu Z . [a]X && [b]Y && [!(a || b)]Z",
+    "mu X . nu Y . mu Z . <a>X || <b>Y || <!(a || b)>Z",
+    "[true*]mu X . [!b]X",
+    "forall k: Nat . val(k < 2) => [true*.e(k)]false",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, .. ProptestConfig::default() })]
+
+    #[test]
+    fn the_one_player_search_decides_nested_fixpoints(
+        src in random_spec(),
+        fi in 0..ONE_PLAYER.len(),
+    ) {
+        one_player_agrees(&src, ONE_PLAYER[fi])?;
     }
 }
 

@@ -218,6 +218,9 @@ pub enum Route {
         transitions: u64,
         /// Whether the verdict was decided before the game was explored in full.
         early: bool,
+        /// Whether the one-player search decided it (`product::cycles`): the game was
+        /// searched for the chooser's path or cycle, never built.
+        one_player: bool,
     },
     /// The regular safety monitor while exploring.
     Explore {

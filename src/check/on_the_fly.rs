@@ -42,6 +42,7 @@ pub(super) fn decide<'f>(
             states: outcome.states,
             transitions: outcome.transitions,
             early: outcome.early,
+            one_player: outcome.one_player,
         },
         evidence: None,
         verified: false,

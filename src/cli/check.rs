@@ -441,8 +441,10 @@ fn present(args: &Args, g: Global, model: &Model, r: &FormulaResult<'_>) -> miet
                 states,
                 transitions,
                 early,
+                one_player,
             } => errln!(
-                "check: {shown}: a game of {vertices} vertices, {edges} edges over {states} states, {transitions} transitions{}, {:.3} s",
+                "check: {shown}: {} {vertices} vertices, {edges} edges over {states} states, {transitions} transitions{}, {:.3} s",
+                if *one_player { "one player chooses; searched" } else { "a game of" },
                 if *early { " (decided before it was explored in full)" } else { "" },
                 r.seconds
             ),
@@ -497,8 +499,9 @@ fn json_line(model: &Model, r: &FormulaResult<'_>, value: bool, trace: bool) -> 
             states,
             transitions,
             early,
+            one_player,
         } => {
-            v["game"] = json!({ "vertices": vertices, "edges": edges, "decided_early": early });
+            v["game"] = json!({ "vertices": vertices, "edges": edges, "decided_early": early, "one_player": one_player });
             v["explored"] = json!({ "states": states, "transitions": transitions });
         }
     }

@@ -139,6 +139,15 @@ pub struct Product<'a, 's> {
     row: Vec<u32>,
     /// Whether exploration stopped early, the initial vertex decided.
     pub closed_early: bool,
+    /// Lean mode ([`Product::lean`]): vertices are not numbered, only handed out.
+    lean: bool,
+    /// In lean mode, the state whose transitions `trans` holds.
+    cached: u32,
+    /// In lean mode, the keys of the last expansion's successors: a successor `w >= 2` in
+    /// `succ` is `fresh[w - 2]`.
+    pub(super) fresh: Vec<(u32, u32, u32)>,
+    /// LPS transitions generated (in lean mode, counted again each time a state's are).
+    pub(super) generated: u64,
 }
 
 impl<'a, 's> Product<'a, 's> {
@@ -164,6 +173,70 @@ impl<'a, 's> Product<'a, 's> {
             matched: FxHashMap::default(),
             row: Vec::new(),
             closed_early: false,
+            lean: false,
+            cached: u32::MAX,
+            fresh: Vec::new(),
+            generated: 0,
+        }
+    }
+
+    /// A product of `sys` and `f` that numbers no vertex and keeps no transition: each
+    /// expansion ([`Product::expand_key`]) hands its successors' keys out, generating the
+    /// state's transitions again when asked (only the last state's are kept), so that a
+    /// search that keeps its own per-vertex data ([`super::cycles`]) pays only for the
+    /// states' table.
+    pub fn lean(sys: &'a LpsSystem<'s>, f: &'a Formula, rw: Rewriter<'s>) -> Self {
+        let mut p = Product::new(sys, f, rw);
+        p.lean = true;
+        p.keys.clear();
+        p.starts.clear();
+        p.succ.clear();
+        p.succ_label.clear();
+        p
+    }
+
+    /// The key of the initial vertex (lean mode): the root at the initial state.
+    pub fn root_key(&mut self) -> Result<(u32, u32, u32), ProductError> {
+        debug_assert!(self.lean);
+        self.row.clear();
+        let mut row = std::mem::take(&mut self.row);
+        self.sys.initial_state(&mut self.worker, &mut row)?;
+        let s0 = self.state(&row)?;
+        self.row = row;
+        self.fresh.clear();
+        let w = self.target(s0, self.f.root, &[])?;
+        Ok(self.fresh[w as usize - 2])
+    }
+
+    /// Lean mode: the successors of vertex `key` into `succ` (sinks as [`TRUE`], [`FALSE`],
+    /// others as `2 + i` for `fresh[i]`) with their labels in `succ_label`.
+    pub fn successors_of(&mut self, key: (u32, u32, u32)) -> Result<(), ProductError> {
+        debug_assert!(self.lean);
+        self.succ.clear();
+        self.succ_label.clear();
+        self.fresh.clear();
+        self.expand_key(key)
+    }
+
+    /// The successors just computed by [`Product::successors_of`]: vertex (or sink) and
+    /// label.
+    pub fn last_successors(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.succ
+            .iter()
+            .map(|w| w.0)
+            .zip(self.succ_label.iter().copied())
+    }
+
+    /// The player who chooses at vertex `key`.
+    pub fn owner_of(&self, key: (u32, u32, u32)) -> Player {
+        self.node_owner(key.1)
+    }
+
+    /// The priority of vertex `key` in the game (see [`Product::into_game`]).
+    pub fn priority_of(&self, key: (u32, u32, u32)) -> u32 {
+        match &self.f.nodes[key.1 as usize] {
+            Node::Var { fix, .. } => self.f.fixes[*fix].priority,
+            _ => self.f.body_priority(key.1),
         }
     }
 
@@ -231,14 +304,8 @@ impl<'a, 's> Product<'a, 's> {
             let p = match v {
                 TRUE => 0,
                 FALSE => 1,
-                _ => {
-                    let n = self.keys[v as usize].1;
-                    match &self.f.nodes[n as usize] {
-                        Node::Var { fix, .. } => self.f.fixes[*fix].priority,
-                        // A fixpoint's body stands for its unfoldings (`unfold`).
-                        _ => self.f.body_priority(n),
-                    }
-                }
+                // A fixpoint's body stands for its unfoldings (`unfold`).
+                _ => self.priority_of(self.keys[v as usize]),
             };
             owner.push(self.owner(v));
             priority.push(p);
@@ -374,45 +441,70 @@ impl<'a, 's> Product<'a, 's> {
             .states
             .insert(row)
             .ok_or(ProductError::TooLarge(u32::MAX as usize))?;
-        if new {
+        if new && !self.lean {
             self.spans.push((u64::MAX, 0));
         }
         Ok(id.0)
     }
 
-    /// The transitions of state `s`, generated when first asked for.
+    /// The transitions of state `s`, generated when first asked for (in lean mode, again
+    /// whenever another state's were asked for since).
     fn transitions_of(&mut self, s: u32) -> Result<(u64, u32), ProductError> {
-        let span = self.spans[s as usize];
-        if span.0 != u64::MAX {
-            return Ok(span);
+        if self.lean {
+            if self.cached == s {
+                return Ok((0, self.trans.len() as u32));
+            }
+            self.trans.clear();
+            self.cached = u32::MAX;
+        } else {
+            let span = self.spans[s as usize];
+            if span.0 != u64::MAX {
+                return Ok(span);
+            }
         }
         let row = self.row(s);
-        let mut found: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
-        self.sys
-            .successors(&mut self.worker, &row, &mut |key, next| {
-                found.push((key.clone(), next.to_vec()));
-            })?;
         let start = self.trans.len() as u64;
-        for (key, next) in found {
-            let l = self.label(key);
-            let t = self.state(&next)?;
-            self.trans.push((l, t));
+        let sys = self.sys;
+        let lean = self.lean;
+        let (label_ids, labels, states, spans, trans) = (
+            &mut self.label_ids,
+            &mut self.labels,
+            &mut self.states,
+            &mut self.spans,
+            &mut self.trans,
+        );
+        let mut full = false;
+        sys.successors(&mut self.worker, &row, &mut |key, next| {
+            let l = match label_ids.get(key) {
+                Some(&l) => l,
+                None => {
+                    let l = labels.len() as u32;
+                    label_ids.insert(key.clone(), l);
+                    labels.push((key.clone(), sys.label_actions(key)));
+                    l
+                }
+            };
+            match states.insert(next) {
+                Some((t, new)) => {
+                    if new && !lean {
+                        spans.push((u64::MAX, 0));
+                    }
+                    trans.push((l, t.0));
+                }
+                None => full = true,
+            }
+        })?;
+        if full {
+            return Err(ProductError::TooLarge(u32::MAX as usize));
         }
         let span = (start, (self.trans.len() as u64 - start) as u32);
-        self.spans[s as usize] = span;
-        Ok(span)
-    }
-
-    /// The number of the label `key`, its actions decoded when first met.
-    fn label(&mut self, key: Vec<u32>) -> u32 {
-        if let Some(&l) = self.label_ids.get(&key) {
-            return l;
+        self.generated += u64::from(span.1);
+        if lean {
+            self.cached = s;
+        } else {
+            self.spans[s as usize] = span;
         }
-        let actions = self.sys.label_actions(&key);
-        let l = self.labels.len() as u32;
-        self.label_ids.insert(key.clone(), l);
-        self.labels.push((key, actions));
-        l
+        Ok(span)
     }
 
     /// The valuation of `node` with values `vals` (its scope's, in order), as pairs.
@@ -520,6 +612,10 @@ impl<'a, 's> Product<'a, 's> {
     fn vertex(&mut self, s: u32, node: NodeId, vals: &[TermId]) -> Result<u32, ProductError> {
         let val = self.intern_vals(vals);
         let key = (s, node, val);
+        if self.lean {
+            self.fresh.push(key);
+            return Ok(self.fresh.len() as u32 + 1);
+        }
         if self.keys.len() >= u32::MAX as usize - 1 {
             return Err(ProductError::TooLarge(u32::MAX as usize));
         }
@@ -532,7 +628,13 @@ impl<'a, 's> Product<'a, 's> {
 
     /// Computes the successors of vertex `v` (the next in order).
     fn expand(&mut self, v: u32) -> Result<(), ProductError> {
-        let (s, node, val) = self.keys[v as usize];
+        self.expand_key(self.keys[v as usize])?;
+        self.starts.push(self.succ.len() as u64);
+        Ok(())
+    }
+
+    /// Pushes the successors of the vertex `(s, node, val)`.
+    fn expand_key(&mut self, (s, node, val): (u32, u32, u32)) -> Result<(), ProductError> {
         let vals: Vec<TermId> = self.val_list[val as usize].to_vec();
         let start = self.succ.len();
         let owner = self.node_owner(node);
@@ -554,7 +656,6 @@ impl<'a, 's> Product<'a, 's> {
             // A conjunction of nothing is true, a disjunction of nothing false.
             self.push(if owner == Player::Odd { TRUE } else { FALSE }, NO_LABEL);
         }
-        self.starts.push(self.succ.len() as u64);
         Ok(())
     }
 

@@ -12,12 +12,20 @@
 //! shortest trace to the deciding constant, or a lasso when the proof is infinite, with the
 //! evidence LTS, confirmed by the independent checker as every route's is.
 //!
+//! A formula in which one player alone chooses (no `||`, `<α>`, `exists`, or none of
+//! their duals: every box formula, "eventually permanently" and fairness among them) is
+//! decided without building the game ([`cycles`]): a depth-first search for the chooser's
+//! path or cycle that keeps four bytes per vertex and the states' table, and stops at the
+//! first one. Its evidence is that path or lasso; the other player's verdict has none
+//! beyond small products, whose game is then built to give the proof.
+//!
 //! What it does not take ([`ProductError::Unsupported`]): a state-level quantifier whose
 //! variable neither the labels of the state's own transitions nor a data guard bound to
 //! finitely many values (the PBES route's instantiation then decides); `check --engine
 //! auto` takes the PBES route for those.
 
 pub mod build;
+pub mod cycles;
 pub mod formula;
 pub mod proof;
 
@@ -104,7 +112,23 @@ pub struct ProductOptions {
     /// The stack size the thread that runs [`check`] has (deep user equations need it);
     /// the data engine keeps within it.
     pub stack: Option<usize>,
+    /// How the product is decided.
+    pub search: Search,
 }
+
+/// How [`check`] decides the product.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Search {
+    /// The one-player search ([`cycles`]) when one player alone chooses, else the game.
+    #[default]
+    Auto,
+    /// The game built whole and solved by Zielonka's algorithm.
+    Game,
+}
+
+/// Products up to this many vertices whose one-player search gives no evidence (the other
+/// player won) are built again as a game, whose proof is the evidence.
+pub const PROOF_VERTICES: u64 = 1_000_000;
 
 impl Default for ProductOptions {
     fn default() -> Self {
@@ -114,6 +138,7 @@ impl Default for ProductOptions {
             first_check: 1 << 12,
             progress: Shown::Off,
             stack: None,
+            search: Search::Auto,
         }
     }
 }
@@ -138,6 +163,8 @@ pub struct Outcome {
     pub early: bool,
     /// Seconds building the game, solving it, and reading the evidence.
     pub seconds: (f64, f64, f64),
+    /// Whether the one-player search decided it ([`cycles`]), not the game.
+    pub one_player: bool,
 }
 
 /// Refuses `formula` when its shape is outside what the product takes, before anything is
@@ -169,6 +196,11 @@ pub fn check(
         rw.set_stack_limit(l);
     }
     let compiled = formula::compile(&f, &rw)?;
+    if opts.search == Search::Auto {
+        if let Some(chooser) = cycles::sole_chooser(&compiled) {
+            return one_player(lps, formula, opts, &sys, &compiled, rw, chooser, t);
+        }
+    }
     let mut p = build::Product::new(&sys, &compiled, rw);
     let mut meter = Meter::new("product", opts.progress);
     let init = p.explore(opts.max_vertices, opts.first_check, &mut meter)?;
@@ -200,5 +232,70 @@ pub fn check(
         transitions,
         early,
         seconds: (built, solved, t.elapsed().as_secs_f64()),
+        one_player: false,
+    })
+}
+
+/// [`check`] by the one-player search, `chooser` choosing alone in `compiled`'s games.
+#[allow(clippy::too_many_arguments)]
+fn one_player(
+    lps: &Lps,
+    formula: &FormulaSpec,
+    opts: &ProductOptions,
+    sys: &LpsSystem<'_>,
+    compiled: &formula::Formula,
+    rw: Rewriter<'_>,
+    chooser: Player,
+    t: Instant,
+) -> Result<Outcome, ProductError> {
+    let mut p = build::Product::lean(sys, compiled, rw);
+    let mut meter = Meter::new("product", opts.progress);
+    let found = cycles::search(&mut p, chooser, &mut meter)?;
+    meter.finish();
+    let searched = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let value = (chooser == Player::Even) == found.chooser_wins;
+    let evidence = if !opts.evidence {
+        None
+    } else if found.chooser_wins {
+        Some(proof::assemble(
+            lps,
+            sys,
+            &p,
+            value,
+            &found.path,
+            found.cycle_at,
+            Vec::new(),
+        )?)
+    } else if found.vertices <= PROOF_VERTICES {
+        let game = check(
+            lps,
+            formula,
+            &ProductOptions {
+                search: Search::Game,
+                progress: Shown::Off,
+                ..*opts
+            },
+        )?;
+        if game.value != value {
+            return Err(ProductError::Data(format!(
+                "internal error: the one-player search gives {value}, the game {}",
+                game.value
+            )));
+        }
+        game.evidence
+    } else {
+        None
+    };
+    Ok(Outcome {
+        value,
+        evidence,
+        vertices: found.vertices,
+        edges: found.edges,
+        states: p.states() as u64,
+        transitions: p.generated,
+        early: found.chooser_wins,
+        seconds: (searched, 0.0, t.elapsed().as_secs_f64()),
+        one_player: true,
     })
 }

@@ -11,6 +11,8 @@
 
 use std::collections::VecDeque;
 
+use rustc_hash::FxHashMap;
+
 use crate::bes::{Game, Player, Solution, VertexId};
 use crate::data::TermStore;
 use crate::evidence::build::{origins, Builder, Origin};
@@ -87,22 +89,41 @@ pub fn evidence(
     } else {
         lasso(init, &proof, n)
     };
+    let path: Vec<(u32, u32)> = path
+        .iter()
+        .map(|&(v, l)| (p.keys[v as usize].0, l))
+        .collect();
+    assemble(lps, sys, p, value, &path, cycle_at, edges)
+}
+
+/// The evidence of `value` from a path through the product: `path` holds the LPS states it
+/// passes, each with the label of the transition into it ([`NO_LABEL`] where the game moved
+/// without one, and for the first, the initial state), `cycle_at` the index in `path`
+/// where its cycle starts (a lasso), `edges` the evidence LTS's transitions `(state,
+/// label, state)` besides the path's own.
+pub(super) fn assemble(
+    lps: &Lps,
+    sys: &LpsSystem<'_>,
+    p: &Product<'_, '_>,
+    value: bool,
+    path: &[(u32, u32)],
+    cycle_at: Option<usize>,
+    mut edges: Vec<(u32, u32, u32)>,
+) -> Result<Evidence, ProductError> {
     let store = TermStore::new();
     let mut b = Builder::new(lps, sys, &store)?;
     let row = |s: u32| p.row(s);
-    let s0 = p.keys[init as usize].0;
+    let s0 = path[0].0;
     b.state(&row(s0));
-    let mut known: Vec<Option<Vec<Origin>>> = vec![None; p.states()];
+    let mut known: FxHashMap<u32, Vec<Origin>> = FxHashMap::default();
     let mut take =
         |b: &mut Builder<'_, '_>, from: u32, l: u32, to: u32| -> Result<Step, ProductError> {
             let (fr, tr) = (row(from), row(to));
-            if known[from as usize].is_none() {
-                known[from as usize] = Some(origins(sys, &fr).map_err(ProductError::Data)?);
+            if let std::collections::hash_map::Entry::Vacant(e) = known.entry(from) {
+                e.insert(origins(sys, &fr).map_err(ProductError::Data)?);
             }
             let text = sys.label(&p.labels[l as usize].0).text().to_string();
-            let found = known[from as usize]
-                .as_ref()
-                .expect("filled above")
+            let found = known[&from]
                 .iter()
                 .find(|(_, _, t, next)| *t == text && *next == tr);
             let Some((summand, sums, _, _)) = found else {
@@ -121,13 +142,12 @@ pub fn evidence(
     let mut steps = Vec::new();
     let mut states = vec![s0];
     let mut loop_start = None;
-    for (i, &(v, l)) in path.iter().enumerate().skip(1) {
+    for (i, &(to, l)) in path.iter().enumerate().skip(1) {
         if Some(i) == cycle_at.map(|c| c + 1).filter(|_| loop_start.is_none()) {
             loop_start = Some(steps.len());
         }
         if l != NO_LABEL {
             let from = *states.last().expect("the initial state");
-            let to = p.keys[v as usize].0;
             steps.push(take(&mut b, from, l, to)?);
             states.push(to);
         }

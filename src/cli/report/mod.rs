@@ -267,11 +267,19 @@ fn route_text(route: &Route) -> String {
             format!("pbes ({} BES variables)", count(*bes_vars as u64))
         }
         Route::Product {
-            vertices, states, ..
+            vertices,
+            states,
+            one_player,
+            ..
         } => format!(
-            "product ({} game vertices over {} states)",
+            "product ({} game vertices over {} states{})",
             count(*vertices),
-            count(*states)
+            count(*states),
+            if *one_player {
+                ", one-player search"
+            } else {
+                ""
+            }
         ),
         Route::Explore { states, .. } => format!("explore ({} states explored)", count(*states)),
         Route::Reduced {

@@ -1,0 +1,554 @@
+//! Product games in which one player alone chooses, decided on the fly by a search for
+//! the chooser's cycles, keeping per vertex one number and per LPS state its row.
+//!
+//! In a formula without `||`, `<α>` and `exists` (every box formula: safety, "eventually
+//! permanently", `nu X . mu Y . ..` fairness) only Odd ever has a choice: Even's vertices
+//! (fixpoint occurrences, constants) have one successor. Odd then wins from the initial
+//! vertex iff some path reaches `false`, or reaches a cycle whose largest priority is odd;
+//! dually, without `&&`, `[α]` and `forall`, Even alone chooses. That is an emptiness check,
+//! not a game: a depth-first search numbers the vertices as Pearce's strongly connected
+//! components algorithm does (one `u32` per vertex: its rank while open, [`DONE`] after),
+//! and a component that closes is accepted when its largest priority is the chooser's
+//! parity; when it is the other player's and a lower one is the chooser's, the component
+//! (then held in memory) is searched again without its largest priority, as Emerson and
+//! Lei's algorithm does. Successors are generated again each time a vertex is expanded
+//! (`Product::lean`), so the search costs the states' table, four bytes per vertex, and
+//! the depth-first stacks.
+//!
+//! The evidence of the chooser's win is the search's own path: the depth-first stack to
+//! the vertex that reaches the chooser's sink, or to the component, then a path inside it
+//! to a vertex of the accepted priority and a cycle back to it (a lasso). The other
+//! player's win has no path to show: it is the exploration of every reachable vertex.
+
+use std::collections::VecDeque;
+
+use petgraph::graph::{DiGraph, NodeIndex};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::bes::Player;
+use crate::progress::Watch;
+
+use super::build::{Product, FALSE, NO_LABEL, TRUE};
+use super::formula::{Formula, Node};
+use super::ProductError;
+
+/// A vertex of the product: `(LPS state, formula node, valuation)`.
+type Key = (u32, u32, u32);
+
+/// A vertex packed as its slot (the pair `(node, valuation)`, numbered as met) above its
+/// state.
+type Packed = u64;
+
+/// The number of a closed vertex.
+const DONE: u32 = u32::MAX;
+
+/// The player who alone chooses in `f`'s games, when one does (see the module
+/// documentation): `None` when both do.
+pub fn sole_chooser(f: &Formula) -> Option<Player> {
+    let (mut odd, mut even) = (false, false);
+    // `val(b) || φ` is no choice: Even wins at once or goes on to `φ`.
+    let constant = |n: u32| matches!(f.nodes[n as usize], Node::True | Node::False | Node::Val(_));
+    let both = |a: u32, b: u32| !constant(a) && !constant(b);
+    for n in &f.nodes {
+        match n {
+            Node::And(a, b) if both(*a, *b) => odd = true,
+            Node::Or(a, b) if both(*a, *b) => even = true,
+            Node::Modal { must: true, .. } => odd = true,
+            Node::Modal { must: false, .. } => even = true,
+            Node::Quant(q) if f.quants[*q].forall => odd = true,
+            Node::Quant(_) => even = true,
+            _ => {}
+        }
+    }
+    match (odd, even) {
+        (_, false) => Some(Player::Odd),
+        (false, true) => Some(Player::Even),
+        (true, true) => None,
+    }
+}
+
+/// Per-vertex numbers (0 for a vertex not met, [`DONE`] once closed, its rank while
+/// open). A vertex's state (not met, open, closed) is two bits in a column per slot indexed
+/// by LPS state (a byte per state for four slots, whichever states they fall on); the
+/// ranks of the open vertices, few beside all, are in a hash map.
+struct Marks {
+    slot_of: FxHashMap<(u32, u32), u32>,
+    /// Per slot: its `(node, valuation)` and the priority of its vertices.
+    slots: Vec<(u32, u32, u32)>,
+    /// Per slot: two bits per state, 32 states a word.
+    columns: Vec<Vec<u64>>,
+    open: FxHashMap<Packed, u32>,
+}
+
+/// The two bits of a vertex not met, open and closed.
+const UNSEEN: u64 = 0;
+const OPEN: u64 = 1;
+const CLOSED: u64 = 2;
+
+impl Marks {
+    fn new() -> Self {
+        Marks {
+            slot_of: FxHashMap::default(),
+            slots: Vec::new(),
+            columns: Vec::new(),
+            open: FxHashMap::default(),
+        }
+    }
+
+    fn pack(&mut self, p: &Product<'_, '_>, key: Key) -> Packed {
+        let slot = match self.slot_of.get(&(key.1, key.2)) {
+            Some(&s) => s,
+            None => {
+                let s = self.slots.len() as u32;
+                self.slot_of.insert((key.1, key.2), s);
+                self.slots.push((key.1, key.2, p.priority_of(key)));
+                self.columns.push(Vec::new());
+                s
+            }
+        };
+        u64::from(slot) << 32 | u64::from(key.0)
+    }
+
+    fn key(&self, v: Packed) -> Key {
+        let (node, val, _) = self.slots[(v >> 32) as usize];
+        (v as u32, node, val)
+    }
+
+    fn priority(&self, v: Packed) -> u32 {
+        self.slots[(v >> 32) as usize].2
+    }
+
+    fn bits(&self, v: Packed) -> u64 {
+        let (slot, s) = ((v >> 32) as usize, v as u32 as usize);
+        self.columns[slot]
+            .get(s / 32)
+            .map_or(UNSEEN, |w| w >> (2 * (s % 32)) & 3)
+    }
+
+    fn get(&self, v: Packed) -> u32 {
+        match self.bits(v) {
+            UNSEEN => 0,
+            OPEN => self.open[&v],
+            _ => DONE,
+        }
+    }
+
+    fn set(&mut self, v: Packed, x: u32) {
+        let (slot, s) = ((v >> 32) as usize, v as u32 as usize);
+        let col = &mut self.columns[slot];
+        if s / 32 >= col.len() {
+            let n = (s / 32 + 1).max(col.len() + col.len() / 4).max(64);
+            crate::budget::before_big_allocation((n * 8) as u64);
+            col.resize(n, 0);
+        }
+        let bits = if x == DONE {
+            self.open.remove(&v);
+            CLOSED
+        } else {
+            self.open.insert(v, x);
+            OPEN
+        };
+        let w = &mut col[s / 32];
+        *w = *w & !(3 << (2 * (s % 32))) | bits << (2 * (s % 32));
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.columns.iter().map(|c| c.capacity() * 8).sum::<usize>() + self.open.capacity() * 16
+    }
+}
+
+/// What the search found.
+#[derive(Debug)]
+pub struct Found {
+    /// Whether the chooser wins the initial vertex.
+    pub chooser_wins: bool,
+    /// The chooser's path (states, each with the label of the transition into it), when
+    /// the chooser wins.
+    pub path: Vec<(u32, u32)>,
+    /// Where the path's cycle starts, for a lasso.
+    pub cycle_at: Option<usize>,
+    /// Vertices met.
+    pub vertices: u64,
+    /// Edges followed.
+    pub edges: u64,
+    /// Bytes of the per-vertex numbers at the end.
+    pub mark_bytes: usize,
+}
+
+/// A vertex on the depth-first stack.
+struct Frame {
+    v: Packed,
+    /// Where its unexplored successors start in the shared arena.
+    arena: usize,
+    root: bool,
+    self_loop: bool,
+}
+
+/// One expansion's outcome.
+enum Expansion {
+    /// An edge to the chooser's sink.
+    Wins,
+    /// The successors (in the search's buffer).
+    Next,
+}
+
+/// The search (see the module documentation).
+struct Search<'p, 'a, 's> {
+    p: &'p mut Product<'a, 's>,
+    chooser: Player,
+    marks: Marks,
+    buf: Vec<Packed>,
+    edges: u64,
+}
+
+impl Search<'_, '_, '_> {
+    fn sinks(&self) -> (u32, u32) {
+        if self.chooser == Player::Odd {
+            (FALSE, TRUE)
+        } else {
+            (TRUE, FALSE)
+        }
+    }
+
+    /// The successors of `v` that matter to the chooser into `buf`: an edge to the
+    /// other player's sink is dropped at the chooser's vertex, and ends the other player's.
+    fn expand(&mut self, v: Packed) -> Result<Expansion, ProductError> {
+        let key = self.marks.key(v);
+        self.p.successors_of(key)?;
+        let (mine, theirs) = self.sinks();
+        let chooses = self.p.owner_of(key) == self.chooser;
+        self.buf.clear();
+        let mut ws = Vec::with_capacity(self.p.fresh.len());
+        for (w, _) in self.p.last_successors() {
+            self.edges += 1;
+            if w == mine {
+                return Ok(Expansion::Wins);
+            }
+            if w == theirs {
+                if chooses {
+                    continue;
+                }
+                return Ok(Expansion::Next);
+            }
+            ws.push(self.p.fresh[w as usize - 2]);
+        }
+        if !chooses && ws.len() > 1 {
+            return Err(ProductError::Data(
+                "internal error: the other player has a choice in a one-player product".to_string(),
+            ));
+        }
+        for k in ws {
+            let w = self.marks.pack(self.p, k);
+            self.buf.push(w);
+        }
+        Ok(Expansion::Next)
+    }
+
+    /// The successors of `v` (as [`Search::expand`] gives them) that are in `set`.
+    fn successors_in(
+        &mut self,
+        v: Packed,
+        set: &FxHashSet<Packed>,
+    ) -> Result<Vec<Packed>, ProductError> {
+        self.expand(v)?;
+        Ok(self
+            .buf
+            .iter()
+            .copied()
+            .filter(|w| set.contains(w))
+            .collect())
+    }
+
+    /// A shortest path from `from` to `to` through `set` (both ends included; at least one
+    /// edge when `from == to`).
+    fn path_within(
+        &mut self,
+        from: Packed,
+        to: Packed,
+        set: &FxHashSet<Packed>,
+    ) -> Result<Vec<Packed>, ProductError> {
+        if from == to && self.successors_in(from, set)?.contains(&to) {
+            return Ok(vec![from, to]);
+        }
+        let mut parent: FxHashMap<Packed, Packed> = FxHashMap::default();
+        let mut queue = VecDeque::from([from]);
+        while let Some(x) = queue.pop_front() {
+            for w in self.successors_in(x, set)? {
+                if w == to {
+                    let mut path = vec![to, x];
+                    let mut y = x;
+                    while y != from {
+                        y = parent[&y];
+                        path.push(y);
+                    }
+                    path.reverse();
+                    return Ok(path);
+                }
+                if w != from && !parent.contains_key(&w) {
+                    parent.insert(w, x);
+                    queue.push_back(w);
+                }
+            }
+        }
+        Err(ProductError::Data(
+            "internal error: no path inside a strongly connected component".to_string(),
+        ))
+    }
+
+    /// In the component `members` (its vertices below priority `bound`), a vertex of the
+    /// chooser's parity that lies on a cycle whose largest priority is its own, with the
+    /// component of that cycle (Emerson and Lei's recursion, in memory).
+    fn accepting(
+        &mut self,
+        members: &[Packed],
+        bound: u32,
+    ) -> Result<Option<(Packed, FxHashSet<Packed>)>, ProductError> {
+        let parity = u32::from(self.chooser == Player::Odd);
+        let kept: Vec<Packed> = members
+            .iter()
+            .copied()
+            .filter(|&v| self.marks.priority(v) < bound)
+            .collect();
+        let index: FxHashMap<Packed, usize> =
+            kept.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+        let mut g: DiGraph<(), ()> = DiGraph::with_capacity(kept.len(), kept.len());
+        for _ in &kept {
+            g.add_node(());
+        }
+        for (i, &v) in kept.iter().enumerate() {
+            self.expand(v)?;
+            for w in &self.buf {
+                if let Some(&j) = index.get(w) {
+                    g.add_edge(NodeIndex::new(i), NodeIndex::new(j), ());
+                }
+            }
+        }
+        for scc in petgraph::algo::tarjan_scc(&g) {
+            let nontrivial = scc.len() > 1 || g.contains_edge(scc[0], scc[0]);
+            if !nontrivial {
+                continue;
+            }
+            let vs: Vec<Packed> = scc.iter().map(|n| kept[n.index()]).collect();
+            let top = vs
+                .iter()
+                .map(|&v| self.marks.priority(v))
+                .max()
+                .expect("not empty");
+            if top % 2 == parity {
+                let u = *vs
+                    .iter()
+                    .find(|&&v| self.marks.priority(v) == top)
+                    .expect("the largest");
+                return Ok(Some((u, vs.into_iter().collect())));
+            }
+            if vs.iter().any(|&v| self.marks.priority(v) % 2 == parity) {
+                if let Some(found) = self.accepting(&vs, top)? {
+                    return Ok(Some(found));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The labels of the transitions along `path` (vertices), as states with the label
+    /// into each.
+    fn labelled(&mut self, path: &[Packed]) -> Result<Vec<(u32, u32)>, ProductError> {
+        let mut out = vec![(path[0] as u32, NO_LABEL)];
+        for pair in path.windows(2) {
+            let key = self.marks.key(pair[0]);
+            let next = self.marks.key(pair[1]);
+            self.p.successors_of(key)?;
+            let label = self
+                .p
+                .last_successors()
+                .find(|&(w, _)| w >= 2 && self.p.fresh[w as usize - 2] == next)
+                .map(|(_, l)| l)
+                .ok_or_else(|| {
+                    ProductError::Data("internal error: a step of the path is gone".to_string())
+                })?;
+            out.push((next.0, label));
+        }
+        Ok(out)
+    }
+}
+
+/// Decides the one-player product `p` (lean) whose sole chooser is `chooser` (see the
+/// module documentation), ticking `watch`.
+pub fn search<W: Watch>(
+    p: &mut Product<'_, '_>,
+    chooser: Player,
+    watch: &mut W,
+) -> Result<Found, ProductError>
+where
+    ProductError: From<W::Stop>,
+{
+    let root = p.root_key()?;
+    let mut s = Search {
+        p,
+        chooser,
+        marks: Marks::new(),
+        buf: Vec::new(),
+        edges: 0,
+    };
+    let parity = u32::from(chooser == Player::Odd);
+    let v0 = s.marks.pack(s.p, root);
+    let mut frames: Vec<Frame> = Vec::new();
+    let mut arena: Vec<Packed> = Vec::new();
+    let mut open: Vec<Packed> = Vec::new();
+    let mut index: u32 = 1;
+    let mut vertices: u64 = 0;
+    let mut next = Some(v0);
+    loop {
+        if let Some(v) = next.take() {
+            // Open `v`: its rank, then its successors (those met already lower its rank
+            // now, the others wait in the arena).
+            s.marks.set(v, index);
+            index += 1;
+            vertices += 1;
+            if vertices.is_multiple_of(4096) {
+                let (st, b) = (s.p.states(), s.marks.memory_bytes());
+                let (depth, waiting) = (frames.len(), open.len() + arena.len());
+                watch.tick(vertices, || {
+                    format!(
+                        "{vertices} game vertices, {st} states, {} MiB of marks, depth {depth}, {waiting} waiting",
+                        b >> 20
+                    )
+                })?;
+            }
+            if let Expansion::Wins = s.expand(v)? {
+                let mut path: Vec<Packed> = frames.iter().map(|f| f.v).collect();
+                path.push(v);
+                let path = s.labelled(&path)?;
+                return Ok(Found {
+                    chooser_wins: true,
+                    path,
+                    cycle_at: None,
+                    vertices,
+                    edges: s.edges,
+                    mark_bytes: s.marks.memory_bytes(),
+                });
+            }
+            let mut frame = Frame {
+                v,
+                arena: arena.len(),
+                root: true,
+                self_loop: false,
+            };
+            let mut low = index - 1;
+            // Reversed, so that the arena gives them back in the formula's order (the
+            // left operand first: `<c>true || <true>X` looks for `c` before going on).
+            for &w in s.buf.iter().rev() {
+                if w == v {
+                    frame.self_loop = true;
+                    continue;
+                }
+                match s.marks.get(w) {
+                    0 => arena.push(w),
+                    r if r < low => {
+                        low = r;
+                        frame.root = false;
+                    }
+                    _ => {}
+                }
+            }
+            if !frame.root {
+                s.marks.set(v, low);
+            }
+            frames.push(frame);
+            continue;
+        }
+        let Some(top) = frames.last_mut() else {
+            break;
+        };
+        if arena.len() > top.arena {
+            let w = arena.pop().expect("above the frame's start");
+            let r = s.marks.get(w);
+            if r == 0 {
+                next = Some(w);
+            } else if r < s.marks.get(top.v) {
+                s.marks.set(top.v, r);
+                top.root = false;
+            }
+            continue;
+        }
+        let f = frames.pop().expect("the top");
+        let rv = s.marks.get(f.v);
+        if f.root {
+            // `f.v` closes its component: the open vertices above it in rank.
+            let mut size = 1usize;
+            let mut top = s.marks.priority(f.v);
+            let mut mine = top % 2 == parity;
+            for &w in open.iter().rev() {
+                if s.marks.get(w) < rv {
+                    break;
+                }
+                size += 1;
+                let pw = s.marks.priority(w);
+                top = top.max(pw);
+                mine |= pw % 2 == parity;
+            }
+            let members: Vec<Packed> = if (size > 1 || f.self_loop) && mine {
+                let mut m = open[open.len() - (size - 1)..].to_vec();
+                m.push(f.v);
+                m
+            } else {
+                Vec::new()
+            };
+            for _ in 1..size {
+                let w = open.pop().expect("counted above");
+                s.marks.set(w, DONE);
+            }
+            s.marks.set(f.v, DONE);
+            index -= size as u32;
+            if !members.is_empty() {
+                let found = if top % 2 == parity {
+                    let u = *members
+                        .iter()
+                        .find(|&&v| s.marks.priority(v) == top)
+                        .expect("the largest");
+                    Some((u, members.iter().copied().collect::<FxHashSet<_>>()))
+                } else {
+                    s.accepting(&members, top)?
+                };
+                if let Some((u, inner)) = found {
+                    let all: FxHashSet<Packed> = members.iter().copied().collect();
+                    let mut path: Vec<Packed> = frames.iter().map(|f| f.v).collect();
+                    if f.v == u {
+                        path.push(u);
+                    } else {
+                        path.extend(s.path_within(f.v, u, &all)?);
+                    }
+                    let at = path.len() - 1;
+                    let cycle = s.path_within(u, u, &inner)?;
+                    path.extend(&cycle[1..]);
+                    let path = s.labelled(&path)?;
+                    return Ok(Found {
+                        chooser_wins: true,
+                        path,
+                        cycle_at: Some(at),
+                        vertices,
+                        edges: s.edges,
+                        mark_bytes: s.marks.memory_bytes(),
+                    });
+                }
+            }
+        } else {
+            open.push(f.v);
+        }
+        if let Some(parent) = frames.last_mut() {
+            let r = s.marks.get(f.v);
+            if r < s.marks.get(parent.v) {
+                s.marks.set(parent.v, r);
+                parent.root = false;
+            }
+        }
+    }
+    Ok(Found {
+        chooser_wins: false,
+        path: Vec::new(),
+        cycle_at: None,
+        vertices,
+        edges: s.edges,
+        mark_bytes: s.marks.memory_bytes(),
+    })
+}
