@@ -50,10 +50,15 @@ pub struct Args {
     /// shortest counterexample, a true one no evidence, only the count of the states
     /// explored. `product`: every formula (fairness and other nested fixpoints included)
     /// as the parity game of the LPS and the formula built on the fly, no PBES; evidence
-    /// for both verdicts, a lasso where the proof is infinite.
+    /// for both verdicts, a lasso where the proof is infinite. Where one player alone
+    /// chooses (no `||`, `<α>`, `exists`, or none of `&&`, `[α]`, `forall`: "eventually
+    /// permanently" and other box formulas with nested fixpoints), the game is searched
+    /// depth-first for that player's path or cycle instead of built, in a few bytes per
+    /// vertex; the other player's verdict then has evidence only up to 1,000,000 vertices.
     #[arg(long, value_enum, default_value_t = Engine::Auto, conflicts_with = "reduce")]
     pub engine: Engine,
-    /// Give up after this many BES variables (`pbes`) or game vertices (`product`) per
+    /// Give up after this many BES variables (`pbes`) or game vertices (`product`, when it
+    /// builds the game; its one-player search is bounded by --memory-limit alone) per
     /// formula.
     #[arg(long = "max-vars", default_value_t = 100_000_000)]
     pub max_vars: usize,

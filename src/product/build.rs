@@ -137,6 +137,9 @@ pub struct Product<'a, 's> {
     matched: FxHashMap<(u32, u32, u32), bool>,
     /// Scratch for the initial state's row.
     row: Vec<u32>,
+    /// Scratch for an expanded state's tree and a successor's.
+    src: Vec<u32>,
+    tree: Vec<u32>,
     /// Whether exploration stopped early, the initial vertex decided.
     pub closed_early: bool,
     /// Lean mode ([`Product::lean`]): vertices are not numbered, only handed out.
@@ -172,6 +175,8 @@ impl<'a, 's> Product<'a, 's> {
             succ_label: vec![NO_LABEL, NO_LABEL],
             matched: FxHashMap::default(),
             row: Vec::new(),
+            src: Vec::new(),
+            tree: Vec::new(),
             closed_early: false,
             lean: false,
             cached: u32::MAX,
@@ -462,7 +467,12 @@ impl<'a, 's> Product<'a, 's> {
                 return Ok(span);
             }
         }
-        let row = self.row(s);
+        // The source's tree: a successor's unchanged subtrees keep its node numbers, so
+        // only the paths to changed parameters are looked up.
+        let mut src = std::mem::take(&mut self.src);
+        self.states.decode(StateId(s), &mut src);
+        let row = self.states.row_of(&src).to_vec();
+        let mut tree = std::mem::take(&mut self.tree);
         let start = self.trans.len() as u64;
         let sys = self.sys;
         let lean = self.lean;
@@ -484,7 +494,11 @@ impl<'a, 's> Product<'a, 's> {
                     l
                 }
             };
-            match states.insert(next) {
+            let found = match states.lookup(&src, next, &mut tree) {
+                Some(id) => Some((id, false)),
+                None => states.insert_tree(&mut tree),
+            };
+            match found {
                 Some((t, new)) => {
                     if new && !lean {
                         spans.push((u64::MAX, 0));
@@ -494,6 +508,8 @@ impl<'a, 's> Product<'a, 's> {
                 None => full = true,
             }
         })?;
+        self.src = src;
+        self.tree = tree;
         if full {
             return Err(ProductError::TooLarge(u32::MAX as usize));
         }

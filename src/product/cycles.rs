@@ -67,23 +67,20 @@ pub fn sole_chooser(f: &Formula) -> Option<Player> {
     }
 }
 
-/// Per-vertex numbers (0 for a vertex not met, [`DONE`] once closed, its rank while
-/// open). A vertex's state (not met, open, closed) is two bits in a column per slot indexed
-/// by LPS state (a byte per state for four slots, whichever states they fall on); the
-/// ranks of the open vertices, few beside all, are in a hash map.
+/// Per-vertex numbers: 0 for a vertex not met, its rank while open, [`DONE`] once closed.
+/// A column per slot indexed by LPS state (a giant component keeps most vertices open at
+/// once, so ranks are dense, not hashed); slots beyond [`DENSE`] (formulas whose vertices
+/// carry many valuations) share a hash map.
 struct Marks {
     slot_of: FxHashMap<(u32, u32), u32>,
     /// Per slot: its `(node, valuation)` and the priority of its vertices.
     slots: Vec<(u32, u32, u32)>,
-    /// Per slot: two bits per state, 32 states a word.
-    columns: Vec<Vec<u64>>,
-    open: FxHashMap<Packed, u32>,
+    columns: Vec<Vec<u32>>,
+    rest: FxHashMap<Packed, u32>,
 }
 
-/// The two bits of a vertex not met, open and closed.
-const UNSEEN: u64 = 0;
-const OPEN: u64 = 1;
-const CLOSED: u64 = 2;
+/// Slots with a column of their own.
+const DENSE: usize = 64;
 
 impl Marks {
     fn new() -> Self {
@@ -91,7 +88,7 @@ impl Marks {
             slot_of: FxHashMap::default(),
             slots: Vec::new(),
             columns: Vec::new(),
-            open: FxHashMap::default(),
+            rest: FxHashMap::default(),
         }
     }
 
@@ -102,7 +99,9 @@ impl Marks {
                 let s = self.slots.len() as u32;
                 self.slot_of.insert((key.1, key.2), s);
                 self.slots.push((key.1, key.2, p.priority_of(key)));
-                self.columns.push(Vec::new());
+                if (s as usize) < DENSE {
+                    self.columns.push(Vec::new());
+                }
                 s
             }
         };
@@ -118,42 +117,31 @@ impl Marks {
         self.slots[(v >> 32) as usize].2
     }
 
-    fn bits(&self, v: Packed) -> u64 {
-        let (slot, s) = ((v >> 32) as usize, v as u32 as usize);
-        self.columns[slot]
-            .get(s / 32)
-            .map_or(UNSEEN, |w| w >> (2 * (s % 32)) & 3)
-    }
-
     fn get(&self, v: Packed) -> u32 {
-        match self.bits(v) {
-            UNSEEN => 0,
-            OPEN => self.open[&v],
-            _ => DONE,
+        let slot = (v >> 32) as usize;
+        match self.columns.get(slot) {
+            Some(col) => col.get(v as u32 as usize).copied().unwrap_or(0),
+            None => self.rest.get(&v).copied().unwrap_or(0),
         }
     }
 
     fn set(&mut self, v: Packed, x: u32) {
-        let (slot, s) = ((v >> 32) as usize, v as u32 as usize);
-        let col = &mut self.columns[slot];
-        if s / 32 >= col.len() {
-            let n = (s / 32 + 1).max(col.len() + col.len() / 4).max(64);
-            crate::budget::before_big_allocation((n * 8) as u64);
+        let slot = (v >> 32) as usize;
+        let Some(col) = self.columns.get_mut(slot) else {
+            self.rest.insert(v, x);
+            return;
+        };
+        let s = v as u32 as usize;
+        if s >= col.len() {
+            let n = (s + 1).max(col.len() + col.len() / 4).max(1024);
+            crate::budget::before_big_allocation((n * 4) as u64);
             col.resize(n, 0);
         }
-        let bits = if x == DONE {
-            self.open.remove(&v);
-            CLOSED
-        } else {
-            self.open.insert(v, x);
-            OPEN
-        };
-        let w = &mut col[s / 32];
-        *w = *w & !(3 << (2 * (s % 32))) | bits << (2 * (s % 32));
+        col[s] = x;
     }
 
     fn memory_bytes(&self) -> usize {
-        self.columns.iter().map(|c| c.capacity() * 8).sum::<usize>() + self.open.capacity() * 16
+        self.columns.iter().map(|c| c.capacity() * 4).sum::<usize>() + self.rest.capacity() * 16
     }
 }
 
@@ -175,14 +163,23 @@ pub struct Found {
     pub mark_bytes: usize,
 }
 
-/// A vertex on the depth-first stack.
+/// A vertex on the depth-first stack: itself, how far its successors were looked at, and
+/// [`ROOT`], [`SELF_LOOP`] (16 bytes: the stack may hold most of the vertices).
+#[derive(Clone, Copy)]
 struct Frame {
     v: Packed,
-    /// Where its unexplored successors start in the shared arena.
-    arena: usize,
-    root: bool,
-    self_loop: bool,
+    cursor: u32,
+    flags: u32,
 }
+
+/// No successor of the vertex has reached below its rank (so far).
+const ROOT: u32 = 1;
+/// The vertex is its own successor.
+const SELF_LOOP: u32 = 2;
+
+/// The successor lists of the top frames are kept (a ring by depth); a frame deeper than
+/// this generates its vertex's successors again when the search comes back to it.
+const WINDOW: usize = 1 << 18;
 
 /// One expansion's outcome.
 enum Expansion {
@@ -199,9 +196,41 @@ struct Search<'p, 'a, 's> {
     marks: Marks,
     buf: Vec<Packed>,
     edges: u64,
+    /// The ring of successor lists: per depth modulo [`WINDOW`], the vertex and its list.
+    lists: Vec<(Packed, Vec<Packed>)>,
+    /// Successor lists generated again (frames that had left the window).
+    again: u64,
 }
 
 impl Search<'_, '_, '_> {
+    /// Keeps `buf` as the successor list of `v` at `depth`.
+    fn keep(&mut self, depth: usize, v: Packed) {
+        let at = depth % WINDOW;
+        if at >= self.lists.len() {
+            self.lists.resize_with(at + 1, || (u64::MAX, Vec::new()));
+        }
+        let entry = &mut self.lists[at];
+        entry.0 = v;
+        entry.1.clear();
+        entry.1.extend_from_slice(&self.buf);
+    }
+
+    /// The `k`-th successor of `v` at `depth`, from the ring or generated again.
+    fn successor(
+        &mut self,
+        depth: usize,
+        v: Packed,
+        k: u32,
+    ) -> Result<Option<Packed>, ProductError> {
+        let at = depth % WINDOW;
+        if self.lists.get(at).is_none_or(|e| e.0 != v) {
+            self.again += 1;
+            self.expand(v)?;
+            self.keep(depth, v);
+        }
+        Ok(self.lists[at].1.get(k as usize).copied())
+    }
+
     fn sinks(&self) -> (u32, u32) {
         if self.chooser == Player::Odd {
             (FALSE, TRUE)
@@ -220,7 +249,6 @@ impl Search<'_, '_, '_> {
         self.buf.clear();
         let mut ws = Vec::with_capacity(self.p.fresh.len());
         for (w, _) in self.p.last_successors() {
-            self.edges += 1;
             if w == mine {
                 return Ok(Expansion::Wins);
             }
@@ -389,28 +417,29 @@ where
         marks: Marks::new(),
         buf: Vec::new(),
         edges: 0,
+        lists: Vec::new(),
+        again: 0,
     };
     let parity = u32::from(chooser == Player::Odd);
     let v0 = s.marks.pack(s.p, root);
     let mut frames: Vec<Frame> = Vec::new();
-    let mut arena: Vec<Packed> = Vec::new();
+    // Closed vertices that are not roots: they wait for their component's root.
     let mut open: Vec<Packed> = Vec::new();
     let mut index: u32 = 1;
     let mut vertices: u64 = 0;
     let mut next = Some(v0);
     loop {
         if let Some(v) = next.take() {
-            // Open `v`: its rank, then its successors (those met already lower its rank
-            // now, the others wait in the arena).
+            // Open `v`: its rank and its successors.
             s.marks.set(v, index);
             index += 1;
             vertices += 1;
             if vertices.is_multiple_of(4096) {
                 let (st, b) = (s.p.states(), s.marks.memory_bytes());
-                let (depth, waiting) = (frames.len(), open.len() + arena.len());
+                let (depth, waiting, again) = (frames.len(), open.len(), s.again);
                 watch.tick(vertices, || {
                     format!(
-                        "{vertices} game vertices, {st} states, {} MiB of marks, depth {depth}, {waiting} waiting",
+                        "{vertices} game vertices, {st} states, {} MiB of marks, depth {depth}, {waiting} closed waiting, {again} lists again",
                         b >> 20
                     )
                 })?;
@@ -428,58 +457,50 @@ where
                     mark_bytes: s.marks.memory_bytes(),
                 });
             }
-            let mut frame = Frame {
+            s.edges += s.buf.len() as u64;
+            s.keep(frames.len(), v);
+            frames.push(Frame {
                 v,
-                arena: arena.len(),
-                root: true,
-                self_loop: false,
-            };
-            let mut low = index - 1;
-            // Reversed, so that the arena gives them back in the formula's order (the
-            // left operand first: `<c>true || <true>X` looks for `c` before going on).
-            for &w in s.buf.iter().rev() {
-                if w == v {
-                    frame.self_loop = true;
-                    continue;
-                }
-                match s.marks.get(w) {
-                    0 => arena.push(w),
-                    r if r < low => {
-                        low = r;
-                        frame.root = false;
-                    }
-                    _ => {}
-                }
+                cursor: 0,
+                flags: ROOT,
+            });
+        }
+        let depth = frames.len() - 1;
+        let mut f = frames[depth];
+        // Look at the successors from the cursor on: those met lower the rank, the first
+        // one not met is opened.
+        let mut rank = s.marks.get(f.v);
+        while let Some(w) = s.successor(depth, f.v, f.cursor)? {
+            f.cursor += 1;
+            if w == f.v {
+                f.flags |= SELF_LOOP;
+                continue;
             }
-            if !frame.root {
-                s.marks.set(v, low);
+            match s.marks.get(w) {
+                0 => {
+                    next = Some(w);
+                    break;
+                }
+                r if r < rank => {
+                    rank = r;
+                    f.flags &= !ROOT;
+                }
+                _ => {}
             }
-            frames.push(frame);
+        }
+        s.marks.set(f.v, rank);
+        frames[depth] = f;
+        if next.is_some() {
             continue;
         }
-        let Some(top) = frames.last_mut() else {
-            break;
-        };
-        if arena.len() > top.arena {
-            let w = arena.pop().expect("above the frame's start");
-            let r = s.marks.get(w);
-            if r == 0 {
-                next = Some(w);
-            } else if r < s.marks.get(top.v) {
-                s.marks.set(top.v, r);
-                top.root = false;
-            }
-            continue;
-        }
-        let f = frames.pop().expect("the top");
-        let rv = s.marks.get(f.v);
-        if f.root {
-            // `f.v` closes its component: the open vertices above it in rank.
+        frames.pop();
+        if f.flags & ROOT != 0 {
+            // `f.v` closes its component: the waiting vertices above it in rank.
             let mut size = 1usize;
             let mut top = s.marks.priority(f.v);
             let mut mine = top % 2 == parity;
             for &w in open.iter().rev() {
-                if s.marks.get(w) < rv {
+                if s.marks.get(w) < rank {
                     break;
                 }
                 size += 1;
@@ -487,7 +508,7 @@ where
                 top = top.max(pw);
                 mine |= pw % 2 == parity;
             }
-            let members: Vec<Packed> = if (size > 1 || f.self_loop) && mine {
+            let members: Vec<Packed> = if (size > 1 || f.flags & SELF_LOOP != 0) && mine {
                 let mut m = open[open.len() - (size - 1)..].to_vec();
                 m.push(f.v);
                 m
@@ -535,12 +556,13 @@ where
         } else {
             open.push(f.v);
         }
-        if let Some(parent) = frames.last_mut() {
-            let r = s.marks.get(f.v);
-            if r < s.marks.get(parent.v) {
-                s.marks.set(parent.v, r);
-                parent.root = false;
-            }
+        let Some(parent) = frames.last_mut() else {
+            break;
+        };
+        let r = s.marks.get(f.v);
+        if r < s.marks.get(parent.v) {
+            s.marks.set(parent.v, r);
+            parent.flags &= !ROOT;
         }
     }
     Ok(Found {
