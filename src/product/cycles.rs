@@ -68,26 +68,32 @@ pub fn sole_chooser(f: &Formula) -> Option<Player> {
 }
 
 /// Per-vertex numbers: 0 for a vertex not met, its rank while open, [`DONE`] once closed.
-/// A column per slot indexed by LPS state (a giant component keeps most vertices open at
-/// once, so ranks are dense, not hashed); slots beyond [`DENSE`] (formulas whose vertices
-/// carry many valuations) share a hash map.
+/// A giant component keeps most vertices open at once, so ranks are in flat arrays, not
+/// hashed: per LPS state two ways, each the slot (the pair `(node, valuation)`, numbered as
+/// met) of a vertex at that state and its number (ten bytes a state: most states carry one
+/// or two vertices of the search, D.1's `[true* . crash(1)] φ` up to three after the
+/// crash, where a column per slot cost 27 bytes a state); further vertices at a state,
+/// and slots beyond a byte, share a hash map.
 struct Marks {
     slot_of: FxHashMap<(u32, u32), u32>,
     /// Per slot: its `(node, valuation)` and the priority of its vertices.
     slots: Vec<(u32, u32, u32)>,
-    columns: Vec<Vec<u32>>,
+    /// Per state and way: the slot ([`NO_SLOT`] for none) and the number.
+    way_slot: [Vec<u8>; 2],
+    way: [Vec<u32>; 2],
     rest: FxHashMap<Packed, u32>,
 }
 
-/// Slots with a column of their own.
-const DENSE: usize = 64;
+/// A way without a vertex (and every slot from here on lives in the hash map).
+const NO_SLOT: u8 = u8::MAX;
 
 impl Marks {
     fn new() -> Self {
         Marks {
             slot_of: FxHashMap::default(),
             slots: Vec::new(),
-            columns: Vec::new(),
+            way_slot: [Vec::new(), Vec::new()],
+            way: [Vec::new(), Vec::new()],
             rest: FxHashMap::default(),
         }
     }
@@ -99,9 +105,6 @@ impl Marks {
                 let s = self.slots.len() as u32;
                 self.slot_of.insert((key.1, key.2), s);
                 self.slots.push((key.1, key.2, p.priority_of(key)));
-                if (s as usize) < DENSE {
-                    self.columns.push(Vec::new());
-                }
                 s
             }
         };
@@ -118,30 +121,50 @@ impl Marks {
     }
 
     fn get(&self, v: Packed) -> u32 {
-        let slot = (v >> 32) as usize;
-        match self.columns.get(slot) {
-            Some(col) => col.get(v as u32 as usize).copied().unwrap_or(0),
-            None => self.rest.get(&v).copied().unwrap_or(0),
+        let (slot, s) = ((v >> 32) as usize, v as u32 as usize);
+        let mut free = false;
+        for k in 0..2 {
+            match self.way_slot[k].get(s) {
+                Some(&t) if usize::from(t) == slot => return self.way[k][s],
+                Some(&NO_SLOT) | None => free = true,
+                Some(_) => {}
+            }
         }
+        // A free way means the vertex was never put in the map (a slot beyond a byte
+        // always is).
+        if free && slot < usize::from(NO_SLOT) {
+            return 0;
+        }
+        self.rest.get(&v).copied().unwrap_or(0)
     }
 
     fn set(&mut self, v: Packed, x: u32) {
-        let slot = (v >> 32) as usize;
-        let Some(col) = self.columns.get_mut(slot) else {
-            self.rest.insert(v, x);
-            return;
-        };
-        let s = v as u32 as usize;
-        if s >= col.len() {
-            let n = (s + 1).max(col.len() + col.len() / 4).max(1024);
-            crate::budget::before_big_allocation((n * 4) as u64);
-            col.resize(n, 0);
+        let (slot, s) = ((v >> 32) as usize, v as u32 as usize);
+        if s >= self.way[0].len() {
+            let n = (s + 1)
+                .max(self.way[0].len() + self.way[0].len() / 4)
+                .max(1024);
+            crate::budget::before_big_allocation((n * 10) as u64);
+            for k in 0..2 {
+                self.way[k].resize(n, 0);
+                self.way_slot[k].resize(n, NO_SLOT);
+            }
         }
-        col[s] = x;
+        if slot < usize::from(NO_SLOT) {
+            for k in 0..2 {
+                let t = self.way_slot[k][s];
+                if usize::from(t) == slot || t == NO_SLOT {
+                    self.way_slot[k][s] = slot as u8;
+                    self.way[k][s] = x;
+                    return;
+                }
+            }
+        }
+        self.rest.insert(v, x);
     }
 
     fn memory_bytes(&self) -> usize {
-        self.columns.iter().map(|c| c.capacity() * 4).sum::<usize>() + self.rest.capacity() * 16
+        self.way[0].capacity() * 10 + self.rest.capacity() * 16
     }
 }
 
