@@ -890,3 +890,53 @@ fn sums_over_too_large_or_infinite_sets_are_clean_errors() {
         assert!(err.contains(reason), "{sort}: {err}");
     }
 }
+
+/// Global variables as mCRL2 202607.0 treats them (its `.aut` files, recorded as data):
+/// `mcrl22lps`'s constant elimination gives a global variable the initial value of the
+/// parameter it is the next value of, and `lps2lts` gives the rest mCRL2's representative
+/// values (the constant constructor first by name, `0`, `1`, `[]`, a constructor with such
+/// arguments, the first constant mapping).
+#[test]
+fn global_variables_take_mcrl2s_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, src: &str| -> (i32, String, String) {
+        let spec = dir.path().join(format!("{name}.mcrl2"));
+        std::fs::write(&spec, src).unwrap();
+        let lps = linearise(&spec, dir.path());
+        let aut = dir.path().join(format!("{name}.aut"));
+        let (code, _, err) = muon(&["lps2lts", s(&lps), s(&aut)]);
+        (code, std::fs::read_to_string(&aut).unwrap_or_default(), err)
+    };
+    let (code, aut, err) = run(
+        "g1",
+        "act a: Bool;\nglob g: Bool;\nproc P(b: Bool) = a(b) . P(g);\ninit P(true);\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(aut, "des (0,1,1)\n(0,\"a(true)\",0)\n");
+    let (code, aut, err) = run(
+        "g2",
+        "sort S = struct c3 | b2 | a1(Nat);\nact a: S # Nat # Pos # List(Nat);\n\
+         glob g: S; n: Nat; p: Pos; l: List(Nat);\nproc P(x: S) = a(x, n, p, l) . P(g);\ninit P(c3);\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(aut, "des (0,1,1)\n(0,\"a(c3, 0, 1, [])\",0)\n");
+    let (code, aut, err) = run(
+        "g3",
+        "sort S = struct c3 | b2 | a1(Nat);\n T = struct f(Bool) | e(S);\n U;\nmap u2, u1: U;\n\
+         act a: S # Bool # Int # Real # T # U # FSet(Nat) # List(S);\n\
+         glob s: S; b: Bool; i: Int; r: Real; t: T; u: U; fs: FSet(Nat); l: List(S);\n\
+         proc P = a(s, b, i, r, t, u, fs, l) . P;\ninit P;\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        aut,
+        "des (0,1,1)\n(0,\"a(b2, false, 0, 0, f(false), u2, {}, [])\",0)\n"
+    );
+    // mCRL2 builds a `Set`'s value from its internal mappings: refused, with the names.
+    let (code, _, err) = run(
+        "g4",
+        "act a: Set(Bool);\nglob st: Set(Bool);\nproc P = a(st) . P;\ninit P;\n",
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("st: Set(Bool)"), "{err}");
+}

@@ -313,8 +313,16 @@ pub struct Checker {
 
 impl Checker {
     /// A checker of `model` with `opts`, refusing options that cannot go together.
-    pub fn new(model: Model, opts: Options) -> Result<Checker, OptionsError> {
+    pub fn new(mut model: Model, opts: Options) -> Result<Checker, OptionsError> {
         opts.validate(matches!(model, Model::Lts { .. }))?;
+        // Global variables take mCRL2's representative values once, for every route and
+        // the evidence alike (as its `lps2lts` and `pbesinst` give them); one whose sort
+        // has none muon builds stays, for the PBES route.
+        if let Model::Lps(lps) = &mut model {
+            if let Ok(l) = crate::lts::lps::instantiate_globals(lps) {
+                *lps = l;
+            }
+        }
         Ok(Checker { model, opts })
     }
 

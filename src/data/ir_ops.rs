@@ -726,6 +726,74 @@ fn default_value_depth(sort: &Sort, data: &DataSpec, depth: usize) -> Option<Dat
     })
 }
 
+/// The value mCRL2 gives a global variable of `sort` that nothing determines (its
+/// `representative_generator`, which `lps2lts` and `lps2pbes` use): `false`, `1`, `0`,
+/// `[]`, the empty finite set or bag; for a user sort the constant constructor first by
+/// name, else the first constructor whose arguments have such values, else the first
+/// constant mapping declared. `None` for `Set`, `Bag` and function sorts, whose value
+/// mCRL2 builds from its internal mappings (`{ x: Bool | !x }` for `Set(Bool)`), and for
+/// sorts without any of these.
+pub fn representative(sort: &Sort, data: &DataSpec) -> Option<DataExpr> {
+    representative_avoiding(sort, data, &mut Vec::new())
+}
+
+fn representative_avoiding(
+    sort: &Sort,
+    data: &DataSpec,
+    visiting: &mut Vec<Sort>,
+) -> Option<DataExpr> {
+    Some(match sort {
+        Sort::Bool => false_(),
+        Sort::Pos => number(1, Sort::Pos),
+        Sort::Nat | Sort::Int | Sort::Real => number(0, sort.clone()),
+        Sort::List(_) => DataExpr::ListEnum {
+            elems: vec![],
+            sort: sort.clone(),
+        },
+        Sort::FSet(_) => DataExpr::SetEnum {
+            elems: vec![],
+            sort: sort.clone(),
+        },
+        Sort::FBag(_) => DataExpr::BagEnum {
+            elems: vec![],
+            sort: sort.clone(),
+        },
+        Sort::Set(_) | Sort::Bag(_) | Sort::Arrow(..) => return None,
+        Sort::Named(_) => {
+            if visiting.contains(sort) {
+                return None;
+            }
+            let conss = data.constructors_of(sort);
+            if let Some(c) = conss
+                .iter()
+                .filter(|c| c.sort.domain().is_empty())
+                .min_by(|a, b| a.name.cmp(&b.name))
+            {
+                return Some(DataExpr::Func(c.clone()));
+            }
+            visiting.push(sort.clone());
+            let found = conss.iter().find_map(|c| {
+                let args: Option<Vec<DataExpr>> = c
+                    .sort
+                    .domain()
+                    .iter()
+                    .map(|s| representative_avoiding(s, data, visiting))
+                    .collect();
+                args.map(|args| DataExpr::App {
+                    head: Box::new(DataExpr::Func(c.clone())),
+                    args,
+                })
+            });
+            visiting.pop();
+            if found.is_some() {
+                return found;
+            }
+            let m = data.mappings.iter().find(|m| m.func.sort == *sort)?;
+            DataExpr::Func(m.func.clone())
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

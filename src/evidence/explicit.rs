@@ -280,6 +280,25 @@ impl<'s, 'f> Checker<'s, 'f> {
         Some((store.intern_var(v), cands))
     }
 
+    /// Every value of `v`'s sort, when the enumerator finds at most [`MAX_VALUATIONS`] of
+    /// them (a finite sort).
+    fn all_values(&mut self, v: &Var) -> Option<(VarId, Vec<TermId>)> {
+        let store = self.rw.store();
+        let id = store.intern_var(v);
+        let tt = store.true_term();
+        let mut out = Vec::new();
+        let mut open = false;
+        self.rw
+            .enumerator()
+            .enumerate(&[id], tt, &mut |vs, residual| {
+                open |= residual != tt;
+                out.push(vs[0]);
+                !open && out.len() <= MAX_VALUATIONS
+            })
+            .ok()?;
+        (!open && out.len() <= MAX_VALUATIONS).then_some((id, out))
+    }
+
     /// The values of the variables `vs` that satisfy the data guard of the quantifier `q`
     /// (`forall vs . body` when `forall`, else `exists`) under `env`: the conjunction of the
     /// body's data-only conjuncts for `exists`, the negated disjunction of its data-only
@@ -637,7 +656,13 @@ impl<'s, 'f> Checker<'s, 'f> {
                         }
                         c
                     });
-                    ranges.push(self.range(v, bound).ok_or_else(|| {
+                    // Else every value of a sort with few enough of them (`forall v: E .
+                    // a(v)` over a finite `E`).
+                    let r = match self.range(v, bound) {
+                        Some(r) => Some(r),
+                        None => self.all_values(v),
+                    };
+                    ranges.push(r.ok_or_else(|| {
                         Unsupported(format!(
                             "a quantifier over `{}` that the label does not bind",
                             v.name

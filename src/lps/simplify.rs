@@ -116,6 +116,16 @@ pub fn sumelm_with(lps: &mut Lps, simp: &dyn Simplifier, unused: Unused) -> usiz
 /// that can fire are replaced by that value and removed. Summands whose condition is `false`
 /// under the constants are removed (they can never fire). Returns the removed parameters.
 pub fn constelm(lps: &mut Lps, simp: &dyn Simplifier) -> Vec<Var> {
+    constelm_with(lps, simp, false)
+}
+
+/// [`constelm`]; with `instantiate_globals` (as `mcrl22lps` runs it, and `lpsconstelm
+/// --instantiate-free-variables`), a next value that is a global variable counts as the
+/// parameter's initial value, the global variable taking that value everywhere (mCRL2's
+/// `constelm`: `P(g)` after `init P(true)` keeps `b` constant, `g` becoming `true`), unless
+/// the parameter turns out not to be constant after all. The instantiated global variables
+/// leave `lps.globals`.
+pub fn constelm_with(lps: &mut Lps, simp: &dyn Simplifier, instantiate_globals: bool) -> Vec<Var> {
     let n = lps.params.len();
     let mut constant: Vec<Option<DataExpr>> = lps
         .init
@@ -129,40 +139,64 @@ pub fn constelm(lps: &mut Lps, simp: &dyn Simplifier) -> Vec<Var> {
             }
         })
         .collect();
+    // Global variables given a value, and per parameter the ones it gave (undone when the
+    // parameter is found to change).
+    let mut globals: Subst = Subst::new();
+    let mut gave: Vec<Vec<Var>> = vec![Vec::new(); n];
     loop {
-        let sigma: Subst = (0..n)
+        let mut sigma: Subst = (0..n)
             .filter_map(|i| constant[i].clone().map(|c| (lps.params[i].clone(), c)))
             .collect();
+        sigma.extend(globals.iter().map(|(k, v)| (k.clone(), v.clone())));
         let mut changed = false;
         for s in &lps.summands {
             let cond = simp.simplify(&substitute(&s.condition, &sigma));
             if is_false(&cond) {
                 continue;
             }
-            for (i, slot) in constant.iter_mut().enumerate() {
-                if let Some(c) = slot {
-                    if matches!(&s.next[i], DataExpr::Var(v) if *v == lps.params[i]) {
-                        continue;
+            for i in 0..n {
+                let Some(c) = constant[i].clone() else {
+                    continue;
+                };
+                if matches!(&s.next[i], DataExpr::Var(v) if *v == lps.params[i]) {
+                    continue;
+                }
+                let v = substitute(&s.next[i], &sigma);
+                if v == c {
+                    continue;
+                }
+                let v = simp.simplify(&v);
+                if v == c {
+                    continue;
+                }
+                match &v {
+                    DataExpr::Var(g)
+                        if instantiate_globals
+                            && lps.globals.contains(g)
+                            && !globals.contains_key(g) =>
+                    {
+                        globals.insert(g.clone(), c);
+                        gave[i].push(g.clone());
+                        sigma.insert(g.clone(), constant[i].clone().expect("constant"));
                     }
-                    let v = substitute(&s.next[i], &sigma);
-                    if v == *c {
-                        continue;
-                    }
-                    let v = simp.simplify(&v);
-                    if v != *c {
-                        *slot = None;
-                        changed = true;
+                    _ => {
+                        constant[i] = None;
+                        for g in gave[i].drain(..) {
+                            globals.remove(&g);
+                        }
                     }
                 }
+                changed = true;
             }
         }
         if !changed {
             break;
         }
     }
-    let sigma: Subst = (0..n)
+    let mut sigma: Subst = (0..n)
         .filter_map(|i| constant[i].clone().map(|c| (lps.params[i].clone(), c)))
         .collect();
+    sigma.extend(globals.iter().map(|(k, v)| (k.clone(), v.clone())));
     if sigma.is_empty() {
         return Vec::new();
     }
@@ -170,6 +204,7 @@ pub fn constelm(lps: &mut Lps, simp: &dyn Simplifier) -> Vec<Var> {
         subst_summand(s, &sigma, simp);
     }
     lps.summands.retain(|s| !is_false(&s.condition));
+    lps.globals.retain(|g| !globals.contains_key(g));
     let keep: Vec<bool> = constant.iter().map(|c| c.is_none()).collect();
     remove_params(lps, &keep)
 }
@@ -253,6 +288,6 @@ pub fn parelm(lps: &mut Lps) -> Vec<Var> {
 /// which linearisation does on its own.
 pub fn simplify_all(lps: &mut Lps, simp: &dyn Simplifier) {
     sumelm_with(lps, simp, Unused::DropInfinite);
-    constelm(lps, simp);
+    constelm_with(lps, simp, true);
     sumelm_with(lps, simp, Unused::DropInfinite);
 }

@@ -64,8 +64,8 @@ pub enum LpsError {
         /// The normal form it reached.
         residual: String,
     },
-    /// The LPS has global (free) variables, which lps2lts cannot give values.
-    #[error("the LPS has global variables ({0}); lps2lts needs every value to be determined")]
+    /// A global variable of a sort whose representative value muon does not build.
+    #[error("the LPS has global variables without a value muon can give them ({0}): mCRL2 builds their values from internal mappings; give them values in the specification")]
     Globals(String),
     /// A data value is not a closed normal form (a free variable survived rewriting).
     #[error("the initial value of parameter `{param}` is not a closed value: `{value}`")]
@@ -223,6 +223,44 @@ pub struct LpsWorker<'s> {
     sums: Option<Vec<Vec<TermId>>>,
 }
 
+/// `lps` with its global variables replaced by their representative values
+/// ([`crate::data::ir_ops::representative`]), as mCRL2's explorer replaces them.
+pub fn instantiate_globals(lps: &Lps) -> Result<Lps, LpsError> {
+    let mut sigma = crate::data::ir_ops::Subst::new();
+    let mut missing = Vec::new();
+    for g in &lps.globals {
+        match crate::data::ir_ops::representative(&g.sort, &lps.data) {
+            Some(d) => {
+                sigma.insert(g.clone(), d);
+            }
+            None => missing.push(format!(
+                "{}: {}",
+                g.name,
+                crate::data::print::sort_to_string(&g.sort)
+            )),
+        }
+    }
+    if !missing.is_empty() {
+        return Err(LpsError::Globals(missing.join(", ")));
+    }
+    let mut out = lps.clone();
+    out.globals.clear();
+    let sub = |e: &mut crate::data::ir::DataExpr| *e = crate::data::ir_ops::substitute(e, &sigma);
+    for e in out.init.iter_mut() {
+        sub(e);
+    }
+    for s in out.summands.iter_mut() {
+        sub(&mut s.condition);
+        if let crate::lps::SummandAction::Multi(acts) = &mut s.action {
+            for a in acts.iter_mut() {
+                a.args.iter_mut().for_each(sub);
+            }
+        }
+        s.next.iter_mut().for_each(sub);
+    }
+    Ok(out)
+}
+
 impl<'s> LpsSystem<'s> {
     /// Compiles `lps`; `stack_limit` is the rewriter's stack budget in bytes (the exploring
     /// threads' stacks must be bigger).
@@ -231,10 +269,15 @@ impl<'s> LpsSystem<'s> {
         store: &'s TermStore,
         stack_limit: Option<usize>,
     ) -> Result<LpsSystem<'s>, LpsError> {
-        if !lps.globals.is_empty() {
-            let names: Vec<String> = lps.globals.iter().map(|v| v.name.to_string()).collect();
-            return Err(LpsError::Globals(names.join(", ")));
-        }
+        // Global variables take mCRL2's representative values (as its explorer's
+        // `instantiate_global_variables` gives them).
+        let instantiated;
+        let lps = if lps.globals.is_empty() {
+            lps
+        } else {
+            instantiated = instantiate_globals(lps)?;
+            &instantiated
+        };
         let mut rw = Rewriter::new(&lps.data, store)?;
         if let Some(l) = stack_limit {
             rw.set_stack_limit(l);

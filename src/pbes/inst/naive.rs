@@ -46,8 +46,9 @@ pub fn solve(pbes: &Pbes, max_vars: usize) -> Result<bool, InstError> {
     };
     let mut sigma = Substitution::default();
     for g in &pbes.globals {
-        let v =
-            default_value(&g.sort, &pbes.data).ok_or_else(|| InstError::Global(g.name.clone()))?;
+        let v = crate::data::ir_ops::representative(&g.sort, &pbes.data)
+            .or_else(|| default_value(&g.sort, &pbes.data))
+            .ok_or_else(|| InstError::Global(g.name.clone()))?;
         let t = n.term(&v)?;
         sigma.insert(n.rw.store().intern_var(g), t);
     }

@@ -219,8 +219,9 @@ pub fn instantiate(pbes: &Pbes, opts: &InstOptions) -> Result<Instantiation, Ins
         .map(|(i, e)| (&*e.var.name, i as u32))
         .collect();
     for g in &pbes.globals {
-        let v =
-            default_value(&g.sort, &pbes.data).ok_or_else(|| InstError::Global(g.name.clone()))?;
+        let v = crate::data::ir_ops::representative(&g.sort, &pbes.data)
+            .or_else(|| default_value(&g.sort, &pbes.data))
+            .ok_or_else(|| InstError::Global(g.name.clone()))?;
         let id = eng.rw.store().intern_var(g);
         let t = eng.term(&v)?;
         eng.globals.push((id, t));
