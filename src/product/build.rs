@@ -186,7 +186,7 @@ impl<'a, 's> Product<'a, 's> {
     }
 
     /// A product of `sys` and `f` that numbers no vertex and keeps no transition: each
-    /// expansion ([`Product::expand_key`]) hands its successors' keys out, generating the
+    /// expansion ([`Product::successors_of`]) hands its successors' keys out, generating the
     /// state's transitions again when asked (only the last state's are kept), so that a
     /// search that keeps its own per-vertex data ([`super::cycles`]) pays only for the
     /// states' table.

@@ -1,5 +1,5 @@
 //! Product games in which one player alone chooses, decided on the fly by a search for
-//! the chooser's cycles, keeping per vertex one number and per LPS state its row.
+//! the chooser's path or cycle, keeping a rank per vertex and the LPS states' tree.
 //!
 //! In a formula without `||`, `<α>` and `exists` (every box formula: safety, "eventually
 //! permanently", `nu X . mu Y . ..` fairness) only Odd ever has a choice: Even's vertices
@@ -7,13 +7,14 @@
 //! vertex iff some path reaches `false`, or reaches a cycle whose largest priority is odd;
 //! dually, without `&&`, `[α]` and `forall`, Even alone chooses. That is an emptiness check,
 //! not a game: a depth-first search numbers the vertices as Pearce's strongly connected
-//! components algorithm does (one `u32` per vertex: its rank while open, [`DONE`] after),
-//! and a component that closes is accepted when its largest priority is the chooser's
-//! parity; when it is the other player's and a lower one is the chooser's, the component
-//! (then held in memory) is searched again without its largest priority, as Emerson and
-//! Lei's algorithm does. Successors are generated again each time a vertex is expanded
-//! (`Product::lean`), so the search costs the states' table, four bytes per vertex, and
-//! the depth-first stacks.
+//! components algorithm does (its rank while open, `DONE` once closed), and a component
+//! that closes is accepted when its largest priority is the chooser's parity; when it is
+//! the other player's and a lower one is the chooser's, the component (then held in
+//! memory) is searched again below its largest priority, as Emerson and Lei's algorithm
+//! does. Successors are generated again each time a vertex is expanded
+//! (`Product::lean`), so the search costs the states' tree, ten bytes a state of ranks,
+//! 16-byte frames, eight bytes per closed vertex waiting for its component's root, and
+//! the successor lists of the top frames.
 //!
 //! The evidence of the chooser's win is the search's own path: the depth-first stack to
 //! the vertex that reaches the chooser's sink, or to the component, then a path inside it
