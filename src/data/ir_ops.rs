@@ -701,28 +701,29 @@ fn default_value_depth(sort: &Sort, data: &DataSpec, depth: usize) -> Option<Dat
             if let Some(c) = conss.iter().find(|c| c.sort.domain().is_empty()) {
                 return Some(DataExpr::Func(c.clone()));
             }
-            for c in &conss {
-                let args: Option<Vec<DataExpr>> = c
-                    .sort
-                    .domain()
-                    .iter()
-                    .map(|s| {
-                        if s == sort {
-                            None
-                        } else {
-                            default_value_depth(s, data, depth + 1)
-                        }
-                    })
-                    .collect();
-                if let Some(args) = args {
-                    return Some(DataExpr::App {
-                        head: Box::new(DataExpr::Func(c.clone())),
-                        args,
-                    });
+            first_applied(&conss, |s| {
+                if s == sort {
+                    None
+                } else {
+                    default_value_depth(s, data, depth + 1)
                 }
-            }
-            return None;
+            })?
         }
+    })
+}
+
+/// The first of the constructors `conss` whose arguments all have a value by `arg`,
+/// applied to them.
+fn first_applied(
+    conss: &[Func],
+    mut arg: impl FnMut(&Sort) -> Option<DataExpr>,
+) -> Option<DataExpr> {
+    conss.iter().find_map(|c| {
+        let args: Option<Vec<DataExpr>> = c.sort.domain().iter().map(&mut arg).collect();
+        args.map(|args| DataExpr::App {
+            head: Box::new(DataExpr::Func(c.clone())),
+            args,
+        })
     })
 }
 
@@ -772,18 +773,7 @@ fn representative_avoiding(
                 return Some(DataExpr::Func(c.clone()));
             }
             visiting.push(sort.clone());
-            let found = conss.iter().find_map(|c| {
-                let args: Option<Vec<DataExpr>> = c
-                    .sort
-                    .domain()
-                    .iter()
-                    .map(|s| representative_avoiding(s, data, visiting))
-                    .collect();
-                args.map(|args| DataExpr::App {
-                    head: Box::new(DataExpr::Func(c.clone())),
-                    args,
-                })
-            });
+            let found = first_applied(&conss, |s| representative_avoiding(s, data, visiting));
             visiting.pop();
             if found.is_some() {
                 return found;

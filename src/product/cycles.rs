@@ -271,8 +271,9 @@ impl Search<'_, '_, '_> {
         let (mine, theirs) = self.sinks();
         let chooses = self.p.owner_of(key) == self.chooser;
         self.buf.clear();
-        let mut ws = Vec::with_capacity(self.p.fresh.len());
-        for (w, _) in self.p.last_successors() {
+        // Straight into `buf` (no list per expansion: this runs once per vertex).
+        let p: &Product<'_, '_> = self.p;
+        for (w, _) in p.last_successors() {
             if w == mine {
                 return Ok(Expansion::Wins);
             }
@@ -280,18 +281,16 @@ impl Search<'_, '_, '_> {
                 if chooses {
                     continue;
                 }
+                self.buf.clear();
                 return Ok(Expansion::Next);
             }
-            ws.push(self.p.fresh[w as usize - 2]);
+            let packed = self.marks.pack(p, p.fresh[w as usize - 2]);
+            self.buf.push(packed);
         }
-        if !chooses && ws.len() > 1 {
+        if !chooses && self.buf.len() > 1 {
             return Err(ProductError::Data(
                 "internal error: the other player has a choice in a one-player product".to_string(),
             ));
-        }
-        for k in ws {
-            let w = self.marks.pack(self.p, k);
-            self.buf.push(w);
         }
         Ok(Expansion::Next)
     }
