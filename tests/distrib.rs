@@ -1,6 +1,7 @@
 //! `lps2lts --workers/--processes`: the distributed exploration on timely dataflow gives the
 //! one-process search's results — the same `.aut` file byte for byte, the same counts under
-//! `--max`, the same deadlocks and detected actions — for 1, 2 and 3 processes of 1 or 2
+//! `--max`, the same deadlocks and detected actions, the same trace files (`-t`, and
+//! `-tN`'s stop after N of a kind) — for 1, 2 and 3 processes of 1 or 2
 //! workers on loopback; a lost process, a wrong command line and a process that never
 //! comes end with a clear error, never a hang or an output file.
 
@@ -139,12 +140,43 @@ fn random_spec() -> impl proptest::strategy::Strategy<Value = String> {
     })
 }
 
+/// The trace files next to `lps` (name and contents), sorted, and the messages of `err`
+/// with the folder of `lps` left out.
+fn traces(lps: &Path, err: &str) -> (Vec<(String, String)>, Vec<String>) {
+    let dir = lps.parent().unwrap();
+    let mut files: Vec<(String, String)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "trc"))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect();
+    files.sort();
+    let folder = format!("{}/", dir.display());
+    let said = messages(err)
+        .into_iter()
+        .map(|l| l.replace(&folder, ""))
+        .collect();
+    (files, said)
+}
+
+/// A copy of `lps` in its own new folder `name` beside it (trace files go next to the LPS).
+fn copy_to(lps: &Path, name: &str) -> PathBuf {
+    let dir = lps.parent().unwrap().join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let to = dir.join(lps.file_name().unwrap());
+    std::fs::copy(lps, &to).unwrap();
+    to
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(8))]
 
     /// Random specifications: 1 process of 2 workers, 2 of 1 and 3 of 2 give the
-    /// one-process `.aut` file byte for byte, and the same deadlocks, detected actions and
-    /// counts under a state bound.
+    /// one-process `.aut` file byte for byte, the same deadlocks, detected actions and
+    /// counts under a state bound, and the same trace files.
     #[test]
     fn clusters_explore_as_one_process(src in random_spec()) {
         let dir = tempfile::tempdir().unwrap();
@@ -155,6 +187,14 @@ proptest::proptest! {
         let want = std::fs::read(&reference).unwrap();
         let (_, _, one_max) = muon(&["lps2lts", "--max", "7", "--threads", "1", s(&lps)]);
         let (_, _, one_d) = muon(&["lps2lts", "-D", "-a", "get,done", "--threads", "1", s(&lps)]);
+        // Every trace, and the first two of a kind (where the search stops, as mCRL2's).
+        let mut one_t = Vec::new();
+        for (k, t) in ["-t", "-t2"].iter().enumerate() {
+            let at = copy_to(&lps, &format!("one{k}"));
+            let (code, _, err) = muon(&["lps2lts", "-D", "-a", "get,done", t, "--threads", "1", s(&at)]);
+            proptest::prop_assert_eq!(code, 0, "{}", err);
+            one_t.push(traces(&at, &err));
+        }
         for (p, w) in [(1, 2), (2, 1), (3, 2)] {
             let out = dir.path().join(format!("p{p}w{w}.aut"));
             let (code, err) = cluster_run(dir.path(), p, w, &[s(&lps), s(&out)]);
@@ -167,6 +207,13 @@ proptest::proptest! {
             let (code, err) = cluster_run(dir.path(), p, w, &["--max", "7", s(&lps)]);
             proptest::prop_assert_eq!(code, 0, "{}", err);
             proptest::prop_assert_eq!(messages(&err), messages(&one_max), "{} x {}: --max\n{}", p, w, src);
+            for (k, t) in ["-t", "-t2"].iter().enumerate() {
+                let at = copy_to(&lps, &format!("p{p}w{w}t{k}"));
+                let (code, err) = cluster_run(dir.path(), p, w, &["-D", "-a", "get,done", t, s(&at)]);
+                proptest::prop_assert_eq!(code, 0, "{}", err);
+                let got = traces(&at, &err);
+                proptest::prop_assert!(got == one_t[k], "{} x {}: {} gives other traces\n{:?}\n{:?}\n{}", p, w, t, got, one_t[k], src);
+            }
         }
     }
 }
@@ -200,6 +247,36 @@ fn seed_model_on_three_processes() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(messages(&err), messages(&one));
     assert!(messages(&one)[0].contains("24484 states"), "{one}");
+}
+
+/// Traces to deadlocks and to detected actions on two processes of two workers: the
+/// one-process trace files, one per report, paths of up to four steps, including a detected
+/// action whose target lies off the path to its source.
+#[test]
+fn traces_on_two_processes() {
+    let dir = tempfile::tempdir().unwrap();
+    let lps = linearise(
+        dir.path(),
+        "t",
+        "sort D = struct d1 | d2 | d3;\n\
+         act a, b: D; c;\n\
+         proc P(n: Nat, d: D) = (n < 6) -> (sum e: D . a(e) . P(n + 1, e) + b(d) . P(n + 2, d))\n\
+             + (n == 3) -> c . P(n, d1);\n\
+         init P(0, d1);\n",
+    );
+    let one = copy_to(&lps, "one");
+    let (code, _, err) = muon(&["lps2lts", "-D", "-a", "c", "-t", s(&one)]);
+    assert_eq!(code, 0, "{err}");
+    let want = traces(&one, &err);
+    assert_eq!(want.0.len(), 9, "{err}");
+    assert!(
+        want.0.iter().any(|(_, t)| t.contains("(4 steps)")),
+        "{want:?}"
+    );
+    let two = copy_to(&lps, "two");
+    let (code, err) = cluster_run(dir.path(), 2, 2, &["-D", "-a", "c", "-t", s(&two)]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(traces(&two, &err), want);
 }
 
 /// A process killed in the middle: the other ends with an error that says so, within
@@ -330,7 +407,6 @@ fn bad_cluster_options_are_refused() {
             vec!["--workers", "0"],
             "--workers must be between 1 and 1024",
         ),
-        (vec!["--workers", "2", "-D", "-t"], "does not write traces"),
         (
             vec!["--workers", "2", "--strategy", "dfs"],
             "breadth-first only",

@@ -159,12 +159,6 @@ pub fn cluster(args: &Args) -> miette::Result<Option<crate::distrib::Cluster>> {
             "drop --strategy, or run on one process",
         );
     }
-    if args.trace.is_some() {
-        return refuse(
-            "a distributed run does not write traces (-t)",
-            "run on one process for traces; -D and -a still report deadlocks and actions",
-        );
-    }
     if let Some(out) = &args.outfile {
         if out.extension().and_then(|e| e.to_str()) == Some("fsm") {
             return refuse(

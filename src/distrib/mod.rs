@@ -45,6 +45,7 @@
 //! and no output. A process that dies takes timely's connections down with it; the others
 //! end with an error (see [`run_lps`]).
 
+mod paths;
 mod run;
 
 use std::path::Path;
@@ -371,24 +372,12 @@ fn work(
     let lead = lead_process && worker.index() == 0;
     if lead {
         let mut log = std::io::stderr();
-        let report = generate_with(opts, &mut log, |explore| run::Dist {
-            worker,
-            sys: &sys,
-            opts: explore.clone(),
-            keep_transitions,
-            labels: Vec::new(),
-            progress: None,
+        let report = generate_with(opts, &mut log, |explore| {
+            run::Dist::new(worker, &sys, explore.clone(), keep_transitions)
         })?;
         Ok(Some(report))
     } else {
-        let mut dist = run::Dist {
-            worker,
-            sys: &sys,
-            opts: explore_options(opts)?,
-            keep_transitions,
-            labels: Vec::new(),
-            progress: None,
-        };
+        let mut dist = run::Dist::new(worker, &sys, explore_options(opts)?, keep_transitions);
         crate::lts::generate::Engine::run(&mut dist, &mut ())?;
         Ok(None)
     }

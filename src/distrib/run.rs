@@ -16,7 +16,7 @@ use super::Portable;
 use crate::budget::StopReason;
 use crate::lts::generate::{Engine, GenerateError};
 use crate::lts::table::StateStore;
-use crate::lts::trace::Trace;
+use crate::lts::trace::{Trace, TraceStep};
 use crate::lts::{
     explore::ActionHit, ExploreOptions, ExploreSummary, Label, LabelId, Progress, StateId,
     Transition, TransitionSink,
@@ -32,14 +32,20 @@ const RANK: u32 = 2;
 const COUNT: u32 = 3;
 const NUMBER: u32 = 4;
 const CUT: u32 = 5;
+/// The last word of a CUT record: why the search stops there (a bit each).
+const CUT_MAX: u32 = 1;
+const CUT_REPORTS: u32 = 2;
 const TRANS: u32 = 6;
 const LABEL: u32 = 7;
 const DEADLOCK: u32 = 8;
 const CONTROL: u32 = 9;
 const ERROR: u32 = 10;
 const HELLO: u32 = 11;
+// 12 to 14: the walk of `super::paths`.
+/// `[c, deadlock, hits]` of a state with something to report, for `stop_after_reports`.
+const REPORT: u32 = 15;
 /// Kinds are below this.
-const KINDS: usize = 12;
+const KINDS: usize = 16;
 
 /// A batch is sent once it holds this many words (32 KiB), so no buffer grows with the
 /// level: batches of 256 KiB left a level's worth of freed buffers in the allocator
@@ -48,11 +54,11 @@ const FLUSH: usize = 1 << 13;
 /// Words of a CONTROL record.
 const CONTROL_WORDS: usize = 16;
 
-fn split(x: u64) -> [u32; 2] {
+pub(super) fn split(x: u64) -> [u32; 2] {
     [x as u32, (x >> 32) as u32]
 }
 
-fn join(lo: u32, hi: u32) -> u64 {
+pub(super) fn join(lo: u32, hi: u32) -> u64 {
     lo as u64 | (hi as u64) << 32
 }
 
@@ -86,7 +92,7 @@ struct Dictionaries {
 
 /// The rounds of one worker: timely's input, its exchange by destination, and the probe
 /// that says when every worker's records of a round have arrived.
-struct Comm {
+pub(super) struct Comm {
     input: InputHandle<u64, CapacityContainerBuilder<Vec<Msg>>>,
     probe: ProbeHandle<u64>,
     /// Records received, with the round they belong to: a faster worker's records of the
@@ -135,7 +141,7 @@ impl Comm {
     }
 
     /// Appends one record for `dest`.
-    fn push(&mut self, dest: u32, kind: u32, record: &[u32]) {
+    pub(super) fn push(&mut self, dest: u32, kind: u32, record: &[u32]) {
         let buf = &mut self.out[dest as usize][kind as usize];
         buf.extend_from_slice(record);
         if buf.len() >= FLUSH {
@@ -145,7 +151,7 @@ impl Comm {
     }
 
     /// Appends one record for every worker.
-    fn broadcast(&mut self, kind: u32, record: &[u32]) {
+    pub(super) fn broadcast(&mut self, kind: u32, record: &[u32]) {
         for d in 0..self.peers {
             self.push(d, kind, record);
         }
@@ -181,7 +187,10 @@ impl Comm {
 
     /// Ends a round: sends what is buffered and waits until every worker's records of the
     /// round have arrived; returns them as (kind, sender, words).
-    fn round(&mut self, worker: &mut timely::worker::Worker) -> Vec<(u32, u32, Vec<u32>)> {
+    pub(super) fn round(
+        &mut self,
+        worker: &mut timely::worker::Worker,
+    ) -> Vec<(u32, u32, Vec<u32>)> {
         for dest in 0..self.peers {
             for kind in 0..KINDS {
                 let words = std::mem::take(&mut self.out[dest as usize][kind]);
@@ -219,6 +228,71 @@ pub(super) struct Dist<'w, S: Portable> {
     pub(super) keep_transitions: bool,
     pub(super) labels: Vec<Label>,
     pub(super) progress: Option<ProgressFn>,
+    /// Worker 0, with parent pointers asked for: the parent and successor index of every
+    /// state on the paths to the reported states.
+    found: FxHashMap<u64, (u64, u32)>,
+    /// Worker 0: the rows of the states on the paths replayed so far, in its own store.
+    rows: FxHashMap<u64, Vec<u32>>,
+}
+
+impl<'w, S: Portable> Dist<'w, S> {
+    /// One worker's engine over its own `sys`; worker 0 writes transitions when
+    /// `keep_transitions`.
+    pub(super) fn new(
+        worker: &'w mut timely::worker::Worker,
+        sys: &'w S,
+        opts: ExploreOptions,
+        keep_transitions: bool,
+    ) -> Self {
+        Dist {
+            worker,
+            sys,
+            opts,
+            keep_transitions,
+            labels: Vec::new(),
+            progress: None,
+            found: FxHashMap::default(),
+            rows: FxHashMap::default(),
+        }
+    }
+
+    /// Worker 0: the row of state `n` of a path [`Engine::trace_to`] replayed.
+    pub(super) fn row(&self, n: StateId) -> Option<&[u32]> {
+        self.rows.get(&(n.0 as u64)).map(|r| &r[..])
+    }
+
+    /// Worker 0: replays the path to `target` from the initial state, keeping the rows.
+    fn replay(&mut self, target: StateId) -> Result<Vec<(Label, StateId)>, GenerateError> {
+        let fail = |e: String| GenerateError::Explore(format!("the trace to state {target}: {e}"));
+        let path = super::paths::path_to(&self.found, target.0 as u64).map_err(fail)?;
+        let sys = self.sys;
+        let mut w = sys.worker();
+        let mut row = Vec::new();
+        sys.initial_state(&mut w, &mut row)
+            .map_err(|e| fail(format!("the initial state: {e}")))?;
+        self.rows.insert(0, row.clone());
+        let mut steps = Vec::with_capacity(path.len());
+        for (n, j) in path {
+            let mut k = 0u32;
+            let mut next: Option<(Label, Vec<u32>)> = None;
+            sys.successors(&mut w, &row, &mut |lab, succ| {
+                if k == j {
+                    next = Some((sys.label(lab), succ.to_vec()));
+                }
+                k += 1;
+            })
+            .map_err(|e| fail(e.to_string()))?;
+            let (label, succ) = next.ok_or_else(|| {
+                fail(format!(
+                    "state {n} is successor {j} of its parent, which has {k} on this worker"
+                ))
+            })?;
+            self.rows.insert(n, succ.clone());
+            steps.push((label, StateId(n as u32)));
+            row = succ;
+        }
+        Ok(steps)
+    }
 }
 
 impl<S: Portable> Engine for Dist<'_, S> {
@@ -231,20 +305,58 @@ impl<S: Portable> Engine for Dist<'_, S> {
     fn parameters(&self) -> Vec<(String, String)> {
         self.sys.parameters()
     }
-    fn state_values(&self, _s: StateId) -> Result<Vec<String>, GenerateError> {
-        Err(GenerateError::Explore(
-            "state values are not gathered from the processes of a distributed run".into(),
-        ))
+    fn state_values(&self, s: StateId) -> Result<Vec<String>, GenerateError> {
+        // Only the states of replayed paths are known here.
+        self.row(s)
+            .map(|r| self.sys.state_values(r))
+            .ok_or_else(|| {
+                GenerateError::Explore(
+                    "state values are not gathered from the processes of a distributed run".into(),
+                )
+            })
     }
-    fn trace_to(&mut self, _s: StateId) -> Result<Vec<(Label, StateId)>, GenerateError> {
-        Err(GenerateError::Explore(
-            "traces are not rebuilt in a distributed run".into(),
-        ))
+    fn trace_to(&mut self, s: StateId) -> Result<Vec<(Label, StateId)>, GenerateError> {
+        if !self.opts.keep_parents {
+            return Err(GenerateError::Explore(
+                "parent pointers were not kept in this distributed run".into(),
+            ));
+        }
+        self.replay(s)
     }
-    fn trace(&self, _steps: &[(Label, StateId)]) -> Result<Trace, GenerateError> {
-        Err(GenerateError::Explore(
-            "traces are not rebuilt in a distributed run".into(),
-        ))
+    fn trace(&mut self, steps: &[(Label, StateId)]) -> Result<Trace, GenerateError> {
+        // The target of a detected action may lie off the path to its source.
+        for (_, s) in steps {
+            if self.row(*s).is_none() {
+                self.replay(*s)?;
+            }
+        }
+        let mut params: Vec<String> = self.sys.parameters().into_iter().map(|(n, _)| n).collect();
+        let numbered = params.is_empty();
+        if numbered {
+            params.push("state".to_string());
+        }
+        let values = |s: StateId| -> Result<Vec<String>, GenerateError> {
+            if numbered {
+                Ok(vec![s.to_string()])
+            } else {
+                self.state_values(s)
+            }
+        };
+        Ok(Trace {
+            params,
+            initial: Some(values(StateId(0))?),
+            steps: steps
+                .iter()
+                .map(|(l, s)| {
+                    Ok(TraceStep {
+                        action: l.text().to_string(),
+                        sums: Vec::new(),
+                        state: Some(values(*s)?),
+                    })
+                })
+                .collect::<Result<_, GenerateError>>()?,
+            loop_start: None,
+        })
     }
     fn on_progress(&mut self, f: Box<dyn FnMut(&Progress)>) {
         self.progress = Some(f);
@@ -365,6 +477,8 @@ impl<S: Portable> Dist<'_, S> {
         // Worker 0: the action hits and deadlocks so far, in the sequential order.
         let mut hits: Vec<ActionHit> = Vec::new();
 
+        let mut levels = super::paths::Levels::new(peers);
+        let mut parents = super::paths::Parents::default();
         let mut level_size: u64 = 1;
         loop {
             // The level's states have numbers `lo..total_states`; each worker expands its
@@ -487,18 +601,40 @@ impl<S: Portable> Dist<'_, S> {
                 let [c0, c1] = split(c);
                 comm.push(ranker(c), RANK, &[c0, c1, j, base + k as u32]);
             }
+            // With `stop_after_reports = n`, everyone is told of the first n states of
+            // this worker that report something: the level's first n are among them.
+            if let Some(n) = self.opts.stop_after_reports {
+                for &(c, _, h, d) in per_state.iter().filter(|s| s.2 > 0 || s.3).take(n as usize) {
+                    let [c0, c1] = split(c);
+                    comm.broadcast(REPORT, &[c0, c1, d as u32, h]);
+                }
+            }
             let inbox = comm.round(self.worker);
 
             // Round 3: each ranker sorts the positions it got and tells everyone how many.
             let mut ranks: Vec<(u64, u32, u32, u32)> = Vec::new();
+            let mut reports: Vec<(u64, u32, u32)> = Vec::new();
             for (kind, sender, recs) in inbox {
                 if kind == RANK {
                     for r in recs.chunks(4) {
                         ranks.push((join(r[0], r[1]), r[2], sender, r[3]));
                     }
+                } else if kind == REPORT {
+                    reports.extend(recs.chunks(4).map(|r| (join(r[0], r[1]), r[2], r[3])));
                 }
             }
             ranks.sort_unstable();
+            // The state after which a sequential search stops for its reports (checked
+            // once a state is complete, as there).
+            let report_stop = self.opts.stop_after_reports.and_then(|n| {
+                reports.sort_unstable();
+                let (mut d, mut a) = (summary.deadlock_count, summary.action_count);
+                reports.iter().find_map(|&(c, dl, h)| {
+                    d += dl as u64;
+                    a += h as u64;
+                    (d >= n || a >= n).then_some(c)
+                })
+            });
             comm.broadcast(COUNT, &split(ranks.len() as u64));
             let inbox = comm.round(self.worker);
             let mut counts = vec![0u64; peers as usize];
@@ -508,11 +644,17 @@ impl<S: Portable> Dist<'_, S> {
                 }
             }
             let new_total: u64 = counts.iter().sum();
+            if self.opts.keep_parents {
+                levels.push(total_states, &counts);
+            }
 
             // Round 4: rankers number their positions; the one that holds the state that
             // reaches the bound tells everyone where the sequential search stops: after
             // the source of that state, keeping the states it found.
             let offset = total_states + counts[..me as usize].iter().sum::<u64>();
+            if self.opts.keep_parents {
+                parents.push_run(offset, ranks.iter().map(|r| (r.0, r.1)));
+            }
             for (k, &(_, _, owner, lid)) in ranks.iter().enumerate() {
                 let n = split(offset + k as u64);
                 comm.push(owner, NUMBER, &[lid, n[0], n[1]]);
@@ -525,8 +667,16 @@ impl<S: Portable> Dist<'_, S> {
                         let kept = ranks.partition_point(|r| r.0 <= src) as u64;
                         let [s0, s1] = split(src);
                         let [n0, n1] = split(offset + kept);
-                        comm.broadcast(CUT, &[s0, s1, n0, n1]);
+                        comm.broadcast(CUT, &[s0, s1, n0, n1, CUT_MAX]);
                     }
+                }
+            }
+            if let Some(src) = report_stop {
+                if ranker(src) == me {
+                    let kept = ranks.partition_point(|r| r.0 <= src) as u64;
+                    let [s0, s1] = split(src);
+                    let [n0, n1] = split(offset + kept);
+                    comm.broadcast(CUT, &[s0, s1, n0, n1, CUT_REPORTS]);
                 }
             }
             let inbox = comm.round(self.worker);
@@ -534,6 +684,7 @@ impl<S: Portable> Dist<'_, S> {
             // Round 5: owners number their new states and send worker 0 the level's
             // transitions (or hits); every worker reports its counts.
             let mut cut: Option<(u64, u64)> = None;
+            let mut cut_why = 0u32;
             let mut new_numbers = vec![u64::MAX; (ctx.store.len() as u32 - base) as usize];
             for (kind, _, recs) in inbox {
                 match kind {
@@ -542,7 +693,21 @@ impl<S: Portable> Dist<'_, S> {
                             new_numbers[(r[0] - base) as usize] = join(r[1], r[2]);
                         }
                     }
-                    CUT => cut = Some((join(recs[0], recs[1]), join(recs[2], recs[3]))),
+                    CUT => {
+                        // Of a bound's cut and the reports', the earlier (both when at the
+                        // same state: the sequential search says it stopped for reports).
+                        for r in recs.chunks(5) {
+                            let (src, states) = (join(r[0], r[1]), join(r[2], r[3]));
+                            match cut {
+                                Some((s, _)) if s < src => {}
+                                Some((s, _)) if s == src => cut_why |= r[4],
+                                _ => {
+                                    cut = Some((src, states));
+                                    cut_why = r[4];
+                                }
+                            }
+                        }
+                    }
                     _ => {}
                 }
             }
@@ -694,16 +859,18 @@ impl<S: Portable> Dist<'_, S> {
                 break;
             }
             if cut.is_some() {
-                stopped_at_max = true;
+                if cut_why & CUT_REPORTS != 0 {
+                    summary.stopped_at_reports = true;
+                } else {
+                    stopped_at_max = true;
+                }
                 break;
             }
             if kept_new == 0 {
                 break;
             }
         }
-        if let Some(e) = got.errors.first() {
-            return Err(GenerateError::Explore(e.clone()));
-        }
+        let failed = got.errors.first().cloned();
         if lead {
             got.deadlocks.sort_unstable();
             let explored = summary.explored;
@@ -713,6 +880,33 @@ impl<S: Portable> Dist<'_, S> {
             got.deadlocks.truncate(record_limit);
             summary.deadlocks = got.deadlocks;
             summary.action_hits = hits;
+        }
+        if self.opts.keep_parents {
+            let targets: Vec<u64> = summary
+                .deadlocks
+                .iter()
+                .copied()
+                .chain(
+                    summary
+                        .action_hits
+                        .iter()
+                        .flat_map(|h| [h.transition.from, h.transition.to]),
+                )
+                .map(|s| s.0 as u64)
+                .collect();
+            let walk = super::paths::walk(
+                &mut comm,
+                self.worker,
+                &levels,
+                &parents,
+                &targets,
+                failed.clone(),
+            );
+            self.found = walk.map_err(GenerateError::Explore)?;
+            summary.parent_bytes = parents.bytes() as u64;
+        }
+        if let Some(e) = failed {
+            return Err(GenerateError::Explore(e));
         }
         summary.states = total_states;
         summary.stopped_at_max = stopped_at_max && stopped_by.is_none();

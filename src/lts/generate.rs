@@ -277,7 +277,7 @@ pub trait Engine {
     /// A shortest path from the initial state to `s` as (label, state) steps.
     fn trace_to(&mut self, s: StateId) -> Result<Vec<(Label, StateId)>, GenerateError>;
     /// The readable trace of `steps` (state values by parameter name).
-    fn trace(&self, steps: &[(Label, StateId)]) -> Result<Trace, GenerateError>;
+    fn trace(&mut self, steps: &[(Label, StateId)]) -> Result<Trace, GenerateError>;
     /// Progress reports while [`run`](Engine::run) runs.
     fn on_progress(&mut self, f: Box<dyn FnMut(&super::Progress)>);
 }
@@ -306,7 +306,7 @@ impl<'a, S: TransitionSystem> Engine for Local<'a, S> {
             .trace_to(s)
             .map_err(|e| explore_error(&self.explorer, e))
     }
-    fn trace(&self, steps: &[(Label, StateId)]) -> Result<Trace, GenerateError> {
+    fn trace(&mut self, steps: &[(Label, StateId)]) -> Result<Trace, GenerateError> {
         Ok(explored_trace(&self.explorer, steps))
     }
     fn on_progress(&mut self, f: Box<dyn FnMut(&super::Progress)>) {
