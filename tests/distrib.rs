@@ -60,10 +60,29 @@ fn finish(mut child: Child, limit: Duration, what: &str) -> Output {
 /// returns process 0's exit code and standard error, after checking the others succeed
 /// and write nothing.
 fn cluster_run(dir: &Path, processes: usize, workers: usize, args: &[&str]) -> (i32, String) {
+    let lead = cluster_exec(dir, processes, workers, "lps2lts", args, "");
+    (
+        lead.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&lead.stderr).into_owned(),
+    )
+}
+
+/// Runs `muon tool args` on `processes` processes of `workers` workers each; returns
+/// process 0's output after checking that the others end with the same status and print
+/// nothing on standard output (nor on standard error when `quiet_err`, which says why, is
+/// not empty).
+fn cluster_exec(
+    dir: &Path,
+    processes: usize,
+    workers: usize,
+    tool: &str,
+    args: &[&str],
+    quiet_err: &str,
+) -> Output {
     let hosts = hosts_file(dir, processes);
     let children: Vec<Child> = (0..processes)
         .map(|p| {
-            let mut a: Vec<String> = vec!["lps2lts".into()];
+            let mut a: Vec<String> = vec![tool.into()];
             a.extend(args.iter().map(|x| x.to_string()));
             a.extend([
                 "--workers".into(),
@@ -83,19 +102,26 @@ fn cluster_run(dir: &Path, processes: usize, workers: usize, args: &[&str]) -> (
         .enumerate()
         .map(|(p, c)| finish(c, Duration::from_secs(120), &format!("process {p}")))
         .collect();
-    for (p, o) in outs.iter().enumerate().skip(1) {
-        assert_eq!(
-            o.status.code(),
-            Some(0),
-            "process {p}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-    }
     let lead = outs.remove(0);
-    (
-        lead.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&lead.stderr).into_owned(),
-    )
+    for (p, o) in outs.iter().enumerate() {
+        let err = String::from_utf8_lossy(&o.stderr);
+        let want = if tool == "lps2lts" {
+            Some(0)
+        } else {
+            lead.status.code()
+        };
+        assert_eq!(o.status.code(), want, "process {}: {err}", p + 1);
+        assert!(
+            o.stdout.is_empty(),
+            "process {} printed {:?}",
+            p + 1,
+            o.stdout
+        );
+        if !quiet_err.is_empty() {
+            assert!(err.is_empty(), "process {}, {quiet_err}: {err}", p + 1);
+        }
+    }
+    lead
 }
 
 fn linearise(dir: &Path, name: &str, src: &str) -> PathBuf {
@@ -279,6 +305,54 @@ fn traces_on_two_processes() {
     assert_eq!(traces(&two, &err), want);
 }
 
+/// A random specification's process and some regular safety formulas over its actions:
+/// true and false ones, with and without the automaton's class word, data in the labels.
+const FORMULAS: [&str; 6] = [
+    "[true*.get(0)]false",
+    "[true*]<true>true",
+    "[true*.put(1).!put(2)*.tag(0)]false",
+    "[true*](forall k: Nat . [tag(k)] val(k < 3))",
+    "[true*.done]false",
+    "[true*.tag(1).tag(1)]false",
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4))]
+
+    /// `check --engine explore` on 2 processes of 1 worker and 1 of 2: process 0 prints
+    /// what one process prints (verdict, counterexample, counts under -v), every process
+    /// exits with its status, and the others print nothing.
+    #[test]
+    fn clusters_check_as_one_process(src in random_spec()) {
+        let dir = tempfile::tempdir().unwrap();
+        let lps = linearise(dir.path(), "m", &src);
+        for (k, f) in FORMULAS.iter().enumerate() {
+            let mcf = dir.path().join(format!("f{k}.mcf"));
+            std::fs::write(&mcf, f).unwrap();
+            let args = ["--engine", "explore", s(&lps), "-f", s(&mcf)];
+            let (code, out, err) = muon(&[&["check"][..], &args].concat());
+            let (_, _, verbose) = muon(&[&["check", "-v", "--threads", "1"][..], &args].concat());
+            // The counts of the verbose lines, not their times.
+            let counts = |e: &str| {
+                e.lines()
+                    .filter(|l| l.contains("explored"))
+                    .map(|l| l.split(" in ").next().unwrap_or(l).to_string())
+                    .collect::<Vec<_>>()
+            };
+            for (p, w) in [(2, 1), (1, 2)] {
+                let o = cluster_exec(dir.path(), p, w, "check", &args, "quiet");
+                proptest::prop_assert_eq!(o.status.code(), Some(code), "{} x {}: {}\n{}", p, w, f, err);
+                proptest::prop_assert_eq!(String::from_utf8_lossy(&o.stdout), out.as_str(), "{} x {}: {}\n{}", p, w, f, src);
+                let mut v_args = vec!["-v"];
+                v_args.extend_from_slice(&args);
+                let o = cluster_exec(dir.path(), p, w, "check", &v_args, "");
+                let got = counts(&String::from_utf8_lossy(&o.stderr));
+                proptest::prop_assert_eq!(got, counts(&verbose), "{} x {}: {} under -v\n{}", p, w, f, src);
+            }
+        }
+    }
+}
+
 /// A process killed in the middle: the other ends with an error that says so, within
 /// seconds, and writes no output file.
 #[test]
@@ -344,10 +418,13 @@ fn a_missing_process_is_an_error_not_a_hang() {
         ]
         .map(String::from),
     );
+    let start = Instant::now();
     let o = finish(child, Duration::from_secs(30), "a process without peers");
     let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(!o.status.success(), "{err}");
     assert!(err.contains("could not connect"), "{err}");
+    assert!(start.elapsed() < Duration::from_secs(10), "{err}");
+    assert!(o.stdout.is_empty(), "{:?}", o.stdout);
 }
 
 /// Processes given different specifications refuse to explore.

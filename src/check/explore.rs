@@ -4,6 +4,8 @@
 //! has no evidence, only the counts of the states explored. A stop by the budget or Ctrl-C
 //! is a [`Verdict::Stopped`].
 
+use std::sync::Arc;
+
 use crate::lps::Lps;
 use crate::monitor::{
     check, check_automaton, MonitorError, MonitorOptions, Verdict as MonitorVerdict,
@@ -33,12 +35,22 @@ pub(super) fn decide<'f>(
             evidence: opts.evidence,
             progress: progress.active().then(|| progress.clone()),
         };
-        let outcome = on_exploring_thread("check-explore", "exploring thread", || {
-            match &f.automaton {
-                Some(a) => check_automaton(lps, &f.spec, a, &mopts),
-                None => check(lps, &f.spec, &mopts),
+        let outcome = match &opts.cluster {
+            // Each worker of the cluster has its own thread and stack.
+            Some(cluster) => crate::monitor::cluster::check_on(
+                cluster,
+                Arc::new(lps.clone()),
+                Arc::new(f.spec.clone()),
+                f.automaton.clone(),
+                &mopts,
+            ),
+            None => {
+                on_exploring_thread("check-explore", "exploring thread", || match &f.automaton {
+                    Some(a) => check_automaton(lps, &f.spec, a, &mopts),
+                    None => check(lps, &f.spec, &mopts),
+                })?
             }
-        })?
+        }
         .map_err(|e| match e {
             // The formula's data on the labels (a quantifier nothing bounds, a `val` that
             // is not decided): the PBES route may decide it.

@@ -127,6 +127,9 @@ pub struct Options {
     pub threads: usize,
     /// Progress of the long stages on standard error.
     pub progress: Shown,
+    /// The workers and processes of a distributed `--engine explore` (`None`: this process
+    /// alone).
+    pub cluster: Option<crate::distrib::Cluster>,
 }
 
 impl Default for Options {
@@ -140,6 +143,7 @@ impl Default for Options {
             verify: true,
             threads: 0,
             progress: Shown::Off,
+            cluster: None,
         }
     }
 }
@@ -159,6 +163,14 @@ impl Options {
         }
         if self.threads != 0 && self.reduce.is_none() && self.engine == Engine::Pbes {
             return Err(OptionsError::ThreadsWithoutExploring);
+        }
+        if self.cluster.is_some() {
+            if on_lts || self.reduce.is_some() || self.engine != Engine::Explore {
+                return Err(OptionsError::ClusterNeedsExplore);
+            }
+            if self.threads != 0 {
+                return Err(OptionsError::ThreadsInCluster);
+            }
         }
         if self.evidence && self.solver != SolverKind::Zielonka && self.reduce.is_none() {
             // Gauss elimination gives values, not the strategies a proof is read from.
@@ -192,6 +204,20 @@ pub enum OptionsError {
         help("add `--engine explore` or `--reduce EQ`, which explore the state space")
     )]
     ThreadsWithoutExploring,
+    /// Workers or processes for a route other than the monitor's.
+    #[error("--workers, --processes and --hosts distribute `--engine explore` only")]
+    #[diagnostic(
+        code(muon::check::cluster),
+        help("add `--engine explore` (regular safety formulas on a specification), or drop the cluster options")
+    )]
+    ClusterNeedsExplore,
+    /// Threads and workers together.
+    #[error("--threads is the one-process search; a distributed run has --workers")]
+    #[diagnostic(
+        code(muon::check::cluster),
+        help("use --workers NUM instead of --threads")
+    )]
+    ThreadsInCluster,
 }
 
 /// The route a formula was decided by.

@@ -108,6 +108,12 @@ pub struct Args {
     /// cores).
     #[arg(long, value_name = "NUM", default_value_t = 0)]
     pub threads: usize,
+    /// With --engine explore: explore on several workers and processes (timely dataflow).
+    /// Every process gets the same command line but for --process and exits with the same
+    /// status; process 0 prints the results and writes the evidence, the others print
+    /// nothing.
+    #[command(flatten)]
+    pub cluster: super::cluster::ClusterArgs,
 }
 
 /// How `muon check` decides a formula.
@@ -223,6 +229,18 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
         verify: !args.no_verify,
         threads: args.threads,
         progress: crate::progress::Shown::from_flags(g.quiet, g.verbose),
+        cluster: args.cluster.cluster("check")?,
+    };
+    // The other processes of a distributed run say nothing: process 0 reports for all.
+    let helper = opts.cluster.as_ref().is_some_and(|c| c.process != 0);
+    let g = if helper {
+        Global {
+            quiet: true,
+            verbose: false,
+            ..g
+        }
+    } else {
+        g
     };
     let on_lts = is_lts_file(&args.spec);
     // Options that cannot go together are refused before the model is read.
@@ -310,13 +328,16 @@ fn check(args: &Args, g: Global) -> miette::Result<ExitCode> {
                 );
             }
         }
+        if helper {
+            return Ok(());
+        }
         present(args, g, model, &r)?;
         if let Some(report) = &mut report {
             report.add(model, &r);
         }
         Ok(())
     })?;
-    if let (Some(path), Some(report)) = (&args.report, &report) {
+    if let (Some(path), Some(report), false) = (&args.report, &report, helper) {
         report.write(path)?;
     }
     if args.reduce.is_some() && !g.quiet && !args.no_evidence && args.format == TraceFormat::Text {

@@ -106,39 +106,15 @@ pub struct Args {
     /// Write statistics (states, transitions, levels, seconds, peak memory) as JSON.
     #[arg(long, value_name = "FILE")]
     pub stats_json: Option<PathBuf>,
-    /// Explore on NUM workers per process, as a timely dataflow computation (states
-    /// partitioned over the workers); results do not depend on it. Without it, and without
-    /// --processes, the one-process search of --threads runs.
-    #[arg(long, value_name = "NUM")]
-    pub workers: Option<usize>,
-    /// Explore on NUM processes (this machine's or the --hosts file's); every process gets
-    /// the same command line but for --process. Process 0 writes the outputs.
-    #[arg(long, value_name = "NUM")]
-    pub processes: Option<usize>,
-    /// This process's index among --processes, from 0.
-    #[arg(long, value_name = "I")]
-    pub process: Option<usize>,
-    /// The processes' addresses: one `host:port` per line, in process order (default:
-    /// 127.0.0.1 from port 2101 on). Each process listens on its own line's address only.
-    /// The links are neither encrypted nor authenticated: use them inside a trusted network.
-    #[arg(long, value_name = "FILE")]
-    pub hosts: Option<PathBuf>,
-    /// Seconds a process waits for the others to connect before it gives up.
-    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
-    pub connect_timeout: u64,
+    /// Where a distributed exploration runs.
+    #[command(flatten)]
+    pub cluster: super::cluster::ClusterArgs,
 }
 
 /// Where a distributed exploration runs, or `None` for the one-process search.
 pub fn cluster(args: &Args) -> miette::Result<Option<crate::distrib::Cluster>> {
-    if args.workers.is_none() && args.processes.is_none() && args.hosts.is_none() {
-        if args.process.is_some() {
-            return Err(miette::miette!(
-                code = "muon::lps2lts::cluster",
-                help = "add --processes NUM (or --hosts FILE)",
-                "--process needs --processes"
-            ));
-        }
-        return Ok(None);
+    if !args.cluster.asked() {
+        return args.cluster.cluster("lps2lts");
     }
     let refuse = |what: &str, help: &str| {
         Err(miette::miette!(
@@ -167,58 +143,16 @@ pub fn cluster(args: &Args) -> miette::Result<Option<crate::distrib::Cluster>> {
             );
         }
     }
-    let workers = args.workers.unwrap_or(1);
-    if workers == 0 || workers > 1024 {
-        return refuse("--workers must be between 1 and 1024", "e.g. --workers 2");
-    }
-    let hosts = match &args.hosts {
-        Some(f) => crate::distrib::Cluster::read_hosts(f)
-            .map_err(|e| miette::miette!(code = "muon::lps2lts::hosts", "{e}"))?,
-        None => crate::distrib::Cluster::loopback(
-            args.processes.unwrap_or(1),
-            crate::distrib::DEFAULT_PORT,
-        ),
-    };
-    if let Some(p) = args.processes {
-        if p == 0 || p != hosts.len() {
-            return refuse(
-                &format!(
-                    "--processes {p} but the hosts file names {} process{}",
-                    hosts.len(),
-                    if hosts.len() == 1 { "" } else { "es" }
-                ),
-                "give one host:port line per process",
-            );
-        }
-    }
-    let process = args.process.unwrap_or(0);
-    if process >= hosts.len() {
-        return refuse(
-            &format!(
-                "--process {process} is not below the {} processes",
-                hosts.len()
-            ),
-            "processes are numbered from 0",
-        );
-    }
-    if hosts.len() > 1 && args.process.is_none() {
-        return refuse(
-            "a run on several processes needs --process I on each",
-            "start process I with --process I (scripts/cluster starts them all)",
-        );
-    }
-    if hosts.len() > 1 && args.outfile.as_deref().is_some_and(|o| o == Path::new("-")) {
+    let cluster = args.cluster.cluster("lps2lts")?;
+    if cluster.as_ref().is_some_and(|c| c.hosts.len() > 1)
+        && args.outfile.as_deref().is_some_and(|o| o == Path::new("-"))
+    {
         return refuse(
             "a run on several processes cannot write the LTS to standard output",
             "name an output file",
         );
     }
-    Ok(Some(crate::distrib::Cluster {
-        workers,
-        process,
-        hosts,
-        connect_timeout: std::time::Duration::from_secs(args.connect_timeout.max(1)),
-    }))
+    Ok(cluster)
 }
 
 /// The back-end options for `args` (validated: output format, option combinations).

@@ -14,6 +14,7 @@ use crate::lts::svg::Layout;
 
 mod bessolve;
 mod check;
+mod cluster;
 mod compat;
 mod lps2lts;
 mod lps2pbes;

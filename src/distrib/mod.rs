@@ -45,12 +45,19 @@
 //! and no output. A process that dies takes timely's connections down with it; the others
 //! end with an error (see [`run_lps`]).
 
+mod connect;
 mod paths;
 mod run;
 
+pub use run::Dist;
+
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+
 use std::time::Duration;
+use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
+use timely::communication::initialize::Hooks;
 
 use crate::data::portable::{self, PortableError};
 use crate::lps::Lps;
@@ -75,6 +82,11 @@ pub trait Portable: TransitionSystem {
     fn value_hash(&self, codec: &mut Self::Codec, word: u32) -> u64;
     /// Equal on every process that may exchange states with this one.
     fn fingerprint(&self) -> u64;
+    /// Whether row word `pos` means the same on every process (a control word such as an
+    /// automaton's class, not a term): it travels as itself, not as a value.
+    fn literal(&self, _pos: usize) -> bool {
+        false
+    }
 }
 
 /// The caches of an LPS as a [`Portable`] system (the function symbols it knew when
@@ -232,54 +244,65 @@ pub fn run_lps(
     cluster: &Cluster,
     stack: usize,
 ) -> Result<Outcome, GenerateError> {
-    let config = if cluster.processes() == 1 {
-        timely::CommunicationConfig::Process(cluster.workers)
-    } else {
-        timely::CommunicationConfig::Cluster {
-            threads: cluster.workers,
-            process: cluster.process,
-            addresses: cluster.hosts.clone(),
-            report: false,
-            zerocopy: false,
-        }
-    };
-    // timely retries connections for ever: a watchdog ends a process whose peers never come.
-    let connected = Arc::new(Mutex::new(false));
-    if cluster.processes() > 1 {
-        let flag = Arc::clone(&connected);
-        let limit = cluster.connect_timeout;
-        let me = cluster.process;
-        std::thread::spawn(move || {
-            std::thread::sleep(limit);
-            if !*flag.lock().unwrap_or_else(|e| e.into_inner()) {
-                eprintln!(
-                    "error: process {me} could not connect to every other process within {} s; start all of them with the same --hosts file (or raise --connect-timeout)",
-                    limit.as_secs()
-                );
-                std::process::exit(2);
-            }
-        });
-    }
+    let opts = Arc::new(opts.clone());
+    let lead_process = cluster.process == 0;
+    let report = execute(cluster, stack, move |worker| {
+        work(worker, &lps, &opts, lead_process, stack)
+    })?;
+    Ok(match report {
+        Some(r) => Outcome::Lead(Box::new(r)),
+        None => Outcome::Helper,
+    })
+}
+
+/// Runs `work` on each of this process's workers of `cluster`, as one timely computation
+/// with the other processes (each worker on a stack of `stack` bytes), and returns the
+/// value of the first of this process's workers that gave one (`work` gives one on worker 0
+/// of process 0 for `lps2lts`, on the first worker of every process for the monitor). The first error of any
+/// worker is returned; a lost connection or a peer that never comes is an error too, never
+/// a hang.
+pub fn execute<T, E, F>(cluster: &Cluster, stack: usize, work: F) -> Result<Option<T>, E>
+where
+    T: Send + 'static,
+    E: From<GenerateError> + Send + 'static,
+    F: Fn(&mut timely::worker::Worker) -> Result<Option<T>, E> + Send + Sync + 'static,
+{
     // timely's threads panic when a connection breaks; the panic is reported once, below,
     // as an error, so their messages are not printed.
     quiet_timely_panics();
-    let (builders, others) = config
-        .try_build()
-        .map_err(|e| GenerateError::Explore(format!("cannot connect the processes: {e}")))?;
-    *connected.lock().unwrap_or_else(|e| e.into_inner()) = true;
-    let opts = Arc::new(opts.clone());
-    let lead_process = cluster.process == 0;
+    let (builders, others): (Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>) =
+        if cluster.processes() == 1 {
+            timely::CommunicationConfig::Process(cluster.workers)
+                .try_build()
+                .map_err(|e| GenerateError::Explore(format!("cannot start the workers: {e}")))?
+        } else {
+            let sockets =
+                connect::sockets(&cluster.hosts, cluster.process, cluster.connect_timeout)
+                    .map_err(GenerateError::Explore)?;
+            let hooks = Hooks::default();
+            let local = ProcessBuilder::new_typed_vector(
+                cluster.workers,
+                hooks.refill.clone(),
+                hooks.spill.clone(),
+            );
+            let (tcp, guard) = initialize_networking_from_sockets(
+                local,
+                sockets,
+                cluster.process,
+                cluster.workers,
+                hooks,
+            )
+            .map_err(|e| GenerateError::Explore(format!("cannot connect the processes: {e}")))?;
+            (
+                tcp.into_iter().map(AllocatorBuilder::Tcp).collect(),
+                Box::new(guard),
+            )
+        };
     let guards = timely::execute::execute_from(
         builders,
         others,
         timely::WorkerConfig::default(),
-        move |worker| {
-            let lps = Arc::clone(&lps);
-            let opts = Arc::clone(&opts);
-            stacker::grow(stack, move || {
-                work(worker, &lps, &opts, lead_process, stack)
-            })
-        },
+        move |worker| stacker::grow(stack, || work(worker)),
     )
     .map_err(|e| GenerateError::Explore(format!("cannot start the workers: {e}")))?;
     let mut lead = None;
@@ -296,23 +319,22 @@ pub fn run_lps(
         })?;
     for r in results {
         match r {
-            Ok(Ok(Some(report))) => lead = Some(Box::new(report)),
+            Ok(Ok(Some(t))) => {
+                lead.get_or_insert(t);
+            }
             Ok(Ok(None)) => {}
             Ok(Err(e)) => {
                 first_error.get_or_insert(e);
             }
             Err(panic) => {
-                first_error.get_or_insert(GenerateError::Explore(lost(&panic)));
+                first_error.get_or_insert(E::from(GenerateError::Explore(lost(&panic))));
             }
         }
     }
-    if let Some(e) = first_error {
-        return Err(e);
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok(lead),
     }
-    Ok(match lead {
-        Some(r) => Outcome::Lead(r),
-        None => Outcome::Helper,
-    })
 }
 
 /// Leaves the panics of timely's threads (workers, senders, receivers), and the one its

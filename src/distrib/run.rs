@@ -65,8 +65,13 @@ pub(super) fn join(lo: u32, hi: u32) -> u64 {
 /// The owner of a state: a hash of its values (the same on every process).
 fn owner_of<S: Portable>(sys: &S, codec: &mut S::Codec, row: &[u32], peers: u32) -> u32 {
     let mut h: u64 = 0x243F_6A88_85A3_08D3;
-    for &w in row {
-        h = (h ^ sys.value_hash(codec, w)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    for (pos, &w) in row.iter().enumerate() {
+        let v = if sys.literal(pos) {
+            (w as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+        } else {
+            sys.value_hash(codec, w)
+        };
+        h = (h ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         h ^= h >> 29;
     }
     h ^= h >> 32;
@@ -218,9 +223,11 @@ struct LocalLabels<L> {
 /// its number: (source number, successor index, expander, label code, target's local id).
 type Pending = (u64, u32, u32, u32, u32);
 
-/// The distributed exploration as an [`Engine`]: every worker runs it; worker 0 gets the
-/// transitions in the sequential order and hands them to the sink.
-pub(super) struct Dist<'w, S: Portable> {
+/// The distributed exploration as an [`Engine`]: every worker runs it (inside
+/// [`super::execute`]); worker 0 of process 0 gets the transitions in the sequential order
+/// and hands them to the sink, and with [`ExploreOptions::keep_parents`] rebuilds the paths
+/// to the reported states ([`Engine::trace_to`], then [`Dist::row`]).
+pub struct Dist<'w, S: Portable> {
     pub(super) worker: &'w mut timely::worker::Worker,
     pub(super) sys: &'w S,
     pub(super) opts: ExploreOptions,
@@ -236,9 +243,9 @@ pub(super) struct Dist<'w, S: Portable> {
 }
 
 impl<'w, S: Portable> Dist<'w, S> {
-    /// One worker's engine over its own `sys`; worker 0 writes transitions when
-    /// `keep_transitions`.
-    pub(super) fn new(
+    /// One worker's engine over its own `sys` (every worker builds the same system from
+    /// the same input); worker 0 hands transitions to the sink when `keep_transitions`.
+    pub fn new(
         worker: &'w mut timely::worker::Worker,
         sys: &'w S,
         opts: ExploreOptions,
@@ -257,7 +264,7 @@ impl<'w, S: Portable> Dist<'w, S> {
     }
 
     /// Worker 0: the row of state `n` of a path [`Engine::trace_to`] replayed.
-    pub(super) fn row(&self, n: StateId) -> Option<&[u32]> {
+    pub fn row(&self, n: StateId) -> Option<&[u32]> {
         self.rows.get(&(n.0 as u64)).map(|r| &r[..])
     }
 
@@ -429,9 +436,26 @@ impl<S: Portable> Dist<'_, S> {
         let mut summary = ExploreSummary::default();
 
         // Round 0: every process built the same symbols (or the values cannot travel).
-        comm.broadcast(HELLO, &split(sys.fingerprint()));
+        // The options that shape the rounds must be the same everywhere too.
+        let o = &self.opts;
+        let mut mine = sys.fingerprint();
+        for x in [
+            o.keep_parents as u64,
+            o.detect_deadlocks as u64,
+            o.max_states.map_or(u64::MAX, |m| m),
+            o.stop_after_reports.map_or(u64::MAX, |m| m),
+            o.record_limit as u64,
+        ]
+        .into_iter()
+        .chain(
+            o.detect_actions
+                .iter()
+                .flat_map(|a| a.bytes().map(u64::from).chain([256])),
+        ) {
+            mine = (mine ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+        comm.broadcast(HELLO, &split(mine));
         let mut mismatch = false;
-        let mine = sys.fingerprint();
         for (kind, _, words) in comm.round(self.worker) {
             if kind == HELLO && words.chunks(2).any(|c| join(c[0], c[1]) != mine) {
                 mismatch = true;
@@ -552,7 +576,11 @@ impl<S: Portable> Dist<'_, S> {
                     words.clear();
                     words.extend_from_slice(&[STATE, c0, c1, n, code | (hit as u32) << 31]);
                     let sent = &mut got.dict.sent[owner as usize];
-                    for &v in next {
+                    for (pos, &v) in next.iter().enumerate() {
+                        if sys.literal(pos) {
+                            words.push(v);
+                            continue;
+                        }
                         if sent.len() <= v as usize {
                             sent.resize(v as usize + 1, 0);
                         }
@@ -1114,7 +1142,11 @@ impl<S: Portable> Dist<'_, S> {
             let (c, j, code) = (join(r[1], r[2]), r[3], r[4]);
             let mut dec = std::mem::take(&mut ctx.dec);
             dec.clear();
-            for &id in &r[5..] {
+            for (pos, &id) in r[5..].iter().enumerate() {
+                if self.sys.literal(pos) {
+                    dec.push(id);
+                    continue;
+                }
                 match values.get(id as usize) {
                     Some(&v) => dec.push(v),
                     None => {

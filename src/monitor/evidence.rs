@@ -28,21 +28,33 @@ pub fn counterexample(
     let row = |s: StateId| product.inner_row(&explorer.state(s)).to_vec();
     let mut rows = vec![row(StateId(0))];
     rows.extend(path.iter().map(|(_, s)| row(*s)));
+    let labels: Vec<String> = path.iter().map(|(l, _)| l.text().to_string()).collect();
+    counterexample_on(lps, sys, &labels, &rows)
+}
+
+/// The counterexample along `rows` (LPS states of `sys`, the initial state first), step
+/// `i` labelled `labels[i]`, whose last state violates its `φ`.
+pub fn counterexample_on(
+    lps: &Lps,
+    sys: &LpsSystem<'_>,
+    labels: &[String],
+    rows: &[Vec<u32>],
+) -> Result<Evidence, MonitorError> {
     let store = crate::data::TermStore::new();
     let mut b = Builder::new(lps, sys, &store)?;
     b.state(&rows[0]);
-    let mut steps = Vec::with_capacity(path.len());
-    for (i, (label, _)) in path.iter().enumerate() {
+    let mut steps = Vec::with_capacity(labels.len());
+    for (i, label) in labels.iter().enumerate() {
         let (from, to) = (&rows[i], &rows[i + 1]);
         let found = origins(sys, from)
             .map_err(MonitorError::Explore)?
             .into_iter()
-            .find(|(_, _, text, next)| next == to && text == label.text());
+            .find(|(_, _, text, next)| next == to && text == label);
         let Some((summand, sums, _, _)) = found else {
             return Err(EvidenceError::Unchecked(format!(
                 "step {} ({}) of the explored path is no transition of the LPS",
                 i + 1,
-                label.text()
+                label
             ))
             .into());
         };

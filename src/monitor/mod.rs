@@ -29,6 +29,7 @@
 //! evidence: it is the exploration of every reachable product state.
 
 pub mod automaton;
+pub mod cluster;
 pub mod evidence;
 pub mod fragment;
 pub mod product;
@@ -80,6 +81,13 @@ pub enum MonitorError {
     #[error("`--engine explore`: {0}")]
     #[diagnostic(code(muon::monitor::explore))]
     Explore(String),
+    /// The distributed run failed (a process lost or never connected, or a worker's error).
+    #[error("`--engine explore` on several workers: {0}")]
+    #[diagnostic(
+        code(muon::monitor::cluster),
+        help("start every process with the same command line but --process, and the same --hosts file; the processes' own messages say more")
+    )]
+    Cluster(String),
     /// The counterexample could not be built or confirmed.
     #[error(transparent)]
     #[diagnostic(transparent)]
@@ -229,6 +237,54 @@ pub fn check_automaton(
     check_with(lps, formula, Some(a), opts)
 }
 
+/// The LPS as a system over `store`, the formula's data engine and the compiled monitor.
+fn prepare<'s>(
+    lps: &Lps,
+    formula: &FormulaSpec,
+    a: Option<&Automaton>,
+    opts: &MonitorOptions,
+    store: &'s TermStore,
+) -> Result<(LpsSystem<'s>, Rewriter<'s>, Monitor), MonitorError> {
+    let stack_limit = opts.thread_stack.map(|s| s.saturating_sub(64 << 20));
+    let sys = LpsSystem::new(lps, store, stack_limit)
+        .map_err(|e| MonitorError::Data(format!("cannot explore the LPS: {e}")))?;
+    let data = formula.data_over(&lps.data);
+    let mut rw = Rewriter::new(&data, store).map_err(|e| MonitorError::Data(e.to_string()))?;
+    if let Some(l) = stack_limit {
+        rw.set_stack_limit(l);
+    }
+    let monitor = match a {
+        Some(a) => compile_automaton(a.clone(), rw.clone())?,
+        None => compile(formula, rw.clone())?,
+    };
+    Ok((sys, rw, monitor))
+}
+
+/// The outcome when no path can reach an accepting class: nothing is explored.
+fn nothing_to_explore() -> Outcome {
+    Outcome {
+        verdict: Verdict::Holds,
+        states: 0,
+        transitions: 0,
+        class_word: false,
+        seconds: 0.0,
+    }
+}
+
+/// The search the monitor asks of the explorer: the first violation (a self-loop labelled
+/// [`product::VIOLATION`]) ends it, with parent pointers for the evidence.
+fn explore_options(opts: &MonitorOptions) -> ExploreOptions {
+    ExploreOptions {
+        threads: opts.threads,
+        thread_stack: opts.thread_stack,
+        detect_actions: vec![product::VIOLATION.to_string()],
+        keep_parents: opts.evidence,
+        stop_after_reports: Some(1),
+        record_limit: 1,
+        ..ExploreOptions::default()
+    }
+}
+
 /// [`check`], with the automaton of `formula` when it is built.
 fn check_with(
     lps: &Lps,
@@ -237,38 +293,12 @@ fn check_with(
     opts: &MonitorOptions,
 ) -> Result<Outcome, MonitorError> {
     let store = TermStore::new();
-    let stack_limit = opts.thread_stack.map(|s| s.saturating_sub(64 << 20));
-    let sys = LpsSystem::new(lps, &store, stack_limit)
-        .map_err(|e| MonitorError::Data(format!("cannot explore the LPS: {e}")))?;
-    let data = formula.data_over(&lps.data);
-    let mut rw = Rewriter::new(&data, &store).map_err(|e| MonitorError::Data(e.to_string()))?;
-    if let Some(l) = stack_limit {
-        rw.set_stack_limit(l);
-    }
-    let monitor = match a {
-        Some(a) => compile_automaton(a.clone(), rw.clone())?,
-        None => compile(formula, rw.clone())?,
-    };
+    let (sys, rw, monitor) = prepare(lps, formula, a, opts, &store)?;
     if monitor.dfa.initial.is_none() {
-        // No path can reach an accepting class: nothing to explore.
-        return Ok(Outcome {
-            verdict: Verdict::Holds,
-            states: 0,
-            transitions: 0,
-            class_word: false,
-            seconds: 0.0,
-        });
+        return Ok(nothing_to_explore());
     }
     let product = Product::new(&sys, &monitor, rw);
-    let explore = ExploreOptions {
-        threads: opts.threads,
-        thread_stack: opts.thread_stack,
-        detect_actions: vec![product::VIOLATION.to_string()],
-        keep_parents: opts.evidence,
-        stop_after_reports: Some(1),
-        record_limit: 1,
-        ..ExploreOptions::default()
-    };
+    let explore = explore_options(opts);
     let _timer = crate::progress::time_stage("exploration");
     let mut explorer = Explorer::new(&product, explore);
     if let Some(progress) = opts.progress.clone() {

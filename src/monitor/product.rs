@@ -11,6 +11,7 @@ use thiserror::Error;
 use super::automaton::{Class, Dfa};
 use super::fragment::Conjunct;
 use crate::data::Rewriter;
+use crate::distrib::Portable;
 use crate::evidence::explicit::{label_view, local_holds, local_matches, LabelAction};
 use crate::lts::lps::{KeyAction, LpsError, LpsSystem, LpsWorker};
 use crate::lts::{ActionPart, Label, TransitionSystem};
@@ -330,5 +331,37 @@ impl<'a, 's> TransitionSystem for Product<'a, 's> {
 
     fn state_values(&self, state: &[u32]) -> Vec<String> {
         self.inner.state_values(self.inner_row(state))
+    }
+}
+
+/// A product state travels between processes as its LPS state's values and its class,
+/// which every process numbers alike (the same formula gives the same automaton).
+impl Portable for Product<'_, '_> {
+    type Codec = crate::distrib::LpsCodec;
+
+    fn encode_value(&self, codec: &mut Self::Codec, word: u32, out: &mut Vec<u32>) {
+        self.inner.encode_value(codec, word, out)
+    }
+
+    fn decode_value(
+        &self,
+        codec: &mut Self::Codec,
+        words: &[u32],
+    ) -> Result<u32, crate::data::portable::PortableError> {
+        self.inner.decode_value(codec, words)
+    }
+
+    fn value_hash(&self, codec: &mut Self::Codec, word: u32) -> u64 {
+        self.inner.value_hash(codec, word)
+    }
+
+    fn fingerprint(&self) -> u64 {
+        let classes = self.m.dfa.classes() as u64;
+        let conjuncts = self.m.locals.len() as u64;
+        self.inner.fingerprint() ^ (classes << 32 | conjuncts).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    fn literal(&self, pos: usize) -> bool {
+        self.word && pos == self.width
     }
 }
