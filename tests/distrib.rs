@@ -353,6 +353,29 @@ proptest::proptest! {
     }
 }
 
+/// `scripts/cluster --tool check` as the README shows it: process 0's lines are one
+/// process's output, and the script exits with the verdict's status.
+#[test]
+fn the_cluster_script_checks_as_one_process() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let spec = root.join("lps/A1_binary_heartbeat.mcrl2");
+    let mcf = root.join("formulas/heartbeat_R1_no_error.mcf");
+    let args = [s(&spec), "-f", s(&mcf), "--engine", "explore"];
+    let (code, want, err) = muon(&[&["check"][..], &args].concat());
+    assert_eq!(code, 1, "{err}");
+    assert!(want.contains("counterexample (26 steps"), "{want}");
+    let o = Command::new(root.join("scripts/cluster"))
+        .args(["-P", "2", "--tool", "check", "--"])
+        .args(args)
+        .env("MUON", env!("CARGO_BIN_EXE_muon"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(String::from_utf8_lossy(&o.stdout), want, "{err}");
+    assert!(err.contains("2 processes x 1 worker"), "{err}");
+}
+
 /// A process killed in the middle: the other ends with an error that says so, within
 /// seconds, and writes no output file.
 #[test]
