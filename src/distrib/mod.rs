@@ -47,9 +47,9 @@
 
 mod connect;
 mod paths;
-mod run;
+mod rounds;
 
-pub use run::Dist;
+pub use rounds::Dist;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -395,11 +395,11 @@ fn work(
     if lead {
         let mut log = std::io::stderr();
         let report = generate_with(opts, &mut log, |explore| {
-            run::Dist::new(worker, &sys, explore.clone(), keep_transitions)
+            rounds::Dist::new(worker, &sys, explore.clone(), keep_transitions)
         })?;
         Ok(Some(report))
     } else {
-        let mut dist = run::Dist::new(worker, &sys, explore_options(opts)?, keep_transitions);
+        let mut dist = rounds::Dist::new(worker, &sys, explore_options(opts)?, keep_transitions);
         crate::lts::generate::Engine::run(&mut dist, &mut ())?;
         Ok(None)
     }

@@ -12,7 +12,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::run::{join, split, Comm};
+use super::rounds::{join, split, Comm};
 
 /// Per level, the first number of its new states and how many each ranker numbered.
 #[derive(Default)]
@@ -89,7 +89,7 @@ impl Parents {
     }
 }
 
-/// Record kinds of the walk (see [`super::run`] for the others).
+/// Record kinds of the walk (see [`super::rounds`] for the others).
 pub(super) const QUERY: u32 = 12;
 pub(super) const REPLY: u32 = 13;
 pub(super) const PENDING: u32 = 14;
