@@ -124,6 +124,17 @@ pub fn before_big_allocation(bytes: u64) {
     }
 }
 
+/// Whether `bytes` more would keep the process's resident memory under `percent` % of the
+/// memory limit (always, without a limit): for stages that can trade memory for time and
+/// should stop trading well before the limit stops them.
+pub fn room_for(bytes: u64, percent: u64) -> bool {
+    let limit = MEM_LIMIT.load(Ordering::Relaxed);
+    if limit == u64::MAX {
+        return true;
+    }
+    resident_bytes().is_none_or(|rss| rss.saturating_add(bytes) < limit / 100 * percent)
+}
+
 /// A stop request as an error value, for stages whose loops return `Result`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("stopped: {}", .0.describe())]

@@ -274,6 +274,28 @@ fn one_player_agrees(src: &str, text: &str) -> Result<(), TestCaseError> {
     prop_assert_eq!(ev.value, p.value);
     check_evidence(&lps, &f, &ev, SolverKind::Zielonka)
         .unwrap_or_else(|e| panic!("{src}\n{text}: {e}"));
+    // Rings of one and two successor lists: frames leave them at once, spilling their
+    // successors or generating them again; the verdict and the checked evidence stay.
+    for (lists, spill) in [(1, true), (2, true), (2, false)] {
+        let opts = ProductOptions {
+            search: Search::Ring { lists, spill },
+            ..ProductOptions::default()
+        };
+        let r = check(&lps, &f, &opts).unwrap_or_else(|e| panic!("{src}\n{text}: {e}"));
+        prop_assert!(r.one_player);
+        prop_assert_eq!(
+            r.value,
+            p.value,
+            "{}\n{}: ring {} spill {}",
+            src,
+            text,
+            lists,
+            spill
+        );
+        let ev = r.evidence.expect("asked for");
+        check_evidence(&lps, &f, &ev, SolverKind::Zielonka)
+            .unwrap_or_else(|e| panic!("{src}\n{text}: ring {lists} spill {spill}: {e}"));
+    }
     Ok(())
 }
 

@@ -200,10 +200,19 @@ struct Frame {
 const ROOT: u32 = 1;
 /// The vertex is its own successor.
 const SELF_LOOP: u32 = 2;
+/// The frame left the ring: its successors still to look at are its segment of the spill,
+/// and its cursor counts from the segment's start.
+const SPILLED: u32 = 4;
 
-/// The successor lists of the top frames are kept (a ring by depth); a frame deeper than
-/// this generates its vertex's successors again when the search comes back to it.
-const WINDOW: usize = 1 << 18;
+/// The successor lists of the top frames are kept (a ring by depth). When a frame leaves
+/// the ring, the successors it has still to look at that are already met are looked at
+/// then (their ranks folded into its own, as Pearce's search may at any time while it is
+/// on the stack), and those not met are spilled; a frame that could not spill (memory)
+/// generates its vertex's successors again when the search comes back to it.
+pub const WINDOW: usize = 1 << 18;
+
+/// Spilling stops before the resident memory reaches this share (%) of the limit.
+const SPILL_SHARE: u64 = 75;
 
 /// One expansion's outcome.
 enum Expansion {
@@ -224,12 +233,21 @@ struct Search<'p, 'a, 's> {
     lists: Vec<(Packed, Vec<Packed>)>,
     /// Successor lists generated again (frames that had left the window).
     again: u64,
+    /// The not-yet-met successors of frames that left the ring, a segment per frame
+    /// ([`SPILLED`]), the deepest frame's last.
+    spill: Vec<Packed>,
+    /// Where each spilled frame's segment starts, in stack order.
+    segments: Vec<usize>,
+    /// Whether frames leaving the ring spill (until memory runs short).
+    spilling: bool,
+    /// The ring's length ([`WINDOW`] but in tests).
+    window: usize,
 }
 
 impl Search<'_, '_, '_> {
     /// Keeps `buf` as the successor list of `v` at `depth`.
     fn keep(&mut self, depth: usize, v: Packed) {
-        let at = depth % WINDOW;
+        let at = depth % self.window;
         if at >= self.lists.len() {
             self.lists.resize_with(at + 1, || (u64::MAX, Vec::new()));
         }
@@ -239,14 +257,68 @@ impl Search<'_, '_, '_> {
         entry.1.extend_from_slice(&self.buf);
     }
 
-    /// The `k`-th successor of `v` at `depth`, from the ring or generated again.
-    fn successor(
-        &mut self,
-        depth: usize,
-        v: Packed,
-        k: u32,
-    ) -> Result<Option<Packed>, ProductError> {
-        let at = depth % WINDOW;
+    /// The frame at `depth` leaves the ring (a frame `WINDOW` deeper takes its place):
+    /// its met successors are looked at now, the others spilled.
+    fn evict(&mut self, f: &mut Frame, depth: usize) {
+        let at = depth % self.window;
+        if !self.spilling || f.flags & SPILLED != 0 || self.lists.get(at).is_none_or(|e| e.0 != f.v)
+        {
+            return;
+        }
+        let start = self.spill.len();
+        let list = &self.lists[at].1;
+        let mut rank = self.marks.get(f.v);
+        for &w in list.iter().skip(f.cursor as usize) {
+            if w == f.v {
+                f.flags |= SELF_LOOP;
+                continue;
+            }
+            match self.marks.get(w) {
+                0 => {
+                    if self.spill.len() == self.spill.capacity() {
+                        let more = (self.spill.capacity().max(1 << 16) * 8) as u64;
+                        if !crate::budget::room_for(more, SPILL_SHARE) {
+                            // The frame keeps its cursor and generates its list again.
+                            self.spilling = false;
+                            self.spill.truncate(start);
+                            self.marks.set(f.v, rank);
+                            return;
+                        }
+                        self.spill.reserve(self.spill.capacity().max(1 << 16));
+                    }
+                    self.spill.push(w);
+                }
+                r if r < rank => {
+                    rank = r;
+                    f.flags &= !ROOT;
+                }
+                _ => {}
+            }
+        }
+        self.marks.set(f.v, rank);
+        f.flags |= SPILLED;
+        f.cursor = 0;
+        self.segments.push(start);
+    }
+
+    /// The frame `f` at `depth` is done: its spilled segment goes.
+    fn done(&mut self, f: &Frame) {
+        if f.flags & SPILLED != 0 {
+            let start = self.segments.pop().expect("a segment per spilled frame");
+            self.spill.truncate(start);
+        }
+    }
+
+    /// The successor at the cursor of `f` at `depth`: from the spill, the ring, or
+    /// generated again.
+    fn successor(&mut self, depth: usize, f: &Frame) -> Result<Option<Packed>, ProductError> {
+        let (v, k) = (f.v, f.cursor);
+        if f.flags & SPILLED != 0 {
+            // The top frame's segment is the last one.
+            let start = *self.segments.last().expect("a segment per spilled frame");
+            return Ok(self.spill.get(start + k as usize).copied());
+        }
+        let at = depth % self.window;
         if self.lists.get(at).is_none_or(|e| e.0 != v) {
             self.again += 1;
             self.expand(v)?;
@@ -424,11 +496,13 @@ impl Search<'_, '_, '_> {
 }
 
 /// Decides the one-player product `p` (lean) whose sole chooser is `chooser` (see the
-/// module documentation), ticking `watch`.
+/// module documentation), ticking `watch`; `ring` is the ring's length ([`WINDOW`]) and
+/// whether frames that leave it spill.
 pub fn search<W: Watch>(
     p: &mut Product<'_, '_>,
     chooser: Player,
     watch: &mut W,
+    ring: (usize, bool),
 ) -> Result<Found, ProductError>
 where
     ProductError: From<W::Stop>,
@@ -442,6 +516,10 @@ where
         edges: 0,
         lists: Vec::new(),
         again: 0,
+        spill: Vec::new(),
+        segments: Vec::new(),
+        spilling: ring.1,
+        window: ring.0,
     };
     let parity = u32::from(chooser == Player::Odd);
     let v0 = s.marks.pack(s.p, root);
@@ -460,9 +538,10 @@ where
             if vertices.is_multiple_of(4096) {
                 let (st, b) = (s.p.states(), s.marks.memory_bytes());
                 let (depth, waiting, again) = (frames.len(), open.len(), s.again);
+                let spilled = s.spill.len();
                 watch.tick(vertices, || {
                     format!(
-                        "{vertices} game vertices, {st} states, {} MiB of marks, depth {depth}, {waiting} closed waiting, {again} lists again",
+                        "{vertices} game vertices, {st} states, {} MiB of marks, depth {depth}, {waiting} closed waiting, {spilled} spilled, {again} lists again",
                         b >> 20
                     )
                 })?;
@@ -481,6 +560,11 @@ where
                 });
             }
             s.edges += s.buf.len() as u64;
+            if let Some(e) = frames.len().checked_sub(s.window) {
+                let mut f = frames[e];
+                s.evict(&mut f, e);
+                frames[e] = f;
+            }
             s.keep(frames.len(), v);
             frames.push(Frame {
                 v,
@@ -493,7 +577,7 @@ where
         // Look at the successors from the cursor on: those met lower the rank, the first
         // one not met is opened.
         let mut rank = s.marks.get(f.v);
-        while let Some(w) = s.successor(depth, f.v, f.cursor)? {
+        while let Some(w) = s.successor(depth, &f)? {
             f.cursor += 1;
             if w == f.v {
                 f.flags |= SELF_LOOP;
@@ -517,6 +601,7 @@ where
             continue;
         }
         frames.pop();
+        s.done(&f);
         if f.flags & ROOT != 0 {
             // `f.v` closes its component: the waiting vertices above it in rank.
             let mut size = 1usize;

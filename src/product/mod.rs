@@ -124,6 +124,15 @@ pub enum Search {
     Auto,
     /// The game built whole and solved by Zielonka's algorithm.
     Game,
+    /// As [`Search::Auto`], with the one-player search's ring of successor lists this
+    /// long, spilling the lists of frames that leave it or not (tests reach both with a
+    /// short ring).
+    Ring {
+        /// Successor lists in the ring (at least 1).
+        lists: usize,
+        /// Whether frames leaving the ring spill (else they generate their lists again).
+        spill: bool,
+    },
 }
 
 /// Products up to this many vertices whose one-player search gives no evidence (the other
@@ -196,7 +205,7 @@ pub fn check(
         rw.set_stack_limit(l);
     }
     let compiled = formula::compile(&f, &rw)?;
-    if opts.search == Search::Auto {
+    if opts.search != Search::Game {
         if let Some(chooser) = cycles::sole_chooser(&compiled) {
             return one_player(lps, formula, opts, &sys, &compiled, rw, chooser, t);
         }
@@ -250,7 +259,11 @@ fn one_player(
 ) -> Result<Outcome, ProductError> {
     let mut p = build::Product::lean(sys, compiled, rw);
     let mut meter = Meter::new("product", opts.progress);
-    let found = cycles::search(&mut p, chooser, &mut meter)?;
+    let ring = match opts.search {
+        Search::Ring { lists, spill } => (lists.max(1), spill),
+        _ => (cycles::WINDOW, true),
+    };
+    let found = cycles::search(&mut p, chooser, &mut meter, ring)?;
     meter.finish();
     let searched = t.elapsed().as_secs_f64();
     let t = Instant::now();
