@@ -365,6 +365,55 @@ proptest! {
     }
 }
 
+/// Random processes whose labels carry values under constructors (`data(n)`, and
+/// `req(m)` also as `Wrap(m)`, a mapping whose equation makes it `req(m)`).
+fn constructor_spec() -> impl Strategy<Value = String> {
+    let summand = (0u8..5, 1u32..4).prop_map(|(kind, k)| match kind {
+        0 => format!("(n < {k}) -> send(data(n)) . P(n = n + 1)"),
+        1 => format!("(m < {k}) -> recv(Wrap(m)) . P(m = m + 1)"),
+        2 => "send(ack) . P(n = 0)".to_string(),
+        3 => format!("(n == {k}) -> tick . P(m = 0)"),
+        _ => format!("(m > {k}) -> recv(data(m)) | send(req(n)) . P(n = m, m = 0)"),
+    });
+    prop::collection::vec(summand, 1..5).prop_map(|ss| {
+        format!(
+            "sort Msg = struct data(load: Nat) | ack | req(id: Nat);\n\
+             map Wrap: Nat -> Msg;\n\
+             var x: Nat;\n\
+             eqn Wrap(x) = req(x);\n\
+             act send, recv: Msg; tick;\n\
+             proc P(n: Nat, m: Nat) =\n    {};\n\
+             init P(0, 0);\n",
+            ss.join("\n  + ")
+        )
+    })
+}
+
+/// Quantifiers that labels bind through constructors and through a mapping that rewrites
+/// to one: the product takes them (no refusal) and agrees with the PBES route.
+const CONSTRUCTOR_FORMULAS: &[&str] = &[
+    "exists d: Nat . <send(data(d))>true",
+    "[true*] forall d: Nat . [send(data(d))] val(d < 2)",
+    "[true*] forall d: Nat . [recv(Wrap(d))] val(d < 2)",
+    "<exists d: Nat . send(data(d)) && val(d > 0)>true",
+    "[true*] <exists d: Nat . recv(req(d))>true",
+    "mu X . [!(exists d: Nat . send(data(d)))]X && <true>true",
+    "nu X . mu Y . [exists d: Nat . recv(Wrap(d)) && val(d > 0)]X && [!(exists d: Nat . recv(Wrap(d)) && val(d > 0))]Y",
+    "[true* . (exists d: Nat . recv(data(d)) | send(req(d)))]false",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 60, .. ProptestConfig::default() })]
+
+    #[test]
+    fn labels_bind_quantifiers_through_constructors(
+        src in constructor_spec(),
+        fi in 0..CONSTRUCTOR_FORMULAS.len(),
+    ) {
+        agrees(&src, CONSTRUCTOR_FORMULAS[fi])?;
+    }
+}
+
 #[test]
 fn a_liveness_violation_is_a_lasso_the_checker_confirms() {
     // `a` forever, never `b`: "eventually b" fails on the cycle.

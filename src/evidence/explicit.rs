@@ -242,10 +242,12 @@ impl<'s, 'f> Checker<'s, 'f> {
         for acts in &mut labels {
             for (_, sorts, args) in acts.iter() {
                 for (s, t) in sorts.iter().zip(args) {
-                    let vs = values.entry(s.clone()).or_default();
-                    if !vs.contains(t) {
-                        vs.push(*t);
-                    }
+                    label_parts(&rw, *t, s, &mut |s, t| {
+                        let vs = values.entry(s.clone()).or_default();
+                        if !vs.contains(&t) {
+                            vs.push(t);
+                        }
+                    });
                 }
             }
             acts.sort();
@@ -488,8 +490,10 @@ impl<'s, 'f> Checker<'s, 'f> {
                 let mut ranges: Vec<(VarId, Vec<TermId>)> = Vec::new();
                 let mut guarded: Vec<&Var> = Vec::new();
                 for v in vs.iter().filter(|v| fv.contains(v)) {
-                    let bound = state_const_unless(a, v, forall, true)
-                        .then(|| self.values.get(&v.sort).cloned().unwrap_or_default());
+                    let rw = &mut self.rw;
+                    let bound =
+                        state_const_unless(a, v, forall, true, &mut |e, x| holds_var(rw, e, x))
+                            .then(|| self.values.get(&v.sort).cloned().unwrap_or_default());
                     match self.range(v, bound) {
                         Some(r) => ranges.push(r),
                         None => guarded.push(v),
@@ -644,18 +648,22 @@ impl<'s, 'f> Checker<'s, 'f> {
                 let forall = matches!(alpha, A::Forall(..));
                 let mut ranges: Vec<(VarId, Vec<TermId>)> = Vec::new();
                 for v in vs {
-                    let bound = action_const_unless(a, v, forall).then(|| {
-                        // The values of v's sort in this label.
-                        let mut c: Vec<TermId> = Vec::new();
-                        for (_, sorts, args) in &self.labels[l] {
-                            for (s, t) in sorts.iter().zip(args) {
-                                if *s == v.sort && !c.contains(t) {
-                                    c.push(*t);
+                    let rw = &mut self.rw;
+                    let bound = action_const_unless(a, v, forall, &mut |e, x| holds_var(rw, e, x))
+                        .then(|| {
+                            // The values of v's sort in this label, also below constructors.
+                            let mut c: Vec<TermId> = Vec::new();
+                            for (_, sorts, args) in &self.labels[l] {
+                                for (s, t) in sorts.iter().zip(args) {
+                                    label_parts(&self.rw, *t, s, &mut |s, t| {
+                                        if *s == v.sort && !c.contains(&t) {
+                                            c.push(t);
+                                        }
+                                    });
                                 }
                             }
-                        }
-                        c
-                    });
+                            c
+                        });
                     // Else every value of a sort with few enough of them (`forall v: E .
                     // a(v)` over a finite `E`).
                     let r = match self.range(v, bound) {
@@ -715,74 +723,140 @@ fn for_each_valuation(
     go(ranges, env, f)
 }
 
-/// Whether `alpha` is `!positive` on every multi-action none of whose arguments equals the
-/// value of `x`: some conjunct (in the polarity `positive`) is a multi-action with `x` itself
-/// as an argument.
-fn action_fails_unless(alpha: &ActionFormula, x: &Var, positive: bool) -> bool {
+/// Whether `alpha` is `!positive` on every multi-action none of whose arguments holds the
+/// value of `x` (`holds`: as itself, or below free constructors as in `data(x)`): some
+/// conjunct (in the polarity `positive`) is a multi-action with such an argument.
+fn action_fails_unless(
+    alpha: &ActionFormula,
+    x: &Var,
+    positive: bool,
+    holds: &mut dyn FnMut(&DataExpr, &Var) -> bool,
+) -> bool {
     use ActionFormula as A;
     match alpha {
-        A::MultiAction(acts) => {
-            positive
-                && acts.iter().any(|a| {
-                    a.args
-                        .iter()
-                        .any(|e| matches!(e, DataExpr::Var(v) if v == x))
-                })
+        A::MultiAction(acts) => positive && acts.iter().any(|a| a.args.iter().any(|e| holds(e, x))),
+        A::Not(a) => action_fails_unless(a, x, !positive, holds),
+        A::And(a, b) | A::Or(a, b) | A::Imp(a, b) => {
+            // In the polarity `positive`: a conjunction fails when either part does, a
+            // disjunction when both do (`a => b` is `!a || b`).
+            let conj = matches!(alpha, A::And(..)) == positive;
+            let pa = if matches!(alpha, A::Imp(..)) {
+                !positive
+            } else {
+                positive
+            };
+            let fa = action_fails_unless(a, x, pa, holds);
+            if conj && fa {
+                return true;
+            }
+            if !conj && !fa {
+                return false;
+            }
+            action_fails_unless(b, x, positive, holds)
         }
-        A::Not(a) => action_fails_unless(a, x, !positive),
-        A::And(a, b) if positive => {
-            action_fails_unless(a, x, true) || action_fails_unless(b, x, true)
-        }
-        A::And(a, b) => action_fails_unless(a, x, false) && action_fails_unless(b, x, false),
-        A::Or(a, b) if positive => {
-            action_fails_unless(a, x, true) && action_fails_unless(b, x, true)
-        }
-        A::Or(a, b) => action_fails_unless(a, x, false) || action_fails_unless(b, x, false),
-        A::Imp(a, b) if positive => {
-            action_fails_unless(a, x, false) && action_fails_unless(b, x, true)
-        }
-        A::Imp(a, b) => action_fails_unless(a, x, true) || action_fails_unless(b, x, false),
         A::Forall(vs, a) | A::Exists(vs, a) => {
-            !vs.iter().any(|v| v.name == x.name) && action_fails_unless(a, x, positive)
+            !vs.iter().any(|v| v.name == x.name) && action_fails_unless(a, x, positive, holds)
         }
         A::True | A::False | A::Val(_) => false,
     }
 }
 
-/// Whether `alpha` is `value` on every multi-action none of whose arguments equals `x`'s
-/// value (whatever the other variables are), so a quantifier over `x` (`forall` when
-/// `value`) needs only the label's values.
-fn action_const_unless(alpha: &ActionFormula, x: &Var, value: bool) -> bool {
-    action_fails_unless(alpha, x, !value)
+/// Whether the value of `e` holds the value of `x` as a subterm whatever `x` is: the
+/// normal form of `e` with `x` free is `x`, or a free constructor applied to arguments one
+/// of which holds it (`data(x)`; `AssocReq(x)` whose equation gives `signal(req(x))`). A
+/// term the rewriter cannot take holds nothing.
+pub fn holds_var(rw: &mut Rewriter<'_>, e: &DataExpr, x: &Var) -> bool {
+    if let DataExpr::Var(v) = e {
+        return v == x;
+    }
+    if !crate::data::ir_ops::free_vars(e).contains(x) {
+        return false;
+    }
+    let Ok(t) = rw.term(e) else {
+        return false;
+    };
+    let Ok(nf) = rw.rewrite(t) else {
+        return false;
+    };
+    let store = rw.store();
+    let xt = store.var(store.intern_var(x));
+    fn below(rw: &Rewriter<'_>, t: TermId, xt: TermId) -> bool {
+        t == xt
+            || rw.store().as_func_app(t).is_some_and(|(h, args)| {
+                rw.is_free_constructor(h) && args.iter().any(|&a| below(rw, a, xt))
+            })
+    }
+    below(rw, nf, xt)
 }
 
-/// Whether `f` holds in no state or every state (`value`) whenever `x` differs from every
-/// label argument of its sort, whatever the other data variables and the fixpoint
-/// variables are. With `past_modalities` the labels are those of every transition (the
+/// Calls `out` with `t` (of sort `sort`) and, below free constructors, with each argument
+/// and its sort, recursively: the values a quantifier may bind through a label argument
+/// such as `data(d)` ([`holds_var`]).
+pub fn label_parts(rw: &Rewriter<'_>, t: TermId, sort: &Sort, out: &mut dyn FnMut(&Sort, TermId)) {
+    out(sort, t);
+    let store = rw.store();
+    if let Some((h, args)) = store.as_func_app(t) {
+        if rw.is_free_constructor(h) {
+            for &a in args {
+                label_parts(rw, a, &store.sort_of(a), out);
+            }
+        }
+    }
+}
+
+/// Whether `alpha` is `value` on every multi-action none of whose arguments holds `x`'s
+/// value (whatever the other variables are), so a quantifier over `x` (`forall` when
+/// `value`) needs only the label's values.
+fn action_const_unless(
+    alpha: &ActionFormula,
+    x: &Var,
+    value: bool,
+    holds: &mut dyn FnMut(&DataExpr, &Var) -> bool,
+) -> bool {
+    action_fails_unless(alpha, x, !value, holds)
+}
+
+/// Whether `f` holds in no state or every state (`value`) whenever no label argument holds
+/// `x`'s value (as itself or below free constructors, `holds`: [`holds_var`]), whatever
+/// the other data variables and the fixpoint variables are. With `past_modalities` the labels are those of every transition (the
 /// re-check's view, over the whole LTS), so a modality's body may make `f` constant too;
 /// without, they are those of a state's own transitions (the product game's view), and a
 /// modality's body, which is about other states, never does.
-pub fn state_const_unless(f: &StateFormula, x: &Var, value: bool, past_modalities: bool) -> bool {
+pub fn state_const_unless(
+    f: &StateFormula,
+    x: &Var,
+    value: bool,
+    past_modalities: bool,
+    holds: &mut dyn FnMut(&DataExpr, &Var) -> bool,
+) -> bool {
     use StateFormula as S;
-    let rec = |a: &StateFormula, value: bool| state_const_unless(a, x, value, past_modalities);
+    macro_rules! rec {
+        ($a:expr, $v:expr) => {
+            state_const_unless($a, x, $v, past_modalities, &mut *holds)
+        };
+    }
     match f {
         S::True => value,
         S::False => !value,
         S::Must(RegFormula::Action(alpha), a) => {
-            value && (action_fails_unless(alpha, x, true) || (past_modalities && rec(a, true)))
+            value
+                && (action_fails_unless(alpha, x, true, holds)
+                    || (past_modalities && rec!(a, true)))
         }
         S::May(RegFormula::Action(alpha), a) => {
-            !value && (action_fails_unless(alpha, x, true) || (past_modalities && rec(a, false)))
+            !value
+                && (action_fails_unless(alpha, x, true, holds)
+                    || (past_modalities && rec!(a, false)))
         }
-        S::And(a, b) if value => rec(a, true) && rec(b, true),
-        S::And(a, b) => rec(a, false) || rec(b, false),
-        S::Or(a, b) if value => rec(a, true) || rec(b, true),
-        S::Or(a, b) => rec(a, false) && rec(b, false),
+        S::And(a, b) if value => rec!(a, true) && rec!(b, true),
+        S::And(a, b) => rec!(a, false) || rec!(b, false),
+        S::Or(a, b) if value => rec!(a, true) || rec!(b, true),
+        S::Or(a, b) => rec!(a, false) && rec!(b, false),
         S::Forall(vs, a) | S::Exists(vs, a) => {
-            !vs.iter().any(|v| v.name == x.name) && rec(a, value)
+            !vs.iter().any(|v| v.name == x.name) && rec!(a, value)
         }
         // The body at this same state; an occurrence of a fixpoint variable is `_` below.
-        S::Mu(_, a) | S::Nu(_, a) => rec(a, value),
+        S::Mu(_, a) | S::Nu(_, a) => rec!(a, value),
         _ => false,
     }
 }

@@ -14,7 +14,7 @@ use rustc_hash::FxHashMap;
 
 use crate::bes::{Game, Player, VertexId};
 use crate::data::{Rewriter, Substitution, TermId, VarId};
-use crate::evidence::explicit::{label_matches, label_view};
+use crate::evidence::explicit::{label_matches, label_parts, label_view};
 use crate::lts::lps::{KeyAction, LpsSystem, LpsWorker};
 use crate::lts::tree::TreeTable;
 use crate::lts::{StateId, TransitionSystem};
@@ -824,13 +824,17 @@ impl<'a, 's> Product<'a, 's> {
             let (first, count) = self.transitions_of(s)?;
             for k in first..first + u64::from(count) {
                 let l = self.trans[k as usize].0 as usize;
+                let rw = self.rw.as_ref().expect("the product's data engine");
                 for (_, sorts, args) in &self.labels[l].1 {
                     for (sort, t) in sorts.iter().zip(args) {
-                        for (i, (_, v, by_labels)) in vars.iter().enumerate() {
-                            if *by_labels && v.sort == *sort && !ranges[i].contains(t) {
-                                ranges[i].push(*t);
+                        // The argument and, below free constructors, its parts (`data(d)`).
+                        label_parts(rw, *t, sort, &mut |sort, t| {
+                            for (i, (_, v, by_labels)) in vars.iter().enumerate() {
+                                if *by_labels && v.sort == *sort && !ranges[i].contains(&t) {
+                                    ranges[i].push(t);
+                                }
                             }
-                        }
+                        });
                     }
                 }
             }

@@ -10,7 +10,7 @@
 
 use crate::data::ir::{DataExpr, Var};
 use crate::data::{Rewriter, TermId, VarId};
-use crate::evidence::explicit::{data_parts, state_const_unless};
+use crate::evidence::explicit::{data_parts, holds_var, state_const_unless};
 use crate::modal::ir::{ActionFormula, RegFormula, StateFormula};
 use crate::print::state_formula_to_string;
 
@@ -244,7 +244,10 @@ impl Compiler<'_, '_> {
                 for v in vs.iter().filter(|v| fv.contains(v)) {
                     // Bound by the labels of the state's own transitions: a modality's body is
                     // about other states.
-                    let by_labels = state_const_unless(a, v, forall, false);
+                    let mut rw = self.rw.clone();
+                    let by_labels = state_const_unless(a, v, forall, false, &mut |e, x| {
+                        holds_var(&mut rw, e, x)
+                    });
                     guarded |= !by_labels;
                     vars.push((store.intern_var(v), v.clone(), by_labels));
                 }

@@ -616,6 +616,23 @@ impl<'s> Rewriter<'s> {
             .is_some_and(|rs| !rs.is_empty())
     }
 
+    /// Whether `f` is a constructor whose applications are normal forms as they stand (a
+    /// struct or `cons` constructor, list cons, `[]`, `true`, `false`; none with equations
+    /// of its own): a value `f(v1, ..)` then holds each `vi` as a subterm.
+    pub fn is_free_constructor(&self, f: FuncId) -> bool {
+        let kind = match self.kinds.get(f.0 as usize) {
+            Some(Some(k)) => *k,
+            _ => match self.sys.kinds.get(&f) {
+                Some(k) => *k,
+                None => classify_builtin(self.store.func_of(f)),
+            },
+        };
+        matches!(
+            kind,
+            Kind::Ctor(Ctor::Struct { .. } | Ctor::User | Ctor::ListCons | Ctor::Nil | Ctor::Bool)
+        ) && !self.has_equations(f)
+    }
+
     /// Sets the stack budget of one rewrite call in bytes (the thread's stack must be bigger).
     pub fn set_stack_limit(&mut self, bytes: usize) {
         self.max_stack = bytes;
