@@ -45,6 +45,7 @@
 //! and no output. A process that dies takes timely's connections down with it; the others
 //! end with an error (see [`run_lps`]).
 
+mod comm;
 mod connect;
 mod paths;
 mod rounds;

@@ -12,7 +12,12 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::rounds::{join, split, Comm};
+use super::comm::{join, split, Comm};
+use super::rounds::Dist;
+use super::Portable;
+use crate::lts::generate::{Engine, GenerateError};
+use crate::lts::trace::{Trace, TraceStep};
+use crate::lts::{ExploreOptions, ExploreSummary, Label, Progress, StateId, TransitionSink};
 
 /// Per level, the first number of its new states and how many each ranker numbered.
 #[derive(Default)]
@@ -193,4 +198,134 @@ pub(super) fn path_to(
     }
     steps.reverse();
     Ok(steps)
+}
+
+/// Worker 0's paths: [`Dist::trace_to`] walks the parents [`walk`] gathered and replays
+/// them on its own store.
+impl<'w, S: Portable> Dist<'w, S> {
+    /// One worker's engine over its own `sys` (every worker builds the same system from
+    /// the same input); worker 0 hands transitions to the sink when `keep_transitions`.
+    pub fn new(
+        worker: &'w mut timely::worker::Worker,
+        sys: &'w S,
+        opts: ExploreOptions,
+        keep_transitions: bool,
+    ) -> Self {
+        Dist {
+            worker,
+            sys,
+            opts,
+            keep_transitions,
+            labels: Vec::new(),
+            progress: None,
+            found: FxHashMap::default(),
+            rows: FxHashMap::default(),
+        }
+    }
+
+    /// Worker 0: the row of state `n` of a path [`Engine::trace_to`] replayed.
+    pub fn row(&self, n: StateId) -> Option<&[u32]> {
+        self.rows.get(&(n.0 as u64)).map(|r| &r[..])
+    }
+
+    /// Worker 0: replays the path to `target` from the initial state, keeping the rows.
+    fn replay(&mut self, target: StateId) -> Result<Vec<(Label, StateId)>, GenerateError> {
+        let fail = |e: String| GenerateError::Explore(format!("the trace to state {target}: {e}"));
+        let path = super::paths::path_to(&self.found, target.0 as u64).map_err(fail)?;
+        let sys = self.sys;
+        let mut w = sys.worker();
+        let mut row = Vec::new();
+        sys.initial_state(&mut w, &mut row)
+            .map_err(|e| fail(format!("the initial state: {e}")))?;
+        self.rows.insert(0, row.clone());
+        let mut steps = Vec::with_capacity(path.len());
+        for (n, j) in path {
+            let mut k = 0u32;
+            let mut next: Option<(Label, Vec<u32>)> = None;
+            sys.successors(&mut w, &row, &mut |lab, succ| {
+                if k == j {
+                    next = Some((sys.label(lab), succ.to_vec()));
+                }
+                k += 1;
+            })
+            .map_err(|e| fail(e.to_string()))?;
+            let (label, succ) = next.ok_or_else(|| {
+                fail(format!(
+                    "state {n} is successor {j} of its parent, which has {k} on this worker"
+                ))
+            })?;
+            self.rows.insert(n, succ.clone());
+            steps.push((label, StateId(n as u32)));
+            row = succ;
+        }
+        Ok(steps)
+    }
+}
+
+impl<S: Portable> Engine for Dist<'_, S> {
+    fn run(&mut self, sink: &mut dyn TransitionSink) -> Result<ExploreSummary, GenerateError> {
+        self.explore(sink)
+    }
+    fn labels(&self) -> &[Label] {
+        &self.labels
+    }
+    fn parameters(&self) -> Vec<(String, String)> {
+        self.sys.parameters()
+    }
+    fn state_values(&self, s: StateId) -> Result<Vec<String>, GenerateError> {
+        // Only the states of replayed paths are known here.
+        self.row(s)
+            .map(|r| self.sys.state_values(r))
+            .ok_or_else(|| {
+                GenerateError::Explore(
+                    "state values are not gathered from the processes of a distributed run".into(),
+                )
+            })
+    }
+    fn trace_to(&mut self, s: StateId) -> Result<Vec<(Label, StateId)>, GenerateError> {
+        if !self.opts.keep_parents {
+            return Err(GenerateError::Explore(
+                "parent pointers were not kept in this distributed run".into(),
+            ));
+        }
+        self.replay(s)
+    }
+    fn trace(&mut self, steps: &[(Label, StateId)]) -> Result<Trace, GenerateError> {
+        // The target of a detected action may lie off the path to its source.
+        for (_, s) in steps {
+            if self.row(*s).is_none() {
+                self.replay(*s)?;
+            }
+        }
+        let mut params: Vec<String> = self.sys.parameters().into_iter().map(|(n, _)| n).collect();
+        let numbered = params.is_empty();
+        if numbered {
+            params.push("state".to_string());
+        }
+        let values = |s: StateId| -> Result<Vec<String>, GenerateError> {
+            if numbered {
+                Ok(vec![s.to_string()])
+            } else {
+                self.state_values(s)
+            }
+        };
+        Ok(Trace {
+            params,
+            initial: Some(values(StateId(0))?),
+            steps: steps
+                .iter()
+                .map(|(l, s)| {
+                    Ok(TraceStep {
+                        action: l.text().to_string(),
+                        sums: Vec::new(),
+                        state: Some(values(*s)?),
+                    })
+                })
+                .collect::<Result<_, GenerateError>>()?,
+            loop_start: None,
+        })
+    }
+    fn on_progress(&mut self, f: Box<dyn FnMut(&Progress)>) {
+        self.progress = Some(f);
+    }
 }

@@ -1,30 +1,19 @@
 //! One worker's part of a distributed breadth-first exploration: the level loop, its five
 //! rounds, and the canonical numbering (see the module documentation of [`super`]).
 
-use std::cell::RefCell;
-use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
-use timely::container::CapacityContainerBuilder;
-use timely::dataflow::channels::pact::Exchange;
-use timely::dataflow::operators::generic::operator::Operator;
-use timely::dataflow::operators::{Input, Probe};
-use timely::dataflow::{InputHandle, ProbeHandle};
 
+use super::comm::{join, split, Comm};
 use super::Portable;
 use crate::budget::StopReason;
-use crate::lts::generate::{Engine, GenerateError};
+use crate::lts::generate::GenerateError;
 use crate::lts::table::StateStore;
-use crate::lts::trace::{Trace, TraceStep};
 use crate::lts::{
     explore::ActionHit, ExploreOptions, ExploreSummary, Label, LabelId, Progress, StateId,
     Transition, TransitionSink,
 };
-
-/// A message: destination worker, kind and sender (`kind | sender << 8`), the round it
-/// belongs to, and records.
-type Msg = (u32, u32, u64, Vec<u32>);
 
 /// Record kinds (each a run of `u32` words; see the round that sends it).
 const SUCC: u32 = 1;
@@ -44,23 +33,9 @@ const HELLO: u32 = 11;
 // 12 to 14: the walk of `super::paths`.
 /// `[c, deadlock, hits]` of a state with something to report, for `stop_after_reports`.
 const REPORT: u32 = 15;
-/// Kinds are below this.
-const KINDS: usize = 16;
 
-/// A batch is sent once it holds this many words (32 KiB), so no buffer grows with the
-/// level: batches of 256 KiB left a level's worth of freed buffers in the allocator
-/// (resident memory 3.4x with two workers on D.1).
-const FLUSH: usize = 1 << 13;
 /// Words of a CONTROL record.
 const CONTROL_WORDS: usize = 16;
-
-pub(super) fn split(x: u64) -> [u32; 2] {
-    [x as u32, (x >> 32) as u32]
-}
-
-pub(super) fn join(lo: u32, hi: u32) -> u64 {
-    lo as u64 | (hi as u64) << 32
-}
 
 /// The owner of a state: a hash of its values (the same on every process).
 fn owner_of<S: Portable>(sys: &S, codec: &mut S::Codec, row: &[u32], peers: u32) -> u32 {
@@ -95,124 +70,6 @@ struct Dictionaries {
     received: Vec<Vec<u32>>,
 }
 
-/// The rounds of one worker: timely's input, its exchange by destination, and the probe
-/// that says when every worker's records of a round have arrived.
-pub(super) struct Comm {
-    input: InputHandle<u64, CapacityContainerBuilder<Vec<Msg>>>,
-    probe: ProbeHandle<u64>,
-    /// Records received, with the round they belong to: a faster worker's records of the
-    /// next round may arrive before this worker has finished the current one.
-    inbox: Rc<RefCell<Vec<Msg>>>,
-    time: u64,
-    me: u32,
-    peers: u32,
-    /// Per destination, per kind: the batch being filled.
-    out: Vec<[Vec<u32>; KINDS]>,
-    /// Words sent to other workers.
-    sent_words: u64,
-}
-
-impl Comm {
-    fn new(worker: &mut timely::worker::Worker) -> Comm {
-        let inbox: Rc<RefCell<Vec<Msg>>> = Rc::new(RefCell::new(Vec::new()));
-        let mut input = InputHandle::new();
-        let probe = ProbeHandle::new();
-        let sink = Rc::clone(&inbox);
-        worker.dataflow(|scope| {
-            scope
-                .input_from(&mut input)
-                .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
-                    Exchange::new(|m: &Msg| m.0 as u64),
-                    "muon-records",
-                    move |_, _| {
-                        move |records, _out| {
-                            records.for_each(|_, data| sink.borrow_mut().append(data));
-                        }
-                    },
-                )
-                .probe_with(&probe);
-        });
-        let peers = worker.peers() as u32;
-        Comm {
-            input,
-            probe,
-            inbox,
-            time: 0,
-            me: worker.index() as u32,
-            peers,
-            out: (0..peers).map(|_| Default::default()).collect(),
-            sent_words: 0,
-        }
-    }
-
-    /// Appends one record for `dest`.
-    pub(super) fn push(&mut self, dest: u32, kind: u32, record: &[u32]) {
-        let buf = &mut self.out[dest as usize][kind as usize];
-        buf.extend_from_slice(record);
-        if buf.len() >= FLUSH {
-            let words = std::mem::take(buf);
-            self.send(dest, kind, words);
-        }
-    }
-
-    /// Appends one record for every worker.
-    pub(super) fn broadcast(&mut self, kind: u32, record: &[u32]) {
-        for d in 0..self.peers {
-            self.push(d, kind, record);
-        }
-    }
-
-    fn send(&mut self, dest: u32, kind: u32, words: Vec<u32>) {
-        if dest != self.me {
-            self.sent_words += words.len() as u64;
-        }
-        self.input
-            .send((dest, kind | self.me << 8, self.time, words));
-    }
-
-    /// Between states of round 1: lets timely move records, and returns those of the
-    /// current round that have arrived (later rounds' stay in the inbox).
-    fn poll(&mut self, worker: &mut timely::worker::Worker) -> Vec<(u32, u32, Vec<u32>)> {
-        worker.step_or_park(Some(Duration::ZERO));
-        self.take(self.time)
-    }
-
-    /// The records of `round` that have arrived, as (kind, sender, words).
-    fn take(&mut self, round: u64) -> Vec<(u32, u32, Vec<u32>)> {
-        let mut inbox = self.inbox.borrow_mut();
-        if inbox.is_empty() {
-            return Vec::new();
-        }
-        let (now, later): (Vec<_>, Vec<_>) = inbox.drain(..).partition(|m| m.2 == round);
-        *inbox = later;
-        now.into_iter()
-            .map(|(_, ks, _, words)| (ks & 0xff, ks >> 8, words))
-            .collect()
-    }
-
-    /// Ends a round: sends what is buffered and waits until every worker's records of the
-    /// round have arrived; returns them as (kind, sender, words).
-    pub(super) fn round(
-        &mut self,
-        worker: &mut timely::worker::Worker,
-    ) -> Vec<(u32, u32, Vec<u32>)> {
-        for dest in 0..self.peers {
-            for kind in 0..KINDS {
-                let words = std::mem::take(&mut self.out[dest as usize][kind]);
-                if !words.is_empty() {
-                    self.send(dest, kind as u32, words);
-                }
-            }
-        }
-        self.time += 1;
-        self.input.advance_to(self.time);
-        while self.probe.less_than(&self.time) {
-            worker.step_or_park(Some(Duration::from_millis(2)));
-        }
-        self.take(self.time - 1)
-    }
-}
-
 /// Per expanding worker: its labels, numbered locally and announced to worker 0.
 struct LocalLabels<L> {
     codes: FxHashMap<L, u32>,
@@ -237,137 +94,9 @@ pub struct Dist<'w, S: Portable> {
     pub(super) progress: Option<ProgressFn>,
     /// Worker 0, with parent pointers asked for: the parent and successor index of every
     /// state on the paths to the reported states.
-    found: FxHashMap<u64, (u64, u32)>,
+    pub(super) found: FxHashMap<u64, (u64, u32)>,
     /// Worker 0: the rows of the states on the paths replayed so far, in its own store.
-    rows: FxHashMap<u64, Vec<u32>>,
-}
-
-impl<'w, S: Portable> Dist<'w, S> {
-    /// One worker's engine over its own `sys` (every worker builds the same system from
-    /// the same input); worker 0 hands transitions to the sink when `keep_transitions`.
-    pub fn new(
-        worker: &'w mut timely::worker::Worker,
-        sys: &'w S,
-        opts: ExploreOptions,
-        keep_transitions: bool,
-    ) -> Self {
-        Dist {
-            worker,
-            sys,
-            opts,
-            keep_transitions,
-            labels: Vec::new(),
-            progress: None,
-            found: FxHashMap::default(),
-            rows: FxHashMap::default(),
-        }
-    }
-
-    /// Worker 0: the row of state `n` of a path [`Engine::trace_to`] replayed.
-    pub fn row(&self, n: StateId) -> Option<&[u32]> {
-        self.rows.get(&(n.0 as u64)).map(|r| &r[..])
-    }
-
-    /// Worker 0: replays the path to `target` from the initial state, keeping the rows.
-    fn replay(&mut self, target: StateId) -> Result<Vec<(Label, StateId)>, GenerateError> {
-        let fail = |e: String| GenerateError::Explore(format!("the trace to state {target}: {e}"));
-        let path = super::paths::path_to(&self.found, target.0 as u64).map_err(fail)?;
-        let sys = self.sys;
-        let mut w = sys.worker();
-        let mut row = Vec::new();
-        sys.initial_state(&mut w, &mut row)
-            .map_err(|e| fail(format!("the initial state: {e}")))?;
-        self.rows.insert(0, row.clone());
-        let mut steps = Vec::with_capacity(path.len());
-        for (n, j) in path {
-            let mut k = 0u32;
-            let mut next: Option<(Label, Vec<u32>)> = None;
-            sys.successors(&mut w, &row, &mut |lab, succ| {
-                if k == j {
-                    next = Some((sys.label(lab), succ.to_vec()));
-                }
-                k += 1;
-            })
-            .map_err(|e| fail(e.to_string()))?;
-            let (label, succ) = next.ok_or_else(|| {
-                fail(format!(
-                    "state {n} is successor {j} of its parent, which has {k} on this worker"
-                ))
-            })?;
-            self.rows.insert(n, succ.clone());
-            steps.push((label, StateId(n as u32)));
-            row = succ;
-        }
-        Ok(steps)
-    }
-}
-
-impl<S: Portable> Engine for Dist<'_, S> {
-    fn run(&mut self, sink: &mut dyn TransitionSink) -> Result<ExploreSummary, GenerateError> {
-        self.explore(sink)
-    }
-    fn labels(&self) -> &[Label] {
-        &self.labels
-    }
-    fn parameters(&self) -> Vec<(String, String)> {
-        self.sys.parameters()
-    }
-    fn state_values(&self, s: StateId) -> Result<Vec<String>, GenerateError> {
-        // Only the states of replayed paths are known here.
-        self.row(s)
-            .map(|r| self.sys.state_values(r))
-            .ok_or_else(|| {
-                GenerateError::Explore(
-                    "state values are not gathered from the processes of a distributed run".into(),
-                )
-            })
-    }
-    fn trace_to(&mut self, s: StateId) -> Result<Vec<(Label, StateId)>, GenerateError> {
-        if !self.opts.keep_parents {
-            return Err(GenerateError::Explore(
-                "parent pointers were not kept in this distributed run".into(),
-            ));
-        }
-        self.replay(s)
-    }
-    fn trace(&mut self, steps: &[(Label, StateId)]) -> Result<Trace, GenerateError> {
-        // The target of a detected action may lie off the path to its source.
-        for (_, s) in steps {
-            if self.row(*s).is_none() {
-                self.replay(*s)?;
-            }
-        }
-        let mut params: Vec<String> = self.sys.parameters().into_iter().map(|(n, _)| n).collect();
-        let numbered = params.is_empty();
-        if numbered {
-            params.push("state".to_string());
-        }
-        let values = |s: StateId| -> Result<Vec<String>, GenerateError> {
-            if numbered {
-                Ok(vec![s.to_string()])
-            } else {
-                self.state_values(s)
-            }
-        };
-        Ok(Trace {
-            params,
-            initial: Some(values(StateId(0))?),
-            steps: steps
-                .iter()
-                .map(|(l, s)| {
-                    Ok(TraceStep {
-                        action: l.text().to_string(),
-                        sums: Vec::new(),
-                        state: Some(values(*s)?),
-                    })
-                })
-                .collect::<Result<_, GenerateError>>()?,
-            loop_start: None,
-        })
-    }
-    fn on_progress(&mut self, f: Box<dyn FnMut(&Progress)>) {
-        self.progress = Some(f);
-    }
+    pub(super) rows: FxHashMap<u64, Vec<u32>>,
 }
 
 /// The progress callback of [`Engine::on_progress`].
@@ -405,7 +134,10 @@ fn stop_of(w: &[u32]) -> Option<StopReason> {
 }
 
 impl<S: Portable> Dist<'_, S> {
-    fn explore(&mut self, sink: &mut dyn TransitionSink) -> Result<ExploreSummary, GenerateError> {
+    pub(super) fn explore(
+        &mut self,
+        sink: &mut dyn TransitionSink,
+    ) -> Result<ExploreSummary, GenerateError> {
         let start = Instant::now();
         let sys = self.sys;
         let mut comm = Comm::new(self.worker);
