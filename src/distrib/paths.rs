@@ -200,7 +200,7 @@ pub(super) fn path_to(
     Ok(steps)
 }
 
-/// Worker 0's paths: [`Dist::trace_to`] walks the parents [`walk`] gathered and replays
+/// Worker 0's paths: `Dist::trace_to` walks the parents `walk` gathered and replays
 /// them on its own store.
 impl<'w, S: Portable> Dist<'w, S> {
     /// One worker's engine over its own `sys` (every worker builds the same system from

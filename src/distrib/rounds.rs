@@ -80,10 +80,10 @@ struct LocalLabels<L> {
 /// its number: (source number, successor index, expander, label code, target's local id).
 type Pending = (u64, u32, u32, u32, u32);
 
-/// The distributed exploration as an [`Engine`]: every worker runs it (inside
+/// The distributed exploration as an [`crate::lts::generate::Engine`]: every worker runs it (inside
 /// [`super::execute`]); worker 0 of process 0 gets the transitions in the sequential order
 /// and hands them to the sink, and with [`ExploreOptions::keep_parents`] rebuilds the paths
-/// to the reported states ([`Engine::trace_to`], then [`Dist::row`]).
+/// to the reported states ([`crate::lts::generate::Engine::trace_to`], then [`Dist::row`]).
 pub struct Dist<'w, S: Portable> {
     pub(super) worker: &'w mut timely::worker::Worker,
     pub(super) sys: &'w S,
