@@ -663,19 +663,15 @@ fn default_value_depth(sort: &Sort, data: &DataSpec, depth: usize) -> Option<Dat
     if depth > 8 {
         return None;
     }
+    if let Some(v) = plain_value(sort) {
+        return Some(v);
+    }
     Some(match sort {
-        Sort::Bool => false_(),
-        Sort::Pos => number(1, Sort::Pos),
-        Sort::Nat | Sort::Int | Sort::Real => number(0, sort.clone()),
-        Sort::List(_) => DataExpr::ListEnum {
+        Sort::Set(_) => DataExpr::SetEnum {
             elems: vec![],
             sort: sort.clone(),
         },
-        Sort::Set(_) | Sort::FSet(_) => DataExpr::SetEnum {
-            elems: vec![],
-            sort: sort.clone(),
-        },
-        Sort::Bag(_) | Sort::FBag(_) => DataExpr::BagEnum {
+        Sort::Bag(_) => DataExpr::BagEnum {
             elems: vec![],
             sort: sort.clone(),
         },
@@ -709,6 +705,8 @@ fn default_value_depth(sort: &Sort, data: &DataSpec, depth: usize) -> Option<Dat
                 }
             })?
         }
+        // Answered by `plain_value` above.
+        _ => return None,
     })
 }
 
@@ -743,23 +741,10 @@ fn representative_avoiding(
     data: &DataSpec,
     visiting: &mut Vec<Sort>,
 ) -> Option<DataExpr> {
+    if let Some(v) = plain_value(sort) {
+        return Some(v);
+    }
     Some(match sort {
-        Sort::Bool => false_(),
-        Sort::Pos => number(1, Sort::Pos),
-        Sort::Nat | Sort::Int | Sort::Real => number(0, sort.clone()),
-        Sort::List(_) => DataExpr::ListEnum {
-            elems: vec![],
-            sort: sort.clone(),
-        },
-        Sort::FSet(_) => DataExpr::SetEnum {
-            elems: vec![],
-            sort: sort.clone(),
-        },
-        Sort::FBag(_) => DataExpr::BagEnum {
-            elems: vec![],
-            sort: sort.clone(),
-        },
-        Sort::Set(_) | Sort::Bag(_) | Sort::Arrow(..) => return None,
         Sort::Named(_) => {
             if visiting.contains(sort) {
                 return None;
@@ -781,6 +766,31 @@ fn representative_avoiding(
             let m = data.mappings.iter().find(|m| m.func.sort == *sort)?;
             DataExpr::Func(m.func.clone())
         }
+        // `Set`, `Bag` and function sorts: mCRL2 builds these from its internal mappings.
+        _ => return None,
+    })
+}
+
+/// The value both [`default_value`] and [`representative`] give the built-in sorts whose
+/// values are written as they are: `false`, `1`, `0`, `[]`, `{}` of `FSet` and `FBag`.
+fn plain_value(sort: &Sort) -> Option<DataExpr> {
+    Some(match sort {
+        Sort::Bool => false_(),
+        Sort::Pos => number(1, Sort::Pos),
+        Sort::Nat | Sort::Int | Sort::Real => number(0, sort.clone()),
+        Sort::List(_) => DataExpr::ListEnum {
+            elems: vec![],
+            sort: sort.clone(),
+        },
+        Sort::FSet(_) => DataExpr::SetEnum {
+            elems: vec![],
+            sort: sort.clone(),
+        },
+        Sort::FBag(_) => DataExpr::BagEnum {
+            elems: vec![],
+            sort: sort.clone(),
+        },
+        _ => return None,
     })
 }
 

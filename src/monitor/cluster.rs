@@ -12,8 +12,8 @@ use std::sync::Arc;
 use super::evidence::counterexample_on;
 use super::product::Product;
 use super::{
-    explore_options, nothing_to_explore, prepare, Automaton, MonitorError, MonitorOptions, Outcome,
-    Verdict,
+    explore_options, nothing_to_explore, outcome_of, prepare, progress_line, Automaton,
+    MonitorError, MonitorOptions, Outcome,
 };
 use crate::data::TermStore;
 use crate::distrib::{execute, Cluster, Dist};
@@ -60,62 +60,33 @@ pub fn check_on(
             }
             let product = Product::new(&sys, &monitor, rw);
             let mut dist = Dist::new(worker, &product, explore_options(&opts), false);
-            if let (true, Some(progress)) = (lead, opts.progress.clone()) {
-                let mut shown = progress;
-                dist.on_progress(Box::new(move |p| {
-                    shown.update(|_| {
-                        format!(
-                            "{} states, {} transitions, level {}, {:.1} s",
-                            p.states, p.transitions, p.level, p.seconds
-                        )
-                    })
-                }));
+            if let (true, Some(mut shown)) = (lead, opts.progress.clone()) {
+                dist.on_progress(Box::new(move |p| shown.update(|_| progress_line(p))));
             }
             let summary = dist.run(&mut ())?;
             if !answers {
                 return Ok(None);
             }
-            let mut outcome = Outcome {
-                verdict: Verdict::Holds,
-                states: summary.states,
-                transitions: summary.transitions,
-                class_word: monitor.dfa.classes() > 1,
-                seconds: summary.seconds,
-            };
-            if summary.action_count > 0 && !lead {
-                // Only worker 0 gathers the violation itself.
-                outcome.verdict = Verdict::Violated {
-                    evidence: None,
-                    steps: None,
+            // Every process counts the violation; worker 0 of process 0 recorded it.
+            let outcome = outcome_of(&summary, monitor.dfa.classes() > 1, |at| {
+                if !(lead && opts.evidence) {
+                    return Ok(None);
+                }
+                let path = dist.trace_to(at)?;
+                let row = |s: StateId| -> Result<Vec<u32>, MonitorError> {
+                    dist.row(s)
+                        .map(|r| product.inner_row(r).to_vec())
+                        .ok_or_else(|| {
+                            MonitorError::Explore(format!("state {s} of the path was not replayed"))
+                        })
                 };
-            } else if let Some(hit) = summary.action_hits.first() {
-                let (evidence, steps) = if opts.evidence {
-                    let path = dist.trace_to(hit.transition.from)?;
-                    let row = |s: StateId| -> Result<Vec<u32>, MonitorError> {
-                        dist.row(s)
-                            .map(|r| product.inner_row(r).to_vec())
-                            .ok_or_else(|| {
-                                MonitorError::Explore(format!(
-                                    "state {s} of the path was not replayed"
-                                ))
-                            })
-                    };
-                    let mut rows = vec![row(StateId(0))?];
-                    for (_, s) in &path {
-                        rows.push(row(*s)?);
-                    }
-                    let labels: Vec<String> =
-                        path.iter().map(|(l, _)| l.text().to_string()).collect();
-                    let ev = counterexample_on(&lps, &sys, &labels, &rows)?;
-                    let steps = ev.trace.steps.len();
-                    (Some(Box::new(ev)), Some(steps))
-                } else {
-                    (None, None)
-                };
-                outcome.verdict = Verdict::Violated { evidence, steps };
-            } else if let Some(reason) = summary.stopped_by {
-                outcome.verdict = Verdict::Stopped(reason);
-            }
+                let mut rows = vec![row(StateId(0))?];
+                for (_, s) in &path {
+                    rows.push(row(*s)?);
+                }
+                let labels: Vec<String> = path.iter().map(|(l, _)| l.text().to_string()).collect();
+                counterexample_on(&lps, &sys, &labels, &rows).map(Some)
+            })?;
             Ok(Some(outcome))
         },
     )?;

@@ -301,16 +301,8 @@ fn check_with(
     let explore = explore_options(opts);
     let _timer = crate::progress::time_stage("exploration");
     let mut explorer = Explorer::new(&product, explore);
-    if let Some(progress) = opts.progress.clone() {
-        let mut shown = progress;
-        explorer.on_progress(move |p| {
-            shown.update(|_| {
-                format!(
-                    "{} states, {} transitions, level {}, {:.1} s",
-                    p.states, p.transitions, p.level, p.seconds
-                )
-            })
-        });
+    if let Some(mut shown) = opts.progress.clone() {
+        explorer.on_progress(move |p| shown.update(|_| progress_line(p)));
     }
     let summary = explorer.run(&mut ()).map_err(|e| match &e {
         crate::lts::ExploreError::System {
@@ -322,25 +314,49 @@ fn check_with(
         )),
         _ => MonitorError::Explore(e.to_string()),
     })?;
-    let mut outcome = Outcome {
-        verdict: Verdict::Holds,
+    outcome_of(&summary, monitor.dfa.classes() > 1, |at| {
+        opts.evidence
+            .then(|| evidence::counterexample(lps, &sys, &product, &explorer, at))
+            .transpose()
+    })
+}
+
+/// The progress line of the product's exploration.
+fn progress_line(p: &crate::lts::Progress) -> String {
+    format!(
+        "{} states, {} transitions, level {}, {:.1} s",
+        p.states, p.transitions, p.level, p.seconds
+    )
+}
+
+/// The outcome of exploring the product, from `summary`: violated when it counted a
+/// violation, with the evidence `counterexample` gives for the violating state when this
+/// worker recorded it (`None`: not asked for); else stopped, or holding.
+fn outcome_of(
+    summary: &crate::lts::ExploreSummary,
+    class_word: bool,
+    counterexample: impl FnOnce(crate::lts::StateId) -> Result<Option<Evidence>, MonitorError>,
+) -> Result<Outcome, MonitorError> {
+    let verdict = if summary.action_count > 0 {
+        let evidence = match summary.action_hits.first() {
+            Some(hit) => counterexample(hit.transition.from)?,
+            None => None,
+        };
+        let steps = evidence.as_ref().map(|e| e.trace.steps.len());
+        Verdict::Violated {
+            evidence: evidence.map(Box::new),
+            steps,
+        }
+    } else if let Some(reason) = summary.stopped_by {
+        Verdict::Stopped(reason)
+    } else {
+        Verdict::Holds
+    };
+    Ok(Outcome {
+        verdict,
         states: summary.states,
         transitions: summary.transitions,
-        class_word: monitor.dfa.classes() > 1,
+        class_word,
         seconds: summary.seconds,
-    };
-    if let Some(hit) = summary.action_hits.first() {
-        let at = hit.transition.from;
-        let (evidence, steps) = if opts.evidence {
-            let ev = evidence::counterexample(lps, &sys, &product, &explorer, at)?;
-            let steps = ev.trace.steps.len();
-            (Some(Box::new(ev)), Some(steps))
-        } else {
-            (None, None)
-        };
-        outcome.verdict = Verdict::Violated { evidence, steps };
-    } else if let Some(reason) = summary.stopped_by {
-        outcome.verdict = Verdict::Stopped(reason);
-    }
-    Ok(outcome)
+    })
 }
