@@ -13,6 +13,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::bes::{Game, Player, VertexId};
+use crate::data::ir::Sort;
 use crate::data::{Rewriter, Substitution, TermId, VarId};
 use crate::evidence::explicit::{label_matches, label_parts, label_view};
 use crate::lts::lps::{KeyAction, LpsSystem, LpsWorker};
@@ -122,6 +123,9 @@ pub struct Product<'a, 's> {
     label_ids: FxHashMap<Vec<u32>, u32>,
     /// Per label: its key (as `LpsSystem` gives it) and actions.
     pub(super) labels: Vec<(Vec<u32>, Actions)>,
+    /// Per label, once a quantifier asked: its arguments and their parts below free
+    /// constructors, with their sorts (what a label may bind a quantifier to).
+    parts: Vec<Vec<(Sort, TermId)>>,
     vals: FxHashMap<Box<[TermId]>, u32>,
     /// The valuations, by number.
     pub(super) val_list: Vec<Box<[TermId]>>,
@@ -166,6 +170,7 @@ impl<'a, 's> Product<'a, 's> {
             trans: Vec::new(),
             label_ids: FxHashMap::default(),
             labels: Vec::new(),
+            parts: Vec::new(),
             vals: FxHashMap::default(),
             val_list: Vec::new(),
             index: VertexIndex::new(),
@@ -806,6 +811,21 @@ impl<'a, 's> Product<'a, 's> {
         Ok(m)
     }
 
+    /// Fills [`Product::parts`] up to label `l` (labels repeat across states: each label's
+    /// parts are found once).
+    fn fill_parts(&mut self, l: usize) {
+        let rw = self.rw.as_ref().expect("the product's data engine");
+        while self.parts.len() <= l {
+            let mut found = Vec::new();
+            for (_, sorts, args) in &self.labels[self.parts.len()].1 {
+                for (sort, t) in sorts.iter().zip(args) {
+                    // The argument and, below free constructors, its parts (`data(d)`).
+                    label_parts(rw, *t, sort, &mut |sort, t| found.push((sort.clone(), t)));
+                }
+            }
+            self.parts.push(found);
+        }
+    }
     /// The values of quantifier `q`'s variables at state `s` under `vals`, each as the
     /// variables' values in their order: those the state's labels bind range over the
     /// arguments of their sort there, the others over the solutions of the data guard.
@@ -817,24 +837,32 @@ impl<'a, 's> Product<'a, 's> {
         vals: &[TermId],
     ) -> Result<Vec<Vec<TermId>>, ProductError> {
         let quant = &self.f.quants[q];
+        let deep = quant.deep;
         let vars = quant.vars.clone();
         let guard = quant.guard;
         let mut ranges: Vec<Vec<TermId>> = vec![Vec::new(); vars.len()];
         if vars.iter().any(|(_, _, by_labels)| *by_labels) {
             let (first, count) = self.transitions_of(s)?;
+            let mut take = |sort: &Sort, t: TermId| {
+                for (i, (_, v, by_labels)) in vars.iter().enumerate() {
+                    if *by_labels && v.sort == *sort && !ranges[i].contains(&t) {
+                        ranges[i].push(t);
+                    }
+                }
+            };
             for k in first..first + u64::from(count) {
                 let l = self.trans[k as usize].0 as usize;
-                let rw = self.rw.as_ref().expect("the product's data engine");
-                for (_, sorts, args) in &self.labels[l].1 {
-                    for (sort, t) in sorts.iter().zip(args) {
-                        // The argument and, below free constructors, its parts (`data(d)`).
-                        label_parts(rw, *t, sort, &mut |sort, t| {
-                            for (i, (_, v, by_labels)) in vars.iter().enumerate() {
-                                if *by_labels && v.sort == *sort && !ranges[i].contains(&t) {
-                                    ranges[i].push(t);
-                                }
-                            }
-                        });
+                if deep {
+                    self.fill_parts(l);
+                    for (sort, t) in &self.parts[l] {
+                        take(sort, *t);
+                    }
+                } else {
+                    // Bound by arguments only: the parts below them are not looked at.
+                    for (_, sorts, args) in &self.labels[l].1 {
+                        for (sort, t) in sorts.iter().zip(args) {
+                            take(sort, *t);
+                        }
                     }
                 }
             }

@@ -63,6 +63,9 @@ pub struct Quant {
     /// the state's own transitions: outside those values the body is constant (`true` under
     /// `forall`), as `forall p, v: Nat . [decide(p, v)] φ`.
     pub vars: Vec<(VarId, Var, bool)>,
+    /// Whether a label binds some variable below a constructor (`data(d)`): then the
+    /// candidates are the labels' parts, not only their arguments.
+    pub deep: bool,
     /// The data guard of the other variables (over the scope and those variables): their
     /// values are its solutions; `true` when there is none (finite sorts only then).
     pub guard: TermId,
@@ -241,12 +244,15 @@ impl Compiler<'_, '_> {
                 let store = self.rw.store();
                 let mut vars = Vec::new();
                 let mut guarded = false;
+                let mut deep = false;
                 for v in vs.iter().filter(|v| fv.contains(v)) {
                     // Bound by the labels of the state's own transitions: a modality's body is
                     // about other states.
                     let mut rw = self.rw.clone();
                     let by_labels = state_const_unless(a, v, forall, false, &mut |e, x| {
-                        holds_var(&mut rw, e, x)
+                        let h = holds_var(&mut rw, e, x);
+                        deep |= h && !matches!(e, crate::data::ir::DataExpr::Var(_));
+                        h
                     });
                     guarded |= !by_labels;
                     vars.push((store.intern_var(v), v.clone(), by_labels));
@@ -281,6 +287,7 @@ impl Compiler<'_, '_> {
                 self.out.quants.push(Quant {
                     forall,
                     vars,
+                    deep,
                     guard,
                     body: body?,
                 });
