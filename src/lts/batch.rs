@@ -23,6 +23,7 @@
 //! path. Only the order in which internal nodes are interned differs, and node numbers
 //! are internal.
 
+use super::table::StateStore;
 use super::tree::{PairTable, SharedLookup, TreeTable, NO_NODE};
 use super::StateId;
 
@@ -72,6 +73,8 @@ pub(super) struct LookupBatch {
     mark: Vec<u64>,
     stamp: u64,
     stage: Vec<Pending>,
+    /// The node numbers the probes of a chained level found, by stage entry.
+    ids: Vec<u32>,
 }
 
 impl LookupBatch {
@@ -164,37 +167,12 @@ impl LookupBatch {
     /// and [`clear`](LookupBatch::clear) empties the batch after.
     pub(super) fn run(&mut self, table: &TreeTable) {
         let (nodes, roots) = table.pair_tables();
-        let kk = self.leaves;
-        let tl = 2 * kk;
+        let tl = 2 * self.leaves;
         let n = self.len();
         // Deepest level first: a node's children are done before it. The nodes of one
         // level do not depend on one another.
         for d in (1..self.dirty.len()).rev() {
-            // Pass 1: the pairs; a node with a child missing is missing, the others' home
-            // slots are prefetched.
-            self.stage.clear();
-            for &(i, j) in &self.dirty[d] {
-                let (i, j) = (i as usize, j as usize);
-                let t = &mut self.trees[j * tl..(j + 1) * tl];
-                let (a, b) = (t[2 * i], t[2 * i + 1]);
-                if (2 * i < kk && a == NO_NODE) || (2 * i + 1 < kk && b == NO_NODE) {
-                    t[i] = NO_NODE;
-                } else {
-                    let (pair, hash) = PairTable::key(a, b);
-                    nodes.prefetch_home(hash);
-                    self.stage.push(Pending {
-                        succ: j as u32,
-                        node: i as u32,
-                        pair,
-                        hash,
-                    });
-                }
-            }
-            self.dirty[d].clear();
-            // Pass 2: the arena cells the home slots name.
-            for e in &self.stage {
-                nodes.prefetch_pair(e.hash);
-            }
+            self.stage_level(d, nodes);
             // Pass 3: probe and intern. A node the index has no room for stays missing for
             // the exclusive path. Two successors with the same new pair meet here in order:
             // the second finds what the first interned.
@@ -203,6 +181,7 @@ impl LookupBatch {
                     nodes.intern_shared_keyed(e.pair, e.hash).unwrap_or(NO_NODE);
             }
         }
+        let kk = self.leaves;
         // The roots, in the same three passes; a root absent from the root table is a new
         // state's, looked up in the table of new states after a pass that prefetches its slot.
         self.found.clear();
@@ -244,6 +223,182 @@ impl LookupBatch {
         }
     }
 
+    /// Passes 1 and 2 of depth `d` (see the module docs): the dirty nodes' pairs staged
+    /// with their hashes, their home slots and then the arena cells those name prefetched;
+    /// a node with a child missing is missing.
+    fn stage_level(&mut self, d: usize, nodes: &PairTable) {
+        let kk = self.leaves;
+        let tl = 2 * kk;
+        self.stage.clear();
+        for &(i, j) in &self.dirty[d] {
+            let (i, j) = (i as usize, j as usize);
+            let t = &mut self.trees[j * tl..(j + 1) * tl];
+            let (a, b) = (t[2 * i], t[2 * i + 1]);
+            if (2 * i < kk && a == NO_NODE) || (2 * i + 1 < kk && b == NO_NODE) {
+                t[i] = NO_NODE;
+            } else {
+                let (pair, hash) = PairTable::key(a, b);
+                nodes.prefetch_home(hash);
+                self.stage.push(Pending {
+                    succ: j as u32,
+                    node: i as u32,
+                    pair,
+                    hash,
+                });
+            }
+        }
+        self.dirty[d].clear();
+        for e in &self.stage {
+            nodes.prefetch_pair(e.hash);
+        }
+    }
+
+    /// Inserts every successor gathered, exclusively and outside phases of shared
+    /// look-ups, in the order of [`push`](LookupBatch::push): appends each one's state and
+    /// whether it is new to `out`, as [`TreeTable::insert`] of each in turn gives; `None`
+    /// when a pair table is full. The sources' trees must be complete (from
+    /// [`TreeTable::decode`] or an earlier insertion). [`clear`](LookupBatch::clear)
+    /// empties the batch after; [`tree`](LookupBatch::tree) has each one's full tree.
+    pub(super) fn insert_all(
+        &mut self,
+        table: &mut TreeTable,
+        out: &mut Vec<(StateId, bool)>,
+    ) -> Option<()> {
+        let tl = 2 * self.leaves;
+        let n = self.len();
+        for d in (1..self.dirty.len()).rev() {
+            let (nodes, _) = table.pair_tables_mut();
+            self.stage_level(d, nodes);
+            for e in &self.stage {
+                let (id, _) = nodes.intern_keyed(e.pair, e.hash)?;
+                self.trees[e.succ as usize * tl + e.node as usize] = id;
+            }
+        }
+        self.roots_in_order(table, n, out)
+    }
+
+    /// Inserts the `n` rows of `rows` (each [`TreeTable::width`] words) exclusively, as
+    /// [`insert_all`](LookupBatch::insert_all) does, each looked up from the tree of the
+    /// row before it (the first from `src`, a complete tree): for rows that come without
+    /// their sources, where neighbours are the nearest trees at hand. A node with no leaf
+    /// below it changed from the row before is that row's node; the others are probed
+    /// together, level by level, and each level is copied down the rows after its probes.
+    /// [`tree`](LookupBatch::tree) has each row's full tree until the batch is cleared.
+    pub(super) fn insert_chained(
+        &mut self,
+        table: &mut TreeTable,
+        src: &[u32],
+        rows: &[u32],
+        n: usize,
+        out: &mut Vec<(StateId, bool)>,
+    ) -> Option<()> {
+        let kk = self.leaves;
+        let tl = 2 * kk;
+        let width = table.width();
+        debug_assert_eq!(src.len(), tl);
+        self.trees.clear();
+        self.trees.resize(n * tl, 0);
+        for k in 0..n {
+            self.trees[k * tl + kk..][..width].copy_from_slice(&rows[k * width..][..width]);
+        }
+        // A node is dirty where a leaf below it differs from the row before's.
+        for k in 0..n {
+            self.stamp += 1;
+            for w in 0..width {
+                let prev = if k == 0 {
+                    src[kk + w]
+                } else {
+                    self.trees[(k - 1) * tl + kk + w]
+                };
+                if self.trees[k * tl + kk + w] == prev {
+                    continue;
+                }
+                let mut i = (kk + w) / 2;
+                while i >= 2 && self.mark[i] != self.stamp {
+                    self.mark[i] = self.stamp;
+                    self.dirty[depth(i)].push((i as u32, k as u32));
+                    i /= 2;
+                }
+            }
+        }
+        for d in (1..self.dirty.len()).rev() {
+            let (lo, hi) = (1usize << d, (2usize << d).min(kk));
+            if lo >= hi {
+                continue;
+            }
+            // The dirty nodes of this level, in row order: staged, prefetched, probed.
+            let (nodes, _) = table.pair_tables_mut();
+            self.stage.clear();
+            for &(i, k) in &self.dirty[d] {
+                let t = &self.trees[k as usize * tl..];
+                let (pair, hash) = PairTable::key(t[2 * i as usize], t[2 * i as usize + 1]);
+                nodes.prefetch_home(hash);
+                self.stage.push(Pending {
+                    succ: k,
+                    node: i,
+                    pair,
+                    hash,
+                });
+            }
+            self.dirty[d].clear();
+            for e in &self.stage {
+                nodes.prefetch_pair(e.hash);
+            }
+            self.ids.clear();
+            for e in &self.stage {
+                self.ids.push(nodes.intern_keyed(e.pair, e.hash)?.0);
+            }
+            // Each row's level is the row before's, with its own dirty nodes written over.
+            let mut e = 0;
+            for k in 0..n {
+                if k == 0 {
+                    self.trees[lo..hi].copy_from_slice(&src[lo..hi]);
+                } else {
+                    self.trees
+                        .copy_within((k - 1) * tl + lo..(k - 1) * tl + hi, k * tl + lo);
+                }
+                while e < self.stage.len() && self.stage[e].succ as usize == k {
+                    self.trees[k * tl + self.stage[e].node as usize] = self.ids[e];
+                    e += 1;
+                }
+            }
+        }
+        self.roots_in_order(table, n, out)
+    }
+
+    /// The roots of the first `n` trees, in three passes (home slots, arena cells, then
+    /// probe or intern in order): each one's state and whether it is new, appended to
+    /// `out`; `None` when the root table is full.
+    fn roots_in_order(
+        &mut self,
+        table: &mut TreeTable,
+        n: usize,
+        out: &mut Vec<(StateId, bool)>,
+    ) -> Option<()> {
+        let tl = 2 * self.leaves;
+        let (_, roots) = table.pair_tables_mut();
+        self.stage.clear();
+        for j in 0..n {
+            let t = &self.trees[j * tl..(j + 1) * tl];
+            let (pair, hash) = PairTable::key(t[2], t[3]);
+            roots.prefetch_home(hash);
+            self.stage.push(Pending {
+                succ: j as u32,
+                node: 1,
+                pair,
+                hash,
+            });
+        }
+        for e in &self.stage {
+            roots.prefetch_pair(e.hash);
+        }
+        for e in &self.stage {
+            let (id, new) = roots.intern_keyed(e.pair, e.hash)?;
+            out.push((StateId(id), new));
+        }
+        Some(())
+    }
+
     /// Empties the batch (sources and successors), keeping its allocations.
     pub(super) fn clear(&mut self) {
         for level in &mut self.dirty {
@@ -254,6 +409,128 @@ impl LookupBatch {
         self.src_of.clear();
         self.pos.clear();
         self.found.clear();
+    }
+}
+
+/// Rows inserted one after the other into a tree table, their look-ups pipelined as the
+/// explorer's are (a [`LookupBatch`] of [`BATCH_LOOKUPS`] rows a pass), exclusively and
+/// without provisional numbers: for the searches that insert the successors of one state
+/// at a time (the product, `product::build`) and for a worker that owns part of a state
+/// space and receives the rows it must look up from elsewhere (`distrib`). One look-up at
+/// a time waits on a cache miss at every tree level: 43 % of a distributed worker's time on
+/// D.1, and most of the product's beyond a hundred million states.
+#[derive(Debug, Default)]
+pub struct BatchInsert {
+    batch: Option<LookupBatch>,
+    /// The tree of the last row inserted (empty before the first).
+    last: Vec<u32>,
+    work: Vec<u32>,
+    keys: Vec<u32>,
+}
+
+impl BatchInsert {
+    /// An inserter with nothing inserted yet.
+    pub fn new() -> BatchInsert {
+        BatchInsert::default()
+    }
+
+    /// Inserts the `n` rows of `rows` (each [`TreeTable::width`] words, one after the
+    /// other) into `table` in order, each looked up from `src` (the full tree array of a
+    /// state, from [`TreeTable::decode`], whose unchanged subtrees it keeps), appending
+    /// what [`TreeTable::insert`] of each row in turn gives: its number and whether it is
+    /// new. `None` when a pair table is full.
+    pub fn insert_from(
+        &mut self,
+        table: &mut TreeTable,
+        src: &[u32],
+        rows: &[u32],
+        n: usize,
+        out: &mut Vec<(StateId, bool)>,
+    ) -> Option<()> {
+        let width = table.width();
+        debug_assert_eq!(rows.len(), n * width);
+        debug_assert_eq!(src.len(), table.tree_len());
+        let mut b = self.take_batch(table);
+        let mut j = 0;
+        let mut res = Some(());
+        while j < n && res.is_some() {
+            let end = (j + BATCH_LOOKUPS).min(n);
+            b.source(src);
+            for k in j..end {
+                b.push(&rows[k * width..(k + 1) * width], k as u64);
+            }
+            res = b.insert_all(table, out);
+            b.clear();
+            j = end;
+        }
+        self.batch = Some(b);
+        res
+    }
+
+    /// Inserts the `n` rows of `rows` (each [`StateStore::width`] words) into `store` in
+    /// order, appending each one's number and whether it is new, as
+    /// [`StateStore::lookup`] and [`StateStore::insert_key`] of each in turn give; `None`
+    /// when the store is full. Each row of the tree store is looked up from the tree of
+    /// the row before it (rows that arrive together mostly come from a few states).
+    pub fn insert(
+        &mut self,
+        store: &mut StateStore,
+        rows: &[u32],
+        n: usize,
+        out: &mut Vec<(StateId, bool)>,
+    ) -> Option<()> {
+        let width = store.width();
+        debug_assert_eq!(rows.len(), n * width);
+        let row = |j: usize| &rows[j * width..(j + 1) * width];
+        if store.tree().is_none() {
+            for j in 0..n {
+                self.keys.clear();
+                let got = match store.lookup(&[], row(j), &mut self.work, &mut self.keys) {
+                    Ok(id) => (id, false),
+                    Err(h) => store.insert_key(&self.keys, h)?,
+                };
+                out.push(got);
+            }
+            return Some(());
+        }
+        let Some(table) = store.tree_mut() else {
+            unreachable!("a tree store, asked just above")
+        };
+        let mut j = 0;
+        if self.last.len() != table.tree_len() && n > 0 {
+            // No tree to start from yet: the first row alone gives one.
+            out.push(table.insert(row(0))?);
+            table.decode(out[out.len() - 1].0, &mut self.last);
+            j = 1;
+        }
+        let mut b = self.take_batch(table);
+        let mut res = Some(());
+        while j < n && res.is_some() {
+            let end = (j + BATCH_LOOKUPS).min(n);
+            res = b.insert_chained(
+                table,
+                &self.last,
+                &rows[j * width..end * width],
+                end - j,
+                out,
+            );
+            if res.is_some() {
+                self.last.clear();
+                self.last.extend_from_slice(b.tree(end - j - 1));
+            }
+            b.clear();
+            j = end;
+        }
+        self.batch = Some(b);
+        res
+    }
+
+    /// The look-up batch, made for `table`'s trees (given back by the caller).
+    fn take_batch(&mut self, table: &TreeTable) -> LookupBatch {
+        match self.batch.take() {
+            Some(b) if 2 * b.leaves == table.tree_len() => b,
+            _ => LookupBatch::new(table),
+        }
     }
 }
 
@@ -339,6 +616,67 @@ mod tests {
                 assert!(b.is_empty());
                 total += ids.len();
                 assert_eq!(t.len(), 1 + total, "width {width} phase {phase}");
+            }
+        }
+    }
+
+    /// The exclusive batched insertion numbers rows exactly as one insertion at a time
+    /// does (the reference: [`TreeTable::insert`] on a second table), for every width, from
+    /// a given source and from the last row, with rows repeated inside a call and across
+    /// calls, and for the flat store too.
+    #[test]
+    fn batched_insertion_agrees_with_single_insertion() {
+        for width in 0..10usize {
+            let mut seed = 77 + width as u64;
+            let mut fast = TreeTable::new(width);
+            let mut store = StateStore::new(crate::lts::table::StoreKind::Tree, width);
+            let mut flat = StateStore::new(crate::lts::table::StoreKind::Table, width);
+            let mut reference = TreeTable::new(width);
+            let (mut bi, mut bs, mut bf) =
+                (BatchInsert::new(), BatchInsert::new(), BatchInsert::new());
+            let row0: Vec<u32> = (0..width as u32).collect();
+            assert_eq!(fast.insert(&row0), reference.insert(&row0));
+            for (b, st) in [(&mut bs, &mut store), (&mut bf, &mut flat)] {
+                let mut got = Vec::new();
+                b.insert(st, &row0, 1, &mut got).unwrap();
+                assert_eq!(got, [(StateId(0), true)]);
+            }
+            let mut src = Vec::new();
+            for call in 0..40 {
+                let n = (next(&mut seed) % 70) as usize;
+                let s = StateId((next(&mut seed) % fast.len() as u64) as u32);
+                fast.decode(s, &mut src);
+                let base = fast.row_of(&src).to_vec();
+                let mut rows = Vec::new();
+                for _ in 0..n {
+                    for &v in &base {
+                        let w = if next(&mut seed).is_multiple_of(3) {
+                            (next(&mut seed) % 5) as u32
+                        } else {
+                            v
+                        };
+                        rows.push(w);
+                    }
+                }
+                let want: Vec<_> = (0..n)
+                    .map(|k| reference.insert(&rows[k * width..(k + 1) * width]).unwrap())
+                    .collect();
+                let mut got = Vec::new();
+                bi.insert_from(&mut fast, &src, &rows[..n * width], n, &mut got)
+                    .unwrap();
+                assert_eq!(got, want, "width {width} call {call}: from a source");
+                for (b, st) in [(&mut bs, &mut store), (&mut bf, &mut flat)] {
+                    got.clear();
+                    b.insert(st, &rows[..n * width], n, &mut got).unwrap();
+                    assert_eq!(got, want, "width {width} call {call}: from the last row");
+                }
+            }
+            // Every tree the batch left decodes to its row.
+            let mut t = Vec::new();
+            for id in 0..fast.len() as u32 {
+                fast.decode(StateId(id), &mut t);
+                reference.decode(StateId(id), &mut src);
+                assert_eq!(fast.row_of(&t), reference.row_of(&src));
             }
         }
     }

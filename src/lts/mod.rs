@@ -163,6 +163,7 @@ use thiserror::Error;
 
 use crate::artifact::{self, Artifact, ArtifactError, ArtifactKind};
 
+pub use batch::BatchInsert;
 pub use explore::{
     ExploreError, ExploreOptions, ExploreSummary, Explorer, PhaseSeconds, Progress, Strategy,
     TransitionSink, TransitionSystem,

@@ -309,6 +309,15 @@ impl StateStore {
         }
     }
 
+    /// The tree table, exclusively (`None` for the flat table): for the pipelined
+    /// insertions of `lts::BatchInsert`.
+    pub fn tree_mut(&mut self) -> Option<&mut TreeTable> {
+        match self {
+            StateStore::Table(_) => None,
+            StateStore::Tree(t, _) => Some(t),
+        }
+    }
+
     /// Inserts the state of a provisional number from a shared look-up of the tree table
     /// ([`tree`](StateStore::tree)) unless present; returns its number and
     /// whether it is new, or `None` when the store is full.

@@ -285,8 +285,14 @@ impl PairTable {
     /// The number of `(a, b)` and whether it is new, inserting it if absent; `None` when the
     /// table is full ([`MAX_PAIRS`]).
     pub fn intern(&mut self, a: u32, b: u32) -> Option<(u32, bool)> {
-        let p = pack(a, b);
-        let h = hash_pair(p);
+        let (p, h) = PairTable::key(a, b);
+        self.intern_keyed(p, h)
+    }
+
+    /// [`intern`](PairTable::intern) of a packed pair `p` of hash `h` (from
+    /// [`key`](PairTable::key)).
+    #[inline]
+    pub(super) fn intern_keyed(&mut self, p: u64, h: u64) -> Option<(u32, bool)> {
         let pos = match self.probe(p, h) {
             Ok(s) => return Some((s, false)),
             Err(pos) => pos,
@@ -650,6 +656,17 @@ impl TreeTable {
     /// shared look-ups).
     pub(super) fn pair_tables(&self) -> (&PairTable, &PairTable) {
         (&self.nodes, &self.roots)
+    }
+
+    /// The node table and the root table, exclusively, for the pipelined insertions of
+    /// `lts/batch.rs` outside phases of shared look-ups (no provisional numbers are open:
+    /// a root absent from the root table is a new state).
+    pub(super) fn pair_tables_mut(&mut self) -> (&mut PairTable, &mut PairTable) {
+        debug_assert!(
+            self.unindexed.is_empty(),
+            "a phase of shared look-ups is open"
+        );
+        (&mut self.nodes, &mut self.roots)
     }
 
     /// Starts loading the slot of root pair `(a, b)` in the table of new states, ahead of

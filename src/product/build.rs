@@ -18,6 +18,7 @@ use crate::data::{Rewriter, Substitution, TermId, VarId};
 use crate::evidence::explicit::{label_matches, label_parts, label_view};
 use crate::lts::lps::{KeyAction, LpsSystem, LpsWorker};
 use crate::lts::tree::TreeTable;
+use crate::lts::BatchInsert;
 use crate::lts::{StateId, TransitionSystem};
 use crate::progress::Watch;
 
@@ -141,9 +142,13 @@ pub struct Product<'a, 's> {
     matched: FxHashMap<(u32, u32, u32), bool>,
     /// Scratch for the initial state's row.
     row: Vec<u32>,
-    /// Scratch for an expanded state's tree and a successor's.
+    /// Scratch for an expanded state's tree, its successors' rows and labels, and what
+    /// their insertion found.
     src: Vec<u32>,
-    tree: Vec<u32>,
+    rows: Vec<u32>,
+    row_labels: Vec<u32>,
+    found: Vec<(StateId, bool)>,
+    inserter: BatchInsert,
     /// Whether exploration stopped early, the initial vertex decided.
     pub closed_early: bool,
     /// Lean mode ([`Product::lean`]): vertices are not numbered, only handed out.
@@ -181,7 +186,10 @@ impl<'a, 's> Product<'a, 's> {
             matched: FxHashMap::default(),
             row: Vec::new(),
             src: Vec::new(),
-            tree: Vec::new(),
+            rows: Vec::new(),
+            row_labels: Vec::new(),
+            found: Vec::new(),
+            inserter: BatchInsert::new(),
             closed_early: false,
             lean: false,
             cached: u32::MAX,
@@ -472,23 +480,22 @@ impl<'a, 's> Product<'a, 's> {
                 return Ok(span);
             }
         }
-        // The source's tree: a successor's unchanged subtrees keep its node numbers, so
-        // only the paths to changed parameters are looked up.
+        // The successors are gathered, then inserted together from the source's tree
+        // (`lts::BatchInsert`): a successor's unchanged subtrees keep the source's node
+        // numbers, and the look-ups of the changed paths overlap their cache misses.
         let mut src = std::mem::take(&mut self.src);
         self.states.decode(StateId(s), &mut src);
         let row = self.states.row_of(&src).to_vec();
-        let mut tree = std::mem::take(&mut self.tree);
         let start = self.trans.len() as u64;
         let sys = self.sys;
-        let lean = self.lean;
-        let (label_ids, labels, states, spans, trans) = (
+        let (label_ids, labels, rows, row_labels) = (
             &mut self.label_ids,
             &mut self.labels,
-            &mut self.states,
-            &mut self.spans,
-            &mut self.trans,
+            &mut self.rows,
+            &mut self.row_labels,
         );
-        let mut full = false;
+        rows.clear();
+        row_labels.clear();
         sys.successors(&mut self.worker, &row, &mut |key, next| {
             let l = match label_ids.get(key) {
                 Some(&l) => l,
@@ -499,28 +506,30 @@ impl<'a, 's> Product<'a, 's> {
                     l
                 }
             };
-            let found = match states.lookup(&src, next, &mut tree) {
-                Some(id) => Some((id, false)),
-                None => states.insert_tree(&mut tree),
-            };
-            match found {
-                Some((t, new)) => {
-                    if new && !lean {
-                        spans.push((u64::MAX, 0));
-                    }
-                    trans.push((l, t.0));
-                }
-                None => full = true,
-            }
+            rows.extend_from_slice(next);
+            row_labels.push(l);
         })?;
+        self.found.clear();
+        let inserted = self.inserter.insert_from(
+            &mut self.states,
+            &src,
+            &self.rows,
+            self.row_labels.len(),
+            &mut self.found,
+        );
         self.src = src;
-        self.tree = tree;
-        if full {
+        if inserted.is_none() {
             return Err(ProductError::TooLarge(u32::MAX as usize));
+        }
+        for (&l, &(t, new)) in self.row_labels.iter().zip(&self.found) {
+            if new && !self.lean {
+                self.spans.push((u64::MAX, 0));
+            }
+            self.trans.push((l, t.0));
         }
         let span = (start, (self.trans.len() as u64 - start) as u32);
         self.generated += u64::from(span.1);
-        if lean {
+        if self.lean {
             self.cached = s;
         } else {
             self.spans[s as usize] = span;
