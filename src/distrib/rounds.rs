@@ -11,9 +11,13 @@ use crate::budget::StopReason;
 use crate::lts::generate::GenerateError;
 use crate::lts::table::StateStore;
 use crate::lts::{
-    explore::ActionHit, ExploreOptions, ExploreSummary, Label, LabelId, Progress, StateId,
-    Transition, TransitionSink,
+    explore::ActionHit, BatchInsert, ExploreOptions, ExploreSummary, Label, LabelId, Progress,
+    StateId, Transition, TransitionSink,
 };
+
+/// The most received rows decoded before their look-ups run (a bound on the scratch, which
+/// holds a whole row and a position per row).
+const ABSORB_ROWS: usize = 4096;
 
 /// Record kinds (each a run of `u32` words; see the round that sends it).
 const SUCC: u32 = 1;
@@ -148,10 +152,10 @@ impl<S: Portable> Dist<'_, S> {
         let mut ctx = Ctx::<S> {
             store: StateStore::new(self.opts.store, width),
             codec: S::Codec::default(),
-            key: Vec::new(),
-            work: Vec::new(),
-            src: Vec::new(),
-            dec: Vec::with_capacity(width),
+            inserter: BatchInsert::new(),
+            rows: Vec::new(),
+            meta: Vec::new(),
+            found: Vec::new(),
         };
         let detect = !self.opts.detect_actions.is_empty();
         // Numbers of all states are kept only when transitions or action hits need their
@@ -680,39 +684,35 @@ impl<S: Portable> Dist<'_, S> {
 struct Ctx<S: Portable> {
     store: StateStore,
     codec: S::Codec,
-    key: Vec<u32>,
-    work: Vec<u32>,
-    /// The tree of the last state found, whose unchanged subtrees the next look-up reuses
-    /// (successors that arrive together mostly come from one state and differ in a few
-    /// values).
-    src: Vec<u32>,
-    dec: Vec<u32>,
+    /// The look-ups of received rows, pipelined (`lts::BatchInsert`).
+    inserter: BatchInsert,
+    /// Rows decoded from one batch of records, waiting for their look-ups, and what each
+    /// found.
+    rows: Vec<u32>,
+    meta: Vec<(u64, u32, u32)>,
+    found: Vec<(StateId, bool)>,
 }
 
 impl<S: Portable> Ctx<S> {
+    /// Inserts the `n` rows of `self.rows` into the store, in order; their (local id, new)
+    /// in `self.found`.
+    fn insert_rows(&mut self, n: usize) -> Result<(), GenerateError> {
+        self.found.clear();
+        self.inserter
+            .insert(&mut self.store, &self.rows, n, &mut self.found)
+            .ok_or_else(|| {
+                GenerateError::Explore(
+                    "a worker's part of the state space has more than 2^32 states or tree nodes: use more workers".into(),
+                )
+            })
+    }
+
     /// Inserts `row` into the store: (local id, new).
     fn insert(&mut self, row: &[u32]) -> Result<(u32, bool), GenerateError> {
-        self.key.clear();
-        match self.store.lookup(&self.src, row, &mut self.work, &mut self.key) {
-            Ok(id) => {
-                std::mem::swap(&mut self.src, &mut self.work);
-                Ok((id.0, false))
-            }
-            Err(h) => self
-                .store
-                .insert_key(&self.key, h)
-                .map(|(id, new)| {
-                    // The tree of a miss is complete but where the node index was full; a
-                    // gap there only makes the next look-up miss and insert (and so find).
-                    std::mem::swap(&mut self.src, &mut self.work);
-                    (id.0, new)
-                })
-                .ok_or_else(|| {
-                    GenerateError::Explore(
-                        "a worker's part of the state space has more than 2^32 states or tree nodes: use more workers".into(),
-                    )
-                }),
-        }
+        self.rows.clear();
+        self.rows.extend_from_slice(row);
+        self.insert_rows(1)?;
+        Ok((self.found[0].0 .0, self.found[0].1))
     }
 }
 
@@ -828,7 +828,9 @@ impl<S: Portable> Dist<'_, S> {
         }
     }
 
-    /// Looks up the successors of one SUCC batch, defining the values it defines.
+    /// Looks up the successors of one SUCC batch, defining the values it defines: the
+    /// records are decoded first, then looked up together (`lts::BatchInsert`), then kept
+    /// in order.
     fn absorb(
         &self,
         own: &mut Owner,
@@ -840,63 +842,77 @@ impl<S: Portable> Dist<'_, S> {
         let errors = &mut got.errors;
         let width = self.sys.state_width();
         let values = &mut got.dict.received[sender as usize];
+        ctx.rows.clear();
+        ctx.meta.clear();
         let mut i = 0;
-        while i < recs.len() {
+        'records: while i < recs.len() {
             if recs[i] == DEF {
                 let (id, n) = (recs.get(i + 1), recs.get(i + 2));
                 let (Some(&id), Some(&n)) = (id, n) else {
                     errors.push("a value definition was cut short".into());
-                    return;
+                    break;
                 };
                 let Some(words) = recs.get(i + 3..i + 3 + n as usize) else {
                     errors.push("a value definition was cut short".into());
-                    return;
+                    break;
                 };
                 i += 3 + n as usize;
                 match self.sys.decode_value(&mut ctx.codec, words) {
                     Ok(v) if id as usize == values.len() => values.push(v),
                     Ok(_) => {
                         errors.push("value definitions arrived out of order".into());
-                        return;
+                        break;
                     }
                     Err(e) => {
                         errors.push(e.to_string());
-                        return;
+                        break;
                     }
                 }
                 continue;
             }
             let Some(r) = recs.get(i..i + 5 + width) else {
                 errors.push("a successor record was cut short".into());
-                return;
+                break;
             };
             i += 5 + width;
-            let (c, j, code) = (join(r[1], r[2]), r[3], r[4]);
-            let mut dec = std::mem::take(&mut ctx.dec);
-            dec.clear();
+            let at = ctx.rows.len();
             for (pos, &id) in r[5..].iter().enumerate() {
                 if self.sys.literal(pos) {
-                    dec.push(id);
+                    ctx.rows.push(id);
                     continue;
                 }
                 match values.get(id as usize) {
-                    Some(&v) => dec.push(v),
+                    Some(&v) => ctx.rows.push(v),
                     None => {
                         errors.push(format!("value {id} was used before it was defined"));
-                        ctx.dec = dec;
-                        return;
+                        ctx.rows.truncate(at);
+                        break 'records;
                     }
                 }
             }
-            let inserted = ctx.insert(&dec);
-            ctx.dec = dec;
-            let (lid, new) = match inserted {
-                Ok(x) => x,
-                Err(e) => {
-                    errors.push(e.to_string());
-                    return;
-                }
-            };
+            ctx.meta.push((join(r[1], r[2]), r[3], r[4]));
+            if ctx.meta.len() == ABSORB_ROWS && !self.keep(own, ctx, errors, sender) {
+                return;
+            }
+        }
+        self.keep(own, ctx, errors, sender);
+    }
+
+    /// Looks up the rows `absorb` decoded and keeps, in order, each new state's first
+    /// position and the transitions wanted; false after an error.
+    fn keep(
+        &self,
+        own: &mut Owner,
+        ctx: &mut Ctx<S>,
+        errors: &mut Vec<String>,
+        sender: u32,
+    ) -> bool {
+        if let Err(e) = ctx.insert_rows(ctx.meta.len()) {
+            errors.push(e.to_string());
+            return false;
+        }
+        for (&(c, j, code), &(lid, new)) in ctx.meta.iter().zip(&ctx.found) {
+            let lid = lid.0;
             if lid >= own.base {
                 let k = (lid - own.base) as usize;
                 if new {
@@ -909,6 +925,9 @@ impl<S: Portable> Dist<'_, S> {
                 own.pending.push((c, j, sender, code, lid));
             }
         }
+        ctx.rows.clear();
+        ctx.meta.clear();
+        true
     }
 }
 
