@@ -13,20 +13,10 @@ use super::print::sort_to_string;
 use super::typecheck::Checker;
 use crate::syntax::ast;
 
-/// The names of mCRL2's built-in functions that muon does not implement yet; they are
-/// reserved all the same, so that what mCRL2 rejects muon rejects too.
-const RESERVED_UNIMPLEMENTED: &[(&str, &str)] = &[("pick", "FSet(S) -> S")];
-
 /// The built-in function named `name`, printed with one of its signatures
 /// (`round: Real -> Int`), if `name` is reserved by mCRL2.
 pub fn builtin_named(name: &str) -> Option<String> {
-    if let Some(sig) = builtins::signatures(name).next() {
-        return Some(sig.to_string());
-    }
-    RESERVED_UNIMPLEMENTED
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(n, s)| format!("{n}: {s}"))
+    builtins::signatures(name).next().map(|sig| sig.to_string())
 }
 
 /// The declared function named `name` in `data` (map, constructor, projection or
