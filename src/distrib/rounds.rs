@@ -711,7 +711,10 @@ impl<S: Portable> Ctx<S> {
     fn insert(&mut self, row: &[u32]) -> Result<(u32, bool), GenerateError> {
         self.rows.clear();
         self.rows.extend_from_slice(row);
-        self.insert_rows(1)?;
+        let inserted = self.insert_rows(1);
+        // The scratch is the received rows' (`absorb`): nothing of this row stays in it.
+        self.rows.clear();
+        inserted?;
         Ok((self.found[0].0 .0, self.found[0].1))
     }
 }

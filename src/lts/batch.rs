@@ -181,29 +181,11 @@ impl LookupBatch {
                     nodes.intern_shared_keyed(e.pair, e.hash).unwrap_or(NO_NODE);
             }
         }
-        let kk = self.leaves;
         // The roots, in the same three passes; a root absent from the root table is a new
         // state's, looked up in the table of new states after a pass that prefetches its slot.
         self.found.clear();
-        self.stage.clear();
-        for j in 0..n {
-            let t = &self.trees[j * tl..(j + 1) * tl];
-            self.found.push(SharedLookup::Missing);
-            if (kk > 2 && t[2] == NO_NODE) || (kk > 3 && t[3] == NO_NODE) {
-                continue;
-            }
-            let (pair, hash) = PairTable::key(t[2], t[3]);
-            roots.prefetch_home(hash);
-            self.stage.push(Pending {
-                succ: j as u32,
-                node: 1,
-                pair,
-                hash,
-            });
-        }
-        for e in &self.stage {
-            roots.prefetch_pair(e.hash);
-        }
+        self.found.resize(n, SharedLookup::Missing);
+        self.stage_roots(roots, n);
         // The stage's front is done with as the roots are found: it keeps the new states.
         let mut fresh = 0;
         for k in 0..self.stage.len() {
@@ -328,22 +310,7 @@ impl LookupBatch {
             }
             // The dirty nodes of this level, in row order: staged, prefetched, probed.
             let (nodes, _) = table.pair_tables_mut();
-            self.stage.clear();
-            for &(i, k) in &self.dirty[d] {
-                let t = &self.trees[k as usize * tl..];
-                let (pair, hash) = PairTable::key(t[2 * i as usize], t[2 * i as usize + 1]);
-                nodes.prefetch_home(hash);
-                self.stage.push(Pending {
-                    succ: k,
-                    node: i,
-                    pair,
-                    hash,
-                });
-            }
-            self.dirty[d].clear();
-            for e in &self.stage {
-                nodes.prefetch_pair(e.hash);
-            }
+            self.stage_level(d, nodes);
             self.ids.clear();
             for e in &self.stage {
                 self.ids.push(nodes.intern_keyed(e.pair, e.hash)?.0);
@@ -375,11 +342,27 @@ impl LookupBatch {
         n: usize,
         out: &mut Vec<(StateId, bool)>,
     ) -> Option<()> {
-        let tl = 2 * self.leaves;
         let (_, roots) = table.pair_tables_mut();
+        self.stage_roots(roots, n);
+        for e in &self.stage {
+            let (id, new) = roots.intern_keyed(e.pair, e.hash)?;
+            out.push((StateId(id), new));
+        }
+        Some(())
+    }
+
+    /// The first two passes over the roots of the first `n` trees: the root pairs of the
+    /// trees with both children (every tree outside a phase of shared look-ups) staged,
+    /// their home slots and then their arena cells prefetched.
+    fn stage_roots(&mut self, roots: &PairTable, n: usize) {
+        let kk = self.leaves;
+        let tl = 2 * kk;
         self.stage.clear();
         for j in 0..n {
             let t = &self.trees[j * tl..(j + 1) * tl];
+            if (kk > 2 && t[2] == NO_NODE) || (kk > 3 && t[3] == NO_NODE) {
+                continue;
+            }
             let (pair, hash) = PairTable::key(t[2], t[3]);
             roots.prefetch_home(hash);
             self.stage.push(Pending {
@@ -392,11 +375,6 @@ impl LookupBatch {
         for e in &self.stage {
             roots.prefetch_pair(e.hash);
         }
-        for e in &self.stage {
-            let (id, new) = roots.intern_keyed(e.pair, e.hash)?;
-            out.push((StateId(id), new));
-        }
-        Some(())
     }
 
     /// Empties the batch (sources and successors), keeping its allocations.
