@@ -15,14 +15,16 @@
 //! when the corpus is absent.
 #![cfg(feature = "corpus")]
 
+#[path = "cli_common/mod.rs"]
+mod cli_common;
 #[path = "shared_corpus/mod.rs"]
 mod shared_corpus;
+use cli_common::wait_limited;
 
-use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Pairs and routes known not to finish yet, with the stage that stops them.
 /// (`model`, `formula`, route `'A'`, `'P'`, `'B'` or `'E'`, reason). Never a wrong verdict.
@@ -46,50 +48,33 @@ fn muon() -> &'static str {
 
 /// Runs `muon args…` with a time limit; `Ok(stdout)` on success.
 fn run(args: &[&std::ffi::OsStr], limit: Duration) -> Result<String, String> {
-    let mut child = Command::new(muon())
+    let child = Command::new(muon())
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot start muon: {e}"))?;
-    let start = Instant::now();
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) => {
-                let mut out = String::new();
-                let mut err = String::new();
-                if let Some(mut o) = child.stdout.take() {
-                    let _ = o.read_to_string(&mut out);
-                }
-                if let Some(mut e) = child.stderr.take() {
-                    let _ = e.read_to_string(&mut err);
-                }
-                // `check` exits 1 when the formula is false: a verdict, not an error.
-                let says_false = out
-                    .lines()
-                    .next()
-                    .is_some_and(|l| l.split_whitespace().last() == Some("false"));
-                if status.success() || (status.code() == Some(1) && says_false) {
-                    return Ok(out);
-                }
-                let msg: String = err
-                    .lines()
-                    .map(str::trim)
-                    .filter(|l| !l.is_empty())
-                    .take(2)
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                return Err(msg);
-            }
-            Ok(None) if start.elapsed() > limit => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!("time limit of {} s", limit.as_secs()));
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(e) => return Err(e.to_string()),
-        }
+    let Ok(output) = wait_limited(child, limit) else {
+        return Err(format!("time limit of {} s", limit.as_secs()));
+    };
+    let out = String::from_utf8_lossy(&output.stdout).into_owned();
+    let err = String::from_utf8_lossy(&output.stderr);
+    // `check` exits 1 when the formula is false: a verdict, not an error.
+    let says_false = out
+        .lines()
+        .next()
+        .is_some_and(|l| l.split_whitespace().last() == Some("false"));
+    if output.status.success() || (output.status.code() == Some(1) && says_false) {
+        return Ok(out);
     }
+    let msg: String = err
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(" ");
+    Err(msg)
 }
 
 fn verdict(stdout: &str) -> Outcome {

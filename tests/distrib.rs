@@ -7,7 +7,7 @@
 
 #[path = "cli_common/mod.rs"]
 mod cli_common;
-use cli_common::{muon, s};
+use cli_common::{muon, s, wait_limited};
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -38,22 +38,13 @@ fn spawn(args: &[String]) -> Child {
 }
 
 /// Waits for `child` at most `limit`; kills it and fails the test when it hangs.
-fn finish(mut child: Child, limit: Duration, what: &str) -> Output {
-    let start = Instant::now();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            return child.wait_with_output().unwrap();
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "{what} hung for {limit:?}; stderr:\n{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+fn finish(child: Child, limit: Duration, what: &str) -> Output {
+    wait_limited(child, limit).unwrap_or_else(|out| {
+        panic!(
+            "{what} hung for {limit:?}; stderr:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
 }
 
 /// Runs `lps2lts` with `args` on `processes` processes of `workers` workers each;

@@ -47,6 +47,7 @@
 
 mod comm;
 mod connect;
+mod partition;
 mod paths;
 mod rounds;
 

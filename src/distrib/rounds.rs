@@ -39,23 +39,7 @@ const HELLO: u32 = 11;
 const REPORT: u32 = 15;
 
 /// Words of a CONTROL record.
-const CONTROL_WORDS: usize = 16;
-
-/// The owner of a state: a hash of its values (the same on every process).
-fn owner_of<S: Portable>(sys: &S, codec: &mut S::Codec, row: &[u32], peers: u32) -> u32 {
-    let mut h: u64 = 0x243F_6A88_85A3_08D3;
-    for (pos, &w) in row.iter().enumerate() {
-        let v = if sys.literal(pos) {
-            (w as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93)
-        } else {
-            sys.value_hash(codec, w)
-        };
-        h = (h ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        h ^= h >> 29;
-    }
-    h ^= h >> 32;
-    (h % peers as u64) as u32
-}
+const CONTROL_WORDS: usize = 18;
 
 /// A successor record starts with this word; a value definition with [`DEF`].
 const STATE: u32 = 0;
@@ -115,6 +99,8 @@ struct Totals {
     actions: u64,
     table_bytes: u64,
     sent_words: u64,
+    /// Successors sent to another worker so far (the others stayed with their source's).
+    remote: u64,
     stop: Option<StopReason>,
     error: bool,
 }
@@ -170,6 +156,7 @@ impl<S: Portable> Dist<'_, S> {
         let mut global: FxHashMap<(u32, u32), LabelId> = FxHashMap::default();
         let mut text_ids: FxHashMap<String, LabelId> = FxHashMap::default();
         let mut summary = ExploreSummary::default();
+        let partition = super::partition::Partition::choose(sys, &mut ctx.codec, peers);
 
         // Round 0: every process built the same symbols (or the values cannot travel).
         // The options that shape the rounds must be the same everywhere too.
@@ -183,6 +170,7 @@ impl<S: Portable> Dist<'_, S> {
             o.record_limit as u64,
         ]
         .into_iter()
+        .chain(partition.positions().iter().map(|&p| p as u64))
         .chain(
             o.detect_actions
                 .iter()
@@ -219,7 +207,7 @@ impl<S: Portable> Dist<'_, S> {
             deadlocks: Vec::new(),
             errors: Vec::new(),
         };
-        if owner_of(sys, &mut ctx.codec, &row, peers) == me {
+        if partition.owner(sys, &mut ctx.codec, &row) == me {
             let lid = ctx.insert(&row)?.0;
             frontier.push((0, lid));
             if keep_numbers {
@@ -233,6 +221,7 @@ impl<S: Portable> Dist<'_, S> {
         let mut stopped_at_max = max.is_some_and(|m| m <= 1);
         let mut cur = Vec::new();
         let mut deadlocks_sent = 0usize;
+        let mut remote: u64 = 0;
         let mut last_report = start;
         // Worker 0: the action hits and deadlocks so far, in the sequential order.
         let mut hits: Vec<ActionHit> = Vec::new();
@@ -277,7 +266,8 @@ impl<S: Portable> Dist<'_, S> {
                 let (mut n, mut state_hits) = (0u32, 0u32);
                 let mut failed: Option<String> = None;
                 let opts = &self.opts;
-                let r = sys.successors(&mut sw, ctx.store.row_of(&cur), &mut |lab, next| {
+                let src = ctx.store.row_of(&cur);
+                let r = sys.successors(&mut sw, src, &mut |lab, next| {
                     if failed.is_some() {
                         return;
                     }
@@ -308,7 +298,16 @@ impl<S: Portable> Dist<'_, S> {
                     };
                     let hit = local_labels.hits[code as usize];
                     state_hits += hit as u32;
-                    let owner = owner_of(sys, &mut ctx.codec, next, peers);
+                    let owner = partition.successor_owner(sys, &mut ctx.codec, src, me, next);
+                    if owner == me {
+                        // This worker's own successor: looked up from its source's tree
+                        // below, with no record sent to itself.
+                        ctx.rows.extend_from_slice(next);
+                        ctx.meta.push((c, n, code | (hit as u32) << 31));
+                        n += 1;
+                        return;
+                    }
+                    remote += 1;
                     words.clear();
                     words.extend_from_slice(&[STATE, c0, c1, n, code | (hit as u32) << 31]);
                     let sent = &mut got.dict.sent[owner as usize];
@@ -343,6 +342,11 @@ impl<S: Portable> Dist<'_, S> {
                 }
                 if let Some(e) = failed {
                     got.errors.push(e);
+                    break;
+                }
+                if !ctx.meta.is_empty()
+                    && !self.keep(&mut own, &mut ctx, &mut got.errors, me, Some(&cur))
+                {
                     break;
                 }
                 let deadlock = n == 0 && self.opts.detect_deadlocks;
@@ -514,6 +518,7 @@ impl<S: Portable> Dist<'_, S> {
                 done.3,
                 ctx.store.memory_bytes() as u64,
                 sent,
+                remote,
             ]
             .into_iter()
             .enumerate()
@@ -521,8 +526,8 @@ impl<S: Portable> Dist<'_, S> {
                 ctl[2 * i..2 * i + 2].copy_from_slice(&split(v));
             }
             let stop_here = stopped_by.or_else(crate::budget::poll_stop);
-            ctl[12..15].copy_from_slice(&stop_code(stop_here));
-            ctl[15] = !got.errors.is_empty() as u32;
+            ctl[14..17].copy_from_slice(&stop_code(stop_here));
+            ctl[17] = !got.errors.is_empty() as u32;
             comm.broadcast(CONTROL, &ctl);
             if let Some(e) = got.errors.first() {
                 let mut rec = Vec::new();
@@ -545,8 +550,9 @@ impl<S: Portable> Dist<'_, S> {
                         t.deadlocks += v(3);
                         t.table_bytes += v(4);
                         t.sent_words += v(5);
-                        t.stop = t.stop.or(stop_of(&recs[12..15]));
-                        t.error |= recs[15] != 0;
+                        t.remote += v(6);
+                        t.stop = t.stop.or(stop_of(&recs[14..17]));
+                        t.error |= recs[17] != 0;
                     }
                     TRANS => trans.extend(recs.chunks(7).map(|r| {
                         let mut a = [0u32; 7];
@@ -594,6 +600,7 @@ impl<S: Portable> Dist<'_, S> {
             summary.deadlock_count += t.deadlocks;
             summary.table_bytes = t.table_bytes;
             summary.sent_bytes = 4 * t.sent_words;
+            summary.remote_successors = t.remote;
             let kept_new = cut.map_or(new_total, |(_, states)| states - total_states);
             total_states += kept_new;
             let numbered = self.keep_transitions || detect || self.opts.detect_deadlocks;
@@ -686,8 +693,8 @@ struct Ctx<S: Portable> {
     codec: S::Codec,
     /// The look-ups of received rows, pipelined (`lts::BatchInsert`).
     inserter: BatchInsert,
-    /// Rows decoded from one batch of records, waiting for their look-ups, and what each
-    /// found.
+    /// Rows waiting for their look-ups (decoded from one batch of records, or the own
+    /// successors of the state being expanded), their positions, and what each found.
     rows: Vec<u32>,
     meta: Vec<(u64, u32, u32)>,
     found: Vec<(StateId, bool)>,
@@ -695,12 +702,21 @@ struct Ctx<S: Portable> {
 
 impl<S: Portable> Ctx<S> {
     /// Inserts the `n` rows of `self.rows` into the store, in order; their (local id, new)
-    /// in `self.found`.
-    fn insert_rows(&mut self, n: usize) -> Result<(), GenerateError> {
+    /// in `self.found`. With `src`, the tree of the state they are successors of (as
+    /// [`StateStore::load`] gives it), each is looked up from there: its unchanged subtrees
+    /// are the source's, so only the changed paths are probed.
+    fn insert_rows(&mut self, n: usize, src: Option<&[u32]>) -> Result<(), GenerateError> {
         self.found.clear();
-        self.inserter
-            .insert(&mut self.store, &self.rows, n, &mut self.found)
-            .ok_or_else(|| {
+        let done = match (src, self.store.tree_mut()) {
+            (Some(src), Some(tree)) => {
+                self.inserter
+                    .insert_from(tree, src, &self.rows, n, &mut self.found)
+            }
+            _ => self
+                .inserter
+                .insert(&mut self.store, &self.rows, n, &mut self.found),
+        };
+        done.ok_or_else(|| {
                 GenerateError::Explore(
                     "a worker's part of the state space has more than 2^32 states or tree nodes: use more workers".into(),
                 )
@@ -711,7 +727,7 @@ impl<S: Portable> Ctx<S> {
     fn insert(&mut self, row: &[u32]) -> Result<(u32, bool), GenerateError> {
         self.rows.clear();
         self.rows.extend_from_slice(row);
-        let inserted = self.insert_rows(1);
+        let inserted = self.insert_rows(1, None);
         // The scratch is the received rows' (`absorb`): nothing of this row stays in it.
         self.rows.clear();
         inserted?;
@@ -894,23 +910,25 @@ impl<S: Portable> Dist<'_, S> {
                 }
             }
             ctx.meta.push((join(r[1], r[2]), r[3], r[4]));
-            if ctx.meta.len() == ABSORB_ROWS && !self.keep(own, ctx, errors, sender) {
+            if ctx.meta.len() == ABSORB_ROWS && !self.keep(own, ctx, errors, sender, None) {
                 return;
             }
         }
-        self.keep(own, ctx, errors, sender);
+        self.keep(own, ctx, errors, sender, None);
     }
 
-    /// Looks up the rows `absorb` decoded and keeps, in order, each new state's first
-    /// position and the transitions wanted; false after an error.
+    /// Looks up the rows `absorb` decoded (or the expansion kept, successors of the state
+    /// whose tree is `src`) and keeps, in order, each new state's first position and the
+    /// transitions wanted; false after an error.
     fn keep(
         &self,
         own: &mut Owner,
         ctx: &mut Ctx<S>,
         errors: &mut Vec<String>,
         sender: u32,
+        src: Option<&[u32]>,
     ) -> bool {
-        if let Err(e) = ctx.insert_rows(ctx.meta.len()) {
+        if let Err(e) = ctx.insert_rows(ctx.meta.len(), src) {
             errors.push(e.to_string());
             return false;
         }

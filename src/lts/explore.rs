@@ -238,6 +238,9 @@ pub struct ExploreSummary {
     pub parent_bytes: u64,
     /// Bytes of records sent between workers (a distributed run; 0 otherwise).
     pub sent_bytes: u64,
+    /// Successors sent to a worker other than their source's (a distributed run; 0
+    /// otherwise): the rest were looked up where they were found.
+    pub remote_successors: u64,
     /// Wall-clock seconds per phase of the batched exploration (all zero for depth-first
     /// search and the reference loop).
     pub phases: PhaseSeconds,

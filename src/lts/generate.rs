@@ -761,6 +761,7 @@ fn stats_json(r: &GenerateReport, opts: &ExploreOptions) -> String {
             "  \"table_bytes_per_state\": {:.2},\n",
             "  \"parent_bytes\": {},\n",
             "  \"sent_bytes\": {},\n",
+            "  \"remote_successors\": {},\n",
             "  \"deadlocks\": {},\n",
             "  \"action_hits\": {}\n",
             "}}\n"
@@ -799,6 +800,7 @@ fn stats_json(r: &GenerateReport, opts: &ExploreOptions) -> String {
         per_state(s.table_bytes),
         s.parent_bytes,
         s.sent_bytes,
+        s.remote_successors,
         s.deadlock_count,
         s.action_count
     )

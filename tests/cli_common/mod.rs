@@ -2,7 +2,8 @@
 //! drives the command line (include with `#[path = "cli_common/mod.rs"] mod cli_common;`).
 
 use std::path::Path;
-use std::process::Command;
+use std::process::{Child, Command, ExitStatus, Output};
+use std::time::{Duration, Instant};
 
 /// Runs `muon args…`: (exit code, or -1 when killed by a signal; stdout; stderr).
 #[allow(dead_code)] // not every test crate runs the binary
@@ -39,4 +40,45 @@ pub fn muon_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
 #[allow(dead_code)] // not every test crate passes paths
 pub fn s(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 path")
+}
+
+/// Waits for `child` (spawned with piped standard output and error) at most `limit`:
+/// `Ok` with its output when it ends, `Err` with what it wrote when it had to be killed.
+/// Both pipes are read while it runs: a child that writes more than a pipe holds would
+/// otherwise block on the write and look hung.
+#[allow(dead_code)] // not every test crate spawns children
+pub fn wait_limited(mut child: Child, limit: Duration) -> Result<Output, Output> {
+    use std::io::Read;
+    fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<Vec<u8>> {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut buf);
+            }
+            buf
+        })
+    }
+    let out = drain(child.stdout.take());
+    let err = drain(child.stderr.take());
+    let start = Instant::now();
+    let (status, ended): (ExitStatus, bool) = loop {
+        if let Some(status) = child.try_wait().expect("waiting for a child") {
+            break (status, true);
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            break (child.wait().expect("waiting for a killed child"), false);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let output = Output {
+        status,
+        stdout: out.join().unwrap_or_default(),
+        stderr: err.join().unwrap_or_default(),
+    };
+    if ended {
+        Ok(output)
+    } else {
+        Err(output)
+    }
 }
