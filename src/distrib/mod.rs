@@ -8,9 +8,12 @@
 //! # How the work is split
 //!
 //! Every worker has its own term store, compiled LPS, summand memo and part of the state
-//! table. A state belongs to the worker chosen by a hash of its *value words*
-//! ([`crate::data::portable`]): term ids mean nothing in another store, so successors travel
-//! as values and their owner rebuilds them in its own store. Every process compiles the
+//! table. A state belongs to the worker chosen by a hash of the *value words*
+//! ([`crate::data::portable`]) of some of its parameters: those that transitions seldom
+//! change, chosen alike on every process from random walks (`partition`), so
+//! most successors belong to their source's worker, which looks them up from the source's
+//! tree with no message. Term ids mean nothing in another store, so the other successors
+//! travel as values and their owner rebuilds them in its own store. Every process compiles the
 //! same specification the same way, so function symbols travel by number; the processes
 //! compare a fingerprint of their symbols before exploring and refuse to start when they
 //! differ (different inputs or versions).

@@ -249,7 +249,9 @@ impl<S: Portable> Dist<'_, S> {
                 first: Vec::new(),
                 pending: Vec::new(),
             };
-            let mut per_state: Vec<(u64, u32, u32, bool)> = Vec::with_capacity(frontier.len());
+            // Per expanded state, in frontier order: its successors and action hits (8
+            // bytes; the level's bookkeeping, not the store, bounds a worker's memory).
+            let mut per_state: Vec<(u32, u32)> = Vec::with_capacity(frontier.len());
             for &(c, lid) in &frontier {
                 if !got.errors.is_empty() || stopped_by.is_some() {
                     break;
@@ -354,7 +356,7 @@ impl<S: Portable> Dist<'_, S> {
                     deadlocks_sent += 1;
                     comm.push(0, DEADLOCK, &split(c));
                 }
-                per_state.push((c, n, state_hits, deadlock));
+                per_state.push((n, state_hits));
             }
             let arrived = comm.round(self.worker);
             self.receive(&mut own, &mut ctx, &mut got, arrived);
@@ -369,12 +371,18 @@ impl<S: Portable> Dist<'_, S> {
                 let [c0, c1] = split(c);
                 comm.push(ranker(c), RANK, &[c0, c1, j, base + k as u32]);
             }
+            drop(first);
+            let deadlock_at = |n: u32| n == 0 && self.opts.detect_deadlocks;
             // With `stop_after_reports = n`, everyone is told of the first n states of
             // this worker that report something: the level's first n are among them.
             if let Some(n) = self.opts.stop_after_reports {
-                for &(c, _, h, d) in per_state.iter().filter(|s| s.2 > 0 || s.3).take(n as usize) {
+                let reporting = frontier
+                    .iter()
+                    .zip(&per_state)
+                    .filter(|(_, &(n, h))| h > 0 || deadlock_at(n));
+                for (&(c, _), &(n, h)) in reporting.take(n as usize) {
                     let [c0, c1] = split(c);
-                    comm.broadcast(REPORT, &[c0, c1, d as u32, h]);
+                    comm.broadcast(REPORT, &[c0, c1, deadlock_at(n) as u32, h]);
                 }
             }
             let inbox = comm.round(self.worker);
@@ -447,6 +455,7 @@ impl<S: Portable> Dist<'_, S> {
                     comm.broadcast(CUT, &[s0, s1, n0, n1, CUT_REPORTS]);
                 }
             }
+            drop(ranks);
             let inbox = comm.round(self.worker);
 
             // Round 5: owners number their new states and send worker 0 the level's
@@ -491,6 +500,7 @@ impl<S: Portable> Dist<'_, S> {
                 .map(|(k, &n)| (n, base + k as u32))
                 .collect();
             next.sort_unstable();
+            drop(new_numbers);
             for &(c, j, expander, code, lid) in &pending {
                 if c > last_source {
                     continue;
@@ -501,14 +511,14 @@ impl<S: Portable> Dist<'_, S> {
             }
             let mut ctl = [0u32; CONTROL_WORDS];
             let mut done = (0u64, 0u64, 0u64, 0u64);
-            for &(c, n, h, d) in &per_state {
+            for (&(c, _), &(n, h)) in frontier.iter().zip(&per_state) {
                 if c > last_source {
                     break;
                 }
                 done.0 += 1;
                 done.1 += n as u64;
                 done.2 += h as u64;
-                done.3 += d as u64;
+                done.3 += deadlock_at(n) as u64;
             }
             let sent = comm.sent_words;
             for (i, v) in [
