@@ -197,9 +197,14 @@ struct Sample {
 impl Sample {
     /// Walks [`WALKS`] walks of up to [`WALK_STEPS`] steps, each step to a successor
     /// drawn by a fixed pseudo-random sequence (the same on every process); `None` when
-    /// the system fails on a state (the search proper reports that).
+    /// the system fails on a state (the search proper reports that) or its states have no
+    /// parameters.
     fn explore<S: Portable>(sys: &S) -> Option<Sample> {
         let width = sys.state_width();
+        if width == 0 {
+            // One state at most: nothing to hash.
+            return None;
+        }
         let mut w = sys.worker();
         let mut init = Vec::with_capacity(width);
         sys.initial_state(&mut w, &mut init).ok()?;
@@ -244,7 +249,7 @@ impl Sample {
                 if bad {
                     return None;
                 }
-                let n = sample.len() - from - 1;
+                let n = sample.len().saturating_sub(from + 1);
                 if n == 0 {
                     break;
                 }
@@ -343,5 +348,22 @@ mod tests {
         let sys = LpsSystem::new(&lps, &store, None).expect("compiles");
         let p = Partition::choose(&sys, &mut Default::default(), 3);
         assert_eq!(p, Partition::whole(sys.state_width(), 3));
+    }
+
+    /// States without parameters (one state at most): nothing to sample or hash.
+    #[test]
+    fn states_without_parameters_hash_nothing() {
+        let src = SourceFile::new("r.mcrl2", "act a;\nproc P = a . P;\ninit P;");
+        let lps = linearise(
+            &check_specification(&src).expect("well-typed"),
+            LineariseOptions::default(),
+        )
+        .expect("linearisable");
+        let store = TermStore::new();
+        let sys = LpsSystem::new(&lps, &store, None).expect("compiles");
+        assert_eq!(sys.state_width(), 0);
+        let p = Partition::choose(&sys, &mut Default::default(), 2);
+        assert_eq!(p, Partition::whole(0, 2));
+        assert!(p.owner(&sys, &mut Default::default(), &[]) < 2);
     }
 }
