@@ -23,13 +23,17 @@
 use super::Portable;
 
 /// A choice of positions must promise at most this part of the busiest worker's time with
-/// every position hashed (the walks' estimates are rough: on D.1 they promised 68 % of the
+/// every position hashed (the walks' estimates are rough: on D.1 they promised 70 % of the
 /// transitions local and 49 % were, at 20 M states).
 const WORTH: f64 = 0.9;
 /// Random walks the choice is made on, and the most steps of each (the states expanded:
 /// at most their product).
 const WALKS: usize = 64;
 const WALK_STEPS: usize = 320;
+/// The most rows (walked states and their successors) the walks keep: a state with a
+/// great many successors ends the sampling there instead of filling memory (the same
+/// point on every process, so the choice stays the same everywhere).
+const SAMPLE_ROWS: usize = 400_000;
 /// The most any worker may own of the walks' states, as a multiple of an even share.
 const MAX_IMBALANCE: f64 = 1.1;
 /// Fewest distinct hashed value tuples per worker among the walks' states (a few values
@@ -41,7 +45,8 @@ const MIN_KEYS_PER_WORKER: usize = 64;
 pub(super) struct Partition {
     positions: Vec<usize>,
     peers: u32,
-    /// Of the prefix's transitions, the share whose source and target have the same owner.
+    /// Of the walks' judged transitions, the share whose source and target have the same
+    /// owner (an estimate; `remote_successors` of a run says what it was).
     pub(super) local_share: f64,
 }
 
@@ -241,7 +246,7 @@ impl Sample {
                         for (p, (a, b)) in cur.iter().zip(next).enumerate() {
                             changes[p] += (a != b) as u64;
                         }
-                        edges.push((from, rows.len() / width.max(1)));
+                        edges.push((from, rows.len() / width));
                     }
                     rows.extend_from_slice(next);
                 })
@@ -249,9 +254,12 @@ impl Sample {
                 if bad {
                     return None;
                 }
-                let n = sample.len().saturating_sub(from + 1);
+                let n = sample.len() - from - 1;
                 if n == 0 {
                     break;
+                }
+                if sample.len() >= SAMPLE_ROWS {
+                    return Some(sample);
                 }
                 rng ^= rng << 13;
                 rng ^= rng >> 7;
@@ -264,8 +272,9 @@ impl Sample {
         Some(sample)
     }
 
+    /// The rows kept (the width is never 0: such a system is not sampled).
     fn len(&self) -> usize {
-        self.rows.len() / self.width.max(1)
+        self.rows.len() / self.width
     }
 
     fn row(&self, s: usize) -> &[u32] {
@@ -283,6 +292,11 @@ mod tests {
     use crate::process::typecheck::check_specification;
     use crate::source::SourceFile;
 
+    fn lps(src: &SourceFile) -> crate::lps::Lps {
+        let spec = check_specification(src).expect("well-typed");
+        linearise(&spec, LineariseOptions::default()).expect("linearisable")
+    }
+
     /// A first step sets `m` to one of 1000 values; after it `x` and `y` count round
     /// and round, and `m` moves on only when both are 0. The stable parameters are
     /// hashed, and the owner of a successor is the owner of its row.
@@ -298,11 +312,7 @@ mod tests {
                + (s && x == 0 && y == 0) -> c . P(m = (m + 1) mod 1000);\n\
              init P(false, 0, 0, 0);",
         );
-        let lps = linearise(
-            &check_specification(&src).expect("well-typed"),
-            LineariseOptions::default(),
-        )
-        .expect("linearisable");
+        let lps = lps(&src);
         let store = TermStore::new();
         let sys = LpsSystem::new(&lps, &store, None).expect("compiles");
         let names: Vec<String> = sys.parameters().into_iter().map(|(n, _)| n).collect();
@@ -339,11 +349,7 @@ mod tests {
             "q.mcrl2",
             "act a;\nproc P(x: Nat, y: Bool) = (x < 5) -> a . P(x = x + 1, y = !y);\ninit P(0, true);",
         );
-        let lps = linearise(
-            &check_specification(&src).expect("well-typed"),
-            LineariseOptions::default(),
-        )
-        .expect("linearisable");
+        let lps = lps(&src);
         let store = TermStore::new();
         let sys = LpsSystem::new(&lps, &store, None).expect("compiles");
         let p = Partition::choose(&sys, &mut Default::default(), 3);
@@ -354,11 +360,7 @@ mod tests {
     #[test]
     fn states_without_parameters_hash_nothing() {
         let src = SourceFile::new("r.mcrl2", "act a;\nproc P = a . P;\ninit P;");
-        let lps = linearise(
-            &check_specification(&src).expect("well-typed"),
-            LineariseOptions::default(),
-        )
-        .expect("linearisable");
+        let lps = lps(&src);
         let store = TermStore::new();
         let sys = LpsSystem::new(&lps, &store, None).expect("compiles");
         assert_eq!(sys.state_width(), 0);

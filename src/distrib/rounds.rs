@@ -343,6 +343,9 @@ impl<S: Portable> Dist<'_, S> {
                     ));
                 }
                 if let Some(e) = failed {
+                    // The own successors found before the failure are not looked up.
+                    ctx.rows.clear();
+                    ctx.meta.clear();
                     got.errors.push(e);
                     break;
                 }
@@ -940,6 +943,8 @@ impl<S: Portable> Dist<'_, S> {
     ) -> bool {
         if let Err(e) = ctx.insert_rows(ctx.meta.len(), src) {
             errors.push(e.to_string());
+            ctx.rows.clear();
+            ctx.meta.clear();
             return false;
         }
         for (&(c, j, code), &(lid, new)) in ctx.meta.iter().zip(&ctx.found) {

@@ -391,7 +391,7 @@ impl LookupBatch {
 }
 
 /// Rows inserted one after the other into a tree table, their look-ups pipelined as the
-/// explorer's are (a look-up batch of up to 32 rows a pass), exclusively and
+/// explorer's are (a batch of rows a pass, one tree level at a time), exclusively and
 /// without provisional numbers: for the searches that insert the successors of one state
 /// at a time (the product, `product::build`) and for a worker that owns part of a state
 /// space and receives the rows it must look up from elsewhere (`distrib`). One look-up at
