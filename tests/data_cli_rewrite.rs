@@ -340,3 +340,37 @@ fn normal_forms_as_mcrl2(path: &str, min: usize) {
     let want_labels: Vec<String> = values.iter().map(|v| format!("o({v})")).collect();
     assert_eq!(labels, want_labels);
 }
+
+/// Every row of `fixtures/data/mcrl2i.tsv`: muon prints the normal form mCRL2's `mcrl2i`
+/// printed (literals typed by their context, partial functions stuck in mCRL2's shape,
+/// random expressions of every sort from `scripts/differential-data`).
+#[test]
+fn normal_forms_are_mcrl2i_s() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let spec = std::fs::read_to_string(format!("{root}/fixtures/data/mcrl2i_spec.mcrl2")).unwrap();
+    let table = std::fs::read_to_string(format!("{root}/fixtures/data/mcrl2i.tsv")).unwrap();
+    let rows: Vec<(&str, &str)> = table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| l.split_once('\t').expect("expression TAB normal form"))
+        .collect();
+    assert!(rows.len() > 1000, "only {} rows", rows.len());
+    let mut wrong = Vec::new();
+    for chunk in rows.chunks(200) {
+        let exprs: Vec<&str> = chunk.iter().map(|r| r.0).collect();
+        let got = lines(Some(&spec), &exprs);
+        assert_eq!(got.len(), chunk.len(), "one line per expression");
+        for ((e, want), got) in chunk.iter().zip(&got) {
+            if got != want {
+                wrong.push(format!("{e}\n  mCRL2: {want}\n  muon:  {got}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {} differ:\n{}",
+        wrong.len(),
+        rows.len(),
+        wrong.join("\n")
+    );
+}

@@ -432,13 +432,9 @@ impl<'a> DataPrinter<'a> {
         if let DataExpr::Func(Func { name, .. }) = head {
             match (args.len(), &**name) {
                 (1, op @ ("!" | "-" | "#")) => {
+                    // `--x` and `!!b`, as mCRL2 prints them (both parse back).
                     out.push_str(op);
-                    let start = out.len();
                     self.data(&args[0], D_PREFIX, out);
-                    // `- -x`, not `--x`; `!` and `#` are fine either way, keep them uniform.
-                    if out[start..].starts_with(['-', '!', '#']) {
-                        out.insert(start, ' ');
-                    }
                     return;
                 }
                 (2, op) => {

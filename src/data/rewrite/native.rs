@@ -89,6 +89,66 @@ impl<'s> Rewriter<'s> {
         }
     }
 
+    /// A conversion of a number that is not in the target sort, in the stuck form mCRL2's
+    /// equations leave: an integral real goes through `Int2…` (`Real2Nat(-3)` is
+    /// `Int2Nat(-3)`), a non-negative integer through `Nat2Pos` (`Int2Pos(0)` is
+    /// `Nat2Pos(0)`); `None` when the term itself is that form.
+    fn stuck_conversion(
+        &mut self,
+        dom: &Sort,
+        cod: &Sort,
+        x: NumVal,
+    ) -> Result<Option<TermId>, RewriteError> {
+        let int = match &x {
+            NumVal::I(i) => Some(i.clone()),
+            NumVal::R(r) if r.is_integer() => Some(IntVal::from_big(r.to_integer())),
+            NumVal::R(_) => None,
+        };
+        let Some(i) = int else { return Ok(None) };
+        let (name, from) = match (cod, i.signum() >= 0) {
+            (Sort::Pos, true) => ("Nat2Pos", Sort::Nat),
+            (Sort::Pos | Sort::Nat, false) => (
+                if *cod == Sort::Pos {
+                    "Int2Pos"
+                } else {
+                    "Int2Nat"
+                },
+                Sort::Int,
+            ),
+            _ => return Ok(None),
+        };
+        if from == *dom {
+            return Ok(None);
+        }
+        let Some(arg) = self.mk_num(&from, NumVal::I(i)) else {
+            return Ok(None);
+        };
+        let t = self.apply_named(name, vec![from], cod.clone(), &[arg])?;
+        Ok(Some(t))
+    }
+
+    /// `exp(x, k)` for a `Pos` or `Nat` base that is not a number, by mCRL2's equations:
+    /// `1` for `k = 0`, `x` for 1, `exp(x * x, k / 2)`, times `x` in front when `k` is odd
+    /// (`exp(x, 3)` is `x * (x * x)`).
+    fn open_exp(&mut self, cod: &Sort, x: TermId, k: i64) -> Result<TermId, RewriteError> {
+        if k == 0 {
+            return Ok(self.store.num(NumSort::of(cod).expect("Pos or Nat"), 1));
+        }
+        if k == 1 {
+            return Ok(x);
+        }
+        let mul = |r: &mut Self, a: TermId, b: TermId| {
+            r.apply_named("*", vec![cod.clone(), cod.clone()], cod.clone(), &[a, b])
+        };
+        let sq = mul(self, x, x)?;
+        let half = self.open_exp(cod, sq, k / 2)?;
+        if k % 2 == 1 {
+            mul(self, x, half)
+        } else {
+            Ok(half)
+        }
+    }
+
     /// `t` if its sort is `sort` (unit laws must not change the sort of a term).
     pub(super) fn same_sort(&self, t: TermId, sort: &Sort) -> Option<TermId> {
         (*self.store.sort_ref(t) == *sort).then_some(t)
@@ -299,6 +359,11 @@ impl<'s> Rewriter<'s> {
                         self.mk_num(cod, NumVal::R(if neg { p.recip() } else { p }))
                     }
                 }
+                (None, Some(IntVal::Small(k)))
+                    if (0..=64).contains(&k) && matches!(cod, Sort::Pos | Sort::Nat) =>
+                {
+                    Some(self.open_exp(cod, args[0], k)?)
+                }
                 _ => None,
             },
             (Op::Min | Op::Max, 2) => match (self.num(args[0]), self.num(args[1])) {
@@ -337,7 +402,13 @@ impl<'s> Rewriter<'s> {
                 _ => None,
             },
             (Op::Conv, 1) => match self.num(args[0]) {
-                Some(x) => self.mk_num(cod, x),
+                Some(x) => match self.mk_num(cod, x.clone()) {
+                    Some(t) => Some(t),
+                    None => {
+                        let dom = store.func_of(f).sort.domain()[0].clone();
+                        self.stuck_conversion(&dom, cod, x)?
+                    }
+                },
                 None => None,
             },
             (Op::Floor | Op::Ceil | Op::Round, 1) => match self.num(args[0]) {
@@ -375,6 +446,7 @@ impl<'s> Rewriter<'s> {
                     return Ok(None);
                 };
                 let mut l = args[0];
+                let mut skipped = false;
                 loop {
                     match self.cons_parts(l) {
                         Some((x, rest)) => {
@@ -383,6 +455,13 @@ impl<'s> Rewriter<'s> {
                             }
                             n -= 1;
                             l = rest;
+                            skipped = true;
+                        }
+                        // Past the end: mCRL2's equations leave `[] . k`, the index less
+                        // the elements passed (`[12] . 1` is `[] . 0`).
+                        None if skipped && self.is_nil(l) => {
+                            let k = store.num(NumSort::Nat, n);
+                            break Some(store.app(h, &[l, k]));
                         }
                         None => break None,
                     }
@@ -488,7 +567,20 @@ impl<'s> Rewriter<'s> {
             (Op::FBagMake, _)
                 if args.len() > 2 && !args.iter().step_by(2).all(|x| self.is_value(*x)) =>
             {
-                None
+                // Elements that are not values cannot be ordered or merged, but a count of
+                // 0 drops its element whatever it is (mCRL2's `@fbag_insert` does).
+                let kept: Vec<TermId> = args
+                    .chunks(2)
+                    .filter(|c| !matches!(self.int(c[1]), Some(n) if n.signum() == 0))
+                    .flatten()
+                    .copied()
+                    .collect();
+                if kept.len() == args.len() {
+                    None
+                } else {
+                    let t = store.app(h, &kept);
+                    Some(self.builtin(op, f, t, &kept)?.unwrap_or(t))
+                }
             }
             (Op::FBagMake, _) => {
                 let el = elem(cod);

@@ -466,6 +466,36 @@ impl<'s> Rewriter<'s> {
     ) -> Result<Option<TermId>, RewriteError> {
         let store = self.store;
         let el = elem(cod);
+        // The empty operand decides, whatever the other is (`{} - s = {}`, `b - {:} = b`).
+        if matches!(cod, Sort::FSet(_) | Sort::FBag(_)) {
+            let empty = |r: &mut Self, t: TermId| match cod {
+                Sort::FSet(_) => r.fset_elems(t).is_some_and(|e| e.is_empty()),
+                _ => r.fbag_pairs(t).is_some_and(|e| e.is_empty()),
+            };
+            let (ea, eb) = (empty(self, a), empty(self, b));
+            if ea || eb {
+                return Ok(Some(match op {
+                    // The other one.
+                    Op::Add => {
+                        if ea {
+                            b
+                        } else {
+                            a
+                        }
+                    }
+                    // The empty one.
+                    Op::Mul => {
+                        if ea {
+                            a
+                        } else {
+                            b
+                        }
+                    }
+                    // Empty minus anything, or anything minus empty.
+                    _ => a,
+                }));
+            }
+        }
         match cod {
             Sort::FSet(_) => {
                 let (Some(x), Some(y)) = (self.fset_elems(a), self.fset_elems(b)) else {

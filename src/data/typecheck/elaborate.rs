@@ -494,8 +494,8 @@ impl<'s> Checker<'s> {
                 if let Some(exp) = expected {
                     // Bind open parameters from the expected result sort.
                     let mut cs = Vec::new();
-                    if gather(&s.result, &Ty::of(exp), true, &mut cs) {
-                        if let Some(from_exp) = solve(&cs, s.sort_params()) {
+                    if gather(&s.result, &Ty::of(exp), true, false, &mut cs) {
+                        if let Some(from_exp) = solve(&cs, s.sort_params(), false) {
                             for (p, e) in sp.iter_mut().zip(from_exp) {
                                 if let Some(u) = unify(p, &e) {
                                     *p = u;

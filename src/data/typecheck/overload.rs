@@ -54,10 +54,10 @@ impl<'s> Checker<'s> {
             return None;
         }
         let mut cs = Vec::new();
-        if !gather(&s.result, &Ty::of(exp), true, &mut cs) {
+        if !gather(&s.result, &Ty::of(exp), true, false, &mut cs) {
             return None;
         }
-        let sp = solve(&cs, s.sort_params())?;
+        let sp = solve(&cs, s.sort_params(), false)?;
         if sp.iter().any(Ty::has_hole) {
             return None;
         }
@@ -77,14 +77,27 @@ impl<'s> Checker<'s> {
     }
 
     /// Instantiates a candidate against argument sorts (alternatives per argument): one
-    /// instance per distinct way the arguments fix a built-in's sort parameters.
-    pub(super) fn instantiate(&self, cand: &Cand, args: &[Vec<Ty>], compat: bool) -> Vec<Inst> {
+    /// instance per distinct way the arguments fix a built-in's sort parameters. `loose`
+    /// lets numbers widen inside containers (for choosing an instance whose arguments are
+    /// then checked top-down, which re-types literals and rejects the rest).
+    pub(super) fn instantiate(
+        &self,
+        cand: &Cand,
+        args: &[Vec<Ty>],
+        compat: bool,
+        loose: bool,
+    ) -> Vec<Inst> {
         let fits_all = |params: &[Ty]| {
             params.len() == args.len()
-                && params
-                    .iter()
-                    .zip(args)
-                    .all(|(p, alts)| alts.iter().any(|a| fits(a, p, compat)))
+                && params.iter().zip(args).all(|(p, alts)| {
+                    alts.iter().any(|a| {
+                        if loose {
+                            fits_widened(a, p)
+                        } else {
+                            fits(a, p, compat)
+                        }
+                    })
+                })
         };
         let concrete = |sort: &Sort| {
             let params: Vec<Ty> = sort.domain().iter().map(Ty::of).collect();
@@ -111,11 +124,13 @@ impl<'s> Checker<'s> {
                         .params
                         .iter()
                         .zip(&choice)
-                        .all(|(p, t)| gather(p, t, false, &mut cs))
+                        .all(|(p, t)| gather(p, t, false, loose, &mut cs))
                     {
                         continue;
                     }
-                    let Some(sp) = solve(&cs, n) else { continue };
+                    let Some(sp) = solve(&cs, n, loose) else {
+                        continue;
+                    };
                     if out.iter().any(|i| i.sort_params == sp) {
                         continue;
                     }
@@ -146,12 +161,19 @@ impl<'s> Checker<'s> {
     ) -> Vec<Inst> {
         let mut viable: Vec<Inst> = cands
             .iter()
-            .flat_map(|c| self.instantiate(c, args, false))
+            .flat_map(|c| self.instantiate(c, args, false, false))
             .collect();
         if viable.is_empty() {
             viable = cands
                 .iter()
-                .flat_map(|c| self.instantiate(c, args, true))
+                .flat_map(|c| self.instantiate(c, args, true, false))
+                .collect();
+        }
+        if viable.is_empty() {
+            // As mCRL2: `([1] <| 2) <| 0` is a List(Nat), its left argument typed again.
+            viable = cands
+                .iter()
+                .flat_map(|c| self.instantiate(c, args, false, true))
                 .collect();
         }
         if let Some(exp) = expected {
@@ -161,7 +183,23 @@ impl<'s> Checker<'s> {
                 .filter(|i| fits(&i.result, &e, false))
                 .cloned()
                 .collect();
-            if !matching.is_empty() {
+            // A literal's sort is chosen by its context: `if(c, {1}, {2})` where an
+            // FSet(Nat) is expected fixes `if`'s parameter to FSet(Nat), not FSet(Pos).
+            let directed_first = !matching.is_empty()
+                && matching
+                    .iter()
+                    .all(|i| i.result.has_literal() && i.result != e);
+            let directed: Vec<Inst> = if directed_first {
+                cands
+                    .iter()
+                    .filter_map(|c| self.instantiate_for_result(c, args, exp))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            if !directed.is_empty() {
+                viable = directed;
+            } else if !matching.is_empty() {
                 viable = matching;
             } else {
                 // The arguments alone fixed a built-in's sort parameters to a sort that does

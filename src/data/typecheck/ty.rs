@@ -84,6 +84,16 @@ impl Ty {
         }
     }
 
+    /// Whether a part is still a literal's open choice (`[…]`, `{…}`, `{…: …}`).
+    pub(super) fn has_literal(&self) -> bool {
+        match self {
+            Ty::ListLit(_) | Ty::SetLit(..) | Ty::BagLit(_) => true,
+            Ty::List(s) | Ty::Set(s) | Ty::FSet(s) | Ty::Bag(s) | Ty::FBag(s) => s.has_literal(),
+            Ty::Arrow(d, c) => d.iter().any(Ty::has_literal) || c.has_literal(),
+            _ => false,
+        }
+    }
+
     pub(super) fn has_hole(&self) -> bool {
         match self {
             Ty::Hole => true,
@@ -163,6 +173,13 @@ pub(super) fn fits_widened(a: &Ty, b: &Ty) -> bool {
         | (Ty::Set(x) | Ty::FSet(x) | Ty::SetLit(x, _), Ty::Set(y) | Ty::FSet(y))
         | (Ty::Bag(x) | Ty::FBag(x) | Ty::BagLit(x), Ty::Bag(y) | Ty::FBag(y)) => {
             fits_widened(x, y)
+        }
+        // `lambda x: Nat . 2` (Nat -> Pos) where a Nat -> Nat is needed: its body is
+        // typed again.
+        (Ty::Arrow(d1, c1), Ty::Arrow(d2, c2)) => {
+            d1.len() == d2.len()
+                && d1.iter().zip(d2).all(|(x, y)| unify(x, y).is_some())
+                && fits_widened(c1, c2)
         }
         _ => false,
     }
@@ -257,7 +274,17 @@ pub(super) struct ParamConstraint {
 
 /// Gathers constraints for the parameters of `pat` from an argument of sort `ty`; false if
 /// the shapes cannot match.
-pub(super) fn gather(pat: &SortPat, ty: &Ty, rigid: bool, cs: &mut Vec<ParamConstraint>) -> bool {
+///
+/// `loose` lets numbers widen inside containers too (`List(Pos)` where `List(Nat)` is
+/// needed): their elements give lower bounds instead of exact sorts.
+pub(super) fn gather(
+    pat: &SortPat,
+    ty: &Ty,
+    rigid: bool,
+    loose: bool,
+    cs: &mut Vec<ParamConstraint>,
+) -> bool {
+    let inner = !loose;
     match (pat, ty) {
         (SortPat::Param(i), t) => {
             let i = *i as usize;
@@ -274,21 +301,24 @@ pub(super) fn gather(pat: &SortPat, ty: &Ty, rigid: bool, cs: &mut Vec<ParamCons
             true
         }
         (_, Ty::Hole) => true,
-        (SortPat::List(p), Ty::List(t)) => gather(p, t, true, cs),
-        (SortPat::List(p), Ty::ListLit(t)) => gather(p, t, false, cs),
+        (SortPat::List(p), Ty::List(t)) => gather(p, t, inner, loose, cs),
+        (SortPat::List(p), Ty::ListLit(t)) => gather(p, t, false, loose, cs),
         (SortPat::Set(p), Ty::Set(t) | Ty::FSet(t)) | (SortPat::FSet(p), Ty::FSet(t)) => {
-            gather(p, t, true, cs)
+            gather(p, t, inner, loose, cs)
         }
-        (SortPat::Set(p) | SortPat::FSet(p), Ty::SetLit(t, _)) => gather(p, t, false, cs),
+        (SortPat::Set(p) | SortPat::FSet(p), Ty::SetLit(t, _)) => gather(p, t, false, loose, cs),
         (SortPat::Bag(_) | SortPat::FBag(_), Ty::SetLit(_, true)) => true,
         (SortPat::Bag(p), Ty::Bag(t) | Ty::FBag(t)) | (SortPat::FBag(p), Ty::FBag(t)) => {
-            gather(p, t, true, cs)
+            gather(p, t, inner, loose, cs)
         }
-        (SortPat::Bag(p) | SortPat::FBag(p), Ty::BagLit(t)) => gather(p, t, false, cs),
+        (SortPat::Bag(p) | SortPat::FBag(p), Ty::BagLit(t)) => gather(p, t, false, loose, cs),
         (SortPat::Arrow(pd, pc), Ty::Arrow(td, tc)) => {
             pd.len() == td.len()
-                && pd.iter().zip(td).all(|(p, t)| gather(p, t, true, cs))
-                && gather(pc, tc, true, cs)
+                && pd
+                    .iter()
+                    .zip(td)
+                    .all(|(p, t)| gather(p, t, true, false, cs))
+                && gather(pc, tc, true, false, cs)
         }
         (SortPat::Bool, _)
         | (SortPat::Pos, _)
@@ -299,9 +329,34 @@ pub(super) fn gather(pat: &SortPat, ty: &Ty, rigid: bool, cs: &mut Vec<ParamCons
     }
 }
 
+/// `join`, with numbers also widened inside containers (`List(Pos)` and `List(Nat)` join
+/// to `List(Nat)`; a finite set and a set to a set): for the loose instances only.
+pub(super) fn join_loose(a: &Ty, b: &Ty) -> Option<Ty> {
+    if let Some(j) = join(a, b) {
+        return Some(j);
+    }
+    let inner = |x: &Ty, y: &Ty| join_loose(x, y).map(Box::new);
+    Some(match (a, b) {
+        (Ty::ListLit(x), Ty::ListLit(y)) => Ty::ListLit(inner(x, y)?),
+        (Ty::List(x) | Ty::ListLit(x), Ty::List(y) | Ty::ListLit(y)) => Ty::List(inner(x, y)?),
+        (Ty::SetLit(x, ex), Ty::SetLit(y, ey)) => Ty::SetLit(inner(x, y)?, *ex && *ey),
+        (Ty::FSet(x) | Ty::SetLit(x, _), Ty::FSet(y) | Ty::SetLit(y, _)) => Ty::FSet(inner(x, y)?),
+        (
+            Ty::Set(x) | Ty::FSet(x) | Ty::SetLit(x, _),
+            Ty::Set(y) | Ty::FSet(y) | Ty::SetLit(y, _),
+        ) => Ty::Set(inner(x, y)?),
+        (Ty::BagLit(x), Ty::BagLit(y)) => Ty::BagLit(inner(x, y)?),
+        (Ty::FBag(x) | Ty::BagLit(x), Ty::FBag(y) | Ty::BagLit(y)) => Ty::FBag(inner(x, y)?),
+        (Ty::Bag(x) | Ty::FBag(x) | Ty::BagLit(x), Ty::Bag(y) | Ty::FBag(y) | Ty::BagLit(y)) => {
+            Ty::Bag(inner(x, y)?)
+        }
+        _ => return None,
+    })
+}
+
 /// Solves the gathered constraints: each parameter is the common exact sort, or the join of
-/// its lower bounds, or open.
-pub(super) fn solve(cs: &[ParamConstraint], n: usize) -> Option<Vec<Ty>> {
+/// its lower bounds (`join_loose` when `loose`), or open.
+pub(super) fn solve(cs: &[ParamConstraint], n: usize, loose: bool) -> Option<Vec<Ty>> {
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
         let Some(c) = cs.get(i) else {
@@ -310,7 +365,11 @@ pub(super) fn solve(cs: &[ParamConstraint], n: usize) -> Option<Vec<Ty>> {
         };
         let mut lower = Ty::Hole;
         for t in &c.lower {
-            lower = join(&lower, t)?;
+            lower = if loose {
+                join_loose(&lower, t)?
+            } else {
+                join(&lower, t)?
+            };
         }
         if c.exact.is_empty() {
             out.push(lower);
