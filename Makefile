@@ -3,7 +3,7 @@
 # (../shared/corpus) and fails when it is missing; CI runs both.
 CARGO ?= cargo
 
-.PHONY: build release test test-corpus lint fmt doc check-example bench differential differential-random seeds seeds-big clean
+.PHONY: build release test test-corpus lint fmt doc check-example bench differential differential-random differential-data seeds seeds-big clean
 
 build:
 	$(CARGO) build
@@ -53,6 +53,10 @@ N ?= 300
 SEED ?= 1
 differential-random: release
 	scripts/differential-random --count $(N) --seed $(SEED) --jobs 2 --muon target/release/muon
+
+# Random closed data expressions of every sort through `muon rewrite` and mCRL2's mcrl2i.
+differential-data: release
+	scripts/differential-data --count $(N) --seed $(SEED) --muon target/release/muon
 
 # The seed table: every seed model of lps/ that runs in minutes, explored and checked with
 # its formulas (writes lps/seed-results.tsv and lps/seed-table.md). MCRL2=<bin dir> adds

@@ -498,9 +498,7 @@ impl SyntacticSimplifier {
             ("!", [a]) if lit(a) || as_app(a).is_some_and(|(n, _)| n == "!") => {
                 return Some(not(a.clone()))
             }
-            ("&&", [a, b]) if a == b => return Some(a.clone()),
             ("&&", [a, b]) if lit(a) || lit(b) => return Some(and(a.clone(), b.clone())),
-            ("||", [a, b]) if a == b => return Some(a.clone()),
             ("||", [a, b]) if lit(a) || lit(b) => return Some(or(a.clone(), b.clone())),
             ("!" | "&&" | "||", _) => return None,
             _ => {}

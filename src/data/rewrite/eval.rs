@@ -304,7 +304,7 @@ impl<'s> Rewriter<'s> {
                     ff
                 } else if a == tt {
                     b
-                } else if b == tt || a == b {
+                } else if b == tt {
                     a
                 } else {
                     self.store.app(h, &[a, b])
@@ -315,14 +315,14 @@ impl<'s> Rewriter<'s> {
                     tt
                 } else if a == ff {
                     b
-                } else if b == ff || a == b {
+                } else if b == ff {
                     a
                 } else {
                     self.store.app(h, &[a, b])
                 }
             }
             _ => {
-                if a == ff || b == tt || a == b {
+                if a == ff || b == tt {
                     tt
                 } else if a == tt {
                     b
