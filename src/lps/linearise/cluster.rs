@@ -24,6 +24,9 @@ type Labels = Vec<(Name, Vec<Sort>)>;
 struct Layer {
     ctrl: Option<Var>,
     members: Vec<(String, CSum)>,
+    /// The members' hashes before constant parameters were substituted, sorted; empty
+    /// when unknown or when a member has sum variables.
+    before: Vec<u64>,
 }
 
 impl Lin<'_> {
@@ -32,15 +35,27 @@ impl Lin<'_> {
     /// clusters them with the rest: under a `comm` its sum elimination then drops a selector
     /// that identical members leave unused, so `tau . P + tau . P` can be one transition).
     /// Other summands are returned unchanged.
+    ///
+    /// `before` has per summand a hash of it before the component's constant parameters
+    /// were substituted. mCRL2 clusters before it substitutes them, so its selector of
+    /// members that differed only there stays in the clustered summand's terms and sum
+    /// elimination under a `comm` keeps it (each member a transition of its own, though
+    /// they are now the same): such selectors are pinned (random seed 25 #65).
     pub(super) fn cluster(
         &mut self,
         sums: Vec<CSum>,
         names: &BTreeSet<Name>,
         tau: bool,
+        before: Option<&[u64]>,
     ) -> Vec<CSum> {
         let mut out = Vec::new();
         let mut groups: Vec<(Labels, Vec<Layer>)> = Vec::new();
-        for s in sums {
+        for (si, s) in sums.into_iter().enumerate() {
+            // Only members without sum variables: mCRL2 compares members after renaming
+            // theirs onto the merged ones, which a hash of names cannot.
+            let hash = before
+                .filter(|_| s.sum_vars.is_empty())
+                .and_then(|b| b.get(si).copied());
             let eligible = if s.acts.is_empty() {
                 tau
             } else {
@@ -74,20 +89,40 @@ impl Lin<'_> {
                         l.ctrl.as_ref() == Some(&cv) && !l.members.iter().any(|(v, _)| *v == val)
                     };
                     match layers.iter_mut().find(|l| fits(l)) {
-                        Some(l) => l.members.push((val, s)),
+                        Some(l) => {
+                            l.members.push((val, s));
+                            l.before.extend(hash);
+                        }
                         None => layers.push(Layer {
                             ctrl: Some(cv),
                             members: vec![(val, s)],
+                            before: hash.into_iter().collect(),
                         }),
                     }
                 }
                 None => layers.push(Layer {
                     ctrl: None,
                     members: vec![(String::new(), s)],
+                    before: hash.into_iter().collect(),
                 }),
             }
         }
         for (_, layers) in groups {
+            // The layers differed before substitution, though they may be the same now.
+            let differed = {
+                let mut b: Vec<Vec<u64>> = layers
+                    .iter()
+                    .map(|l| {
+                        let mut v = l.before.clone();
+                        v.sort_unstable();
+                        v
+                    })
+                    .collect();
+                let complete = layers.iter().all(|l| l.before.len() == l.members.len());
+                b.sort();
+                b.dedup();
+                complete && b.len() > 1
+            };
             let merged: Vec<CSum> = layers
                 .into_iter()
                 .map(|l| {
@@ -103,7 +138,14 @@ impl Lin<'_> {
                 out.extend(merged);
             } else {
                 match self.merge_selector(merged) {
-                    Ok(s) => out.push(s),
+                    Ok(s) => {
+                        if differed {
+                            if let Some(c) = s.origin.clusters.last() {
+                                self.pinned.extend(c.selectors.iter().cloned());
+                            }
+                        }
+                        out.push(s)
+                    }
                     Err(members) => out.extend(members),
                 }
             }

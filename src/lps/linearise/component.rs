@@ -2,6 +2,7 @@
 //! summands, and constant parameters are eliminated within the component.
 
 use super::*;
+use std::hash::{Hash, Hasher};
 
 impl Lin<'_> {
     // ----- components ----------------------------------------------------------------
@@ -276,12 +277,15 @@ impl Lin<'_> {
     /// components are decided early (mCRL2 does the same between linearisation steps).
     /// "Don't care" resets (`dcs`, per summand) do not break constancy: the parameter is
     /// meaningless in the target state, so it may as well keep its constant value.
+    /// Substitutes the component's constant parameters. Also gives, per summand kept, a
+    /// hash of its condition, actions and assignments as they were before (`cluster` tells
+    /// members that differed then from members that were always the same).
     pub(super) fn component_constelm(
         &mut self,
         sums: Vec<CSum>,
         dcs: &[Vec<u32>],
         first: usize,
-    ) -> Vec<CSum> {
+    ) -> (Vec<CSum>, Vec<u64>) {
         let end = self.params.len();
         let simp = &*self.simp;
         let syn = &self.syn;
@@ -333,12 +337,17 @@ impl Lin<'_> {
                 self.init[first + k] = c.clone();
             }
         }
-        sums.into_iter()
+        let mut before = Vec::with_capacity(sums.len());
+        let kept = sums
+            .into_iter()
             .filter_map(|s| {
                 let cond = simp.simplify(&substitute(&s.cond, &sigma));
                 if is_false(&cond) {
                     return None;
                 }
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                (&s.cond, &s.acts, &s.assign).hash(&mut h);
+                before.push(h.finish());
                 Some(CSum {
                     cond,
                     acts: s
@@ -372,6 +381,7 @@ impl Lin<'_> {
                     ..s
                 })
             })
-            .collect()
+            .collect();
+        (kept, before)
     }
 }

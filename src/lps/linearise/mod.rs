@@ -338,6 +338,10 @@ struct Lin<'a> {
     terminations: Vec<super::terminate::Termination>,
     /// The Boolean selector variables clustering introduced (see `cluster`).
     selectors: HashSet<Name>,
+    /// Selectors sum elimination under a `comm` keeps even where they are unused: their
+    /// members differed before constant parameters were substituted, so mCRL2's clustered
+    /// summand mentions them (see `cluster`).
+    pinned: HashSet<Name>,
     /// Per process, its body as written, before the data is simplified: mCRL2 decides
     /// which parameters a jump resets by the variables this reads (see `component`).
     written: Vec<ProcExpr>,
@@ -432,6 +436,7 @@ impl<'a> Lin<'a> {
             syn: ir_ops::SyntacticSimplifier::new(&spec.data),
             terminations: Vec::new(),
             selectors: HashSet::new(),
+            pinned: HashSet::new(),
             written: Vec::new(),
             keep: Vec::new(),
             blocked: BTreeSet::new(),
