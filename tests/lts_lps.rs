@@ -616,6 +616,16 @@ fn tau_summands_without_an_allow_keep_their_transitions() {
     );
 }
 
+/// A `comm` rule's party that occurs only under a false condition still counts, as mCRL2's
+/// alphabet is syntactic: sum elimination runs, 1 state and 2 transitions (3 before).
+#[test]
+fn comm_parties_under_a_false_condition_count() {
+    assert_eq!(
+        aut_header("fixtures/lts/comm_parties_under_false.mcrl2"),
+        "des (0,2,1)"
+    );
+}
+
 /// A `tau` alternative's unused sum variable survives sum elimination under a `comm`
 /// when another `tau` alternative of its component lacks it, as in mCRL2: 8 states and
 /// 56 transitions (40 while `tau` summands were clustered only under an `allow`).

@@ -195,9 +195,18 @@ impl Lin<'_> {
                         kid_names = Some(
                             results
                                 .iter()
-                                .map(|sums| {
+                                .zip(kids)
+                                .map(|(sums, kid)| {
                                     let mut l: Vec<Vec<Name>> =
                                         sums.iter().map(|s| s.names()).collect();
+                                    // mCRL2's alphabet is syntactic: an action under a false
+                                    // condition, which linearisation drops, still counts.
+                                    if let PNode::Leaf(e, _) = kid {
+                                        let mut seen = HashSet::new();
+                                        let mut names = BTreeSet::new();
+                                        syntactic_names(self.spec, e, &mut seen, &mut names);
+                                        l.extend(names.into_iter().map(|n| vec![n]));
+                                    }
                                     l.sort();
                                     l.dedup();
                                     l
@@ -807,6 +816,71 @@ pub(super) fn enumerate_selections(
 }
 
 /// Removes the sum variables of `s` that occur nowhere in it.
+/// The action names `e` can do as written, through the processes it calls (each body
+/// once), whatever the conditions: mCRL2's alphabet of a sequential component, which
+/// decides whether a `comm` rule's parties meet.
+fn syntactic_names(
+    spec: &ProcSpec,
+    e: &ProcExpr,
+    seen: &mut HashSet<ProcId>,
+    out: &mut BTreeSet<Name>,
+) {
+    match e {
+        ProcExpr::Action(a) => {
+            out.insert(a.name.clone());
+        }
+        ProcExpr::Tau | ProcExpr::Delta => {}
+        ProcExpr::Call { proc, .. } => {
+            if seen.insert(*proc) {
+                syntactic_names(spec, &spec.procs[proc.0 as usize].body, seen, out);
+            }
+        }
+        ProcExpr::Sum { body, .. } => syntactic_names(spec, body, seen, out),
+        ProcExpr::Choice(x, y)
+        | ProcExpr::Seq(x, y)
+        | ProcExpr::Sync(x, y)
+        | ProcExpr::Par(x, y)
+        | ProcExpr::LeftMerge(x, y) => {
+            syntactic_names(spec, x, seen, out);
+            syntactic_names(spec, y, seen, out);
+        }
+        ProcExpr::If { then, else_, .. } => {
+            syntactic_names(spec, then, seen, out);
+            if let Some(x) = else_ {
+                syntactic_names(spec, x, seen, out);
+            }
+        }
+        // Below an operator the names it removes or renames are not the component's.
+        ProcExpr::Hide { set, body } | ProcExpr::Block { set, body } => {
+            let mut inner = BTreeSet::new();
+            syntactic_names(spec, body, seen, &mut inner);
+            out.extend(inner.into_iter().filter(|n| !set.contains(n)));
+        }
+        ProcExpr::Allow { set, body } => {
+            let mut inner = BTreeSet::new();
+            syntactic_names(spec, body, seen, &mut inner);
+            out.extend(
+                inner
+                    .into_iter()
+                    .filter(|n| set.iter().any(|m| m.0.contains(n))),
+            );
+        }
+        ProcExpr::Rename { map, body } => {
+            let mut inner = BTreeSet::new();
+            syntactic_names(spec, body, seen, &mut inner);
+            out.extend(inner.into_iter().map(|n| {
+                map.iter()
+                    .find(|(from, _)| *from == n)
+                    .map_or(n, |(_, to)| to.clone())
+            }));
+        }
+        ProcExpr::Comm { rules, body } => {
+            syntactic_names(spec, body, seen, out);
+            out.extend(rules.iter().filter_map(|r| r.rhs.clone()));
+        }
+    }
+}
+
 fn drop_unused_sum_vars(s: &mut CSum, pinned: &HashSet<Name>) {
     if s.sum_vars.is_empty() {
         return;
