@@ -98,9 +98,11 @@
 //!    Final summands with at most 6 selectors are expanded back (`decluster`): flat summands
 //!    are cheaper to explore and to instantiate. Every step keeps the transitions exactly.
 //!    Under a `comm` that mCRL2's alphabet reduction keeps (under an `allow`: one of its
-//!    rules' parties occur together, by name, in the components' summands, whatever their
-//!    data), unused sum variables are dropped (mCRL2's sum elimination there); elsewhere
-//!    they stay, and each of their values is a transition of its own, as in mCRL2.
+//!    rules' parties occur together, by name, in the components' syntactic alphabets,
+//!    whatever their data and conditions), unused sum variables are dropped (mCRL2's sum
+//!    elimination there), except selectors of cluster members that differed before the
+//!    constants were substituted; elsewhere they stay, and each of their values is a
+//!    transition of its own, as in mCRL2.
 //! 6. **Simplification** (skippable): sumelm (a sum variable fixed by an equality in its
 //!    condition is substituted away: this removes sums over `Nat` bound only by
 //!    communication; unused ones go only when their sort is not finitely enumerable), constelm (parameters that keep their initial value in every reachable
