@@ -40,7 +40,11 @@ impl Lin<'_> {
     /// were substituted. mCRL2 clusters before it substitutes them, so its selector of
     /// members that differed only there stays in the clustered summand's terms and sum
     /// elimination under a `comm` keeps it (each member a transition of its own, though
-    /// they are now the same): such selectors are pinned (random seed 25 #65).
+    /// they are now the same): such selectors are pinned (random seed 25 #65). This is not
+    /// yet mCRL2's rule: it drops parameters no step reads before it clusters, so members
+    /// that differed only in one of those are the same to it (seed 4242 #286: 3/33 for
+    /// mCRL2's 3/24); telling the two apart needs its instances of processes with constant
+    /// arguments (issue 38's control states).
     pub(super) fn cluster(
         &mut self,
         sums: Vec<CSum>,
