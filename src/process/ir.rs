@@ -132,8 +132,36 @@ pub enum ProcExpr {
 }
 
 impl ProcExpr {
+    /// Calls `f` on every direct sub-process, in order: the read-only walk beside
+    /// [`ProcExpr::map_children`], so that analyses only spell out the cases they treat.
+    pub fn for_each_child(&self, mut f: impl FnMut(&ProcExpr)) {
+        match self {
+            ProcExpr::Action(_) | ProcExpr::Tau | ProcExpr::Delta | ProcExpr::Call { .. } => {}
+            ProcExpr::Choice(x, y)
+            | ProcExpr::Seq(x, y)
+            | ProcExpr::Sync(x, y)
+            | ProcExpr::Par(x, y)
+            | ProcExpr::LeftMerge(x, y) => {
+                f(x);
+                f(y);
+            }
+            ProcExpr::If { then, else_, .. } => {
+                f(then);
+                if let Some(x) = else_ {
+                    f(x);
+                }
+            }
+            ProcExpr::Sum { body, .. }
+            | ProcExpr::Allow { body, .. }
+            | ProcExpr::Block { body, .. }
+            | ProcExpr::Hide { body, .. }
+            | ProcExpr::Rename { body, .. }
+            | ProcExpr::Comm { body, .. } => f(body),
+        }
+    }
+
     /// This node with every direct sub-process replaced by `f` of it; data, variables and
-    /// action sets are kept. The one place that knows every operator's children, so that
+    /// action sets are kept. The one place that builds every operator anew, so that
     /// structural rewrites only spell out the cases they change.
     pub fn map_children(&self, mut f: impl FnMut(&ProcExpr) -> ProcExpr) -> ProcExpr {
         let mut b = |p: &ProcExpr| Arc::new(f(p));

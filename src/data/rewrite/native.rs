@@ -107,14 +107,8 @@ impl<'s> Rewriter<'s> {
         let Some(i) = int else { return Ok(None) };
         let (name, from) = match (cod, i.signum() >= 0) {
             (Sort::Pos, true) => ("Nat2Pos", Sort::Nat),
-            (Sort::Pos | Sort::Nat, false) => (
-                if *cod == Sort::Pos {
-                    "Int2Pos"
-                } else {
-                    "Int2Nat"
-                },
-                Sort::Int,
-            ),
+            (Sort::Pos, false) => ("Int2Pos", Sort::Int),
+            (Sort::Nat, false) => ("Int2Nat", Sort::Int),
             _ => return Ok(None),
         };
         if from == *dom {

@@ -91,6 +91,12 @@ impl<'s> Rewriter<'s> {
         Internal::fbag(self.store, el, &flat)
     }
 
+    /// Whether `t` is `{}` or `{:}` as a finite set or bag (no allocation: set operations
+    /// ask it of every operand).
+    fn is_empty_finite(&mut self, t: TermId) -> bool {
+        matches!(self.store.as_func_app(t), Some((f, [])) if matches!(self.kind(f), Kind::Ctor(Ctor::FSet | Ctor::FBag)))
+    }
+
     /// `(f, finite part)` of `@set(f, s)` / `@bag(f, b)`.
     pub(super) fn set_parts(&mut self, t: TermId) -> Option<(TermId, TermId)> {
         match self.store.as_func_app(t) {
@@ -468,11 +474,7 @@ impl<'s> Rewriter<'s> {
         let el = elem(cod);
         // The empty operand decides, whatever the other is (`{} - s = {}`, `b - {:} = b`).
         if matches!(cod, Sort::FSet(_) | Sort::FBag(_)) {
-            let empty = |r: &mut Self, t: TermId| match cod {
-                Sort::FSet(_) => r.fset_elems(t).is_some_and(|e| e.is_empty()),
-                _ => r.fbag_pairs(t).is_some_and(|e| e.is_empty()),
-            };
-            let (ea, eb) = (empty(self, a), empty(self, b));
+            let (ea, eb) = (self.is_empty_finite(a), self.is_empty_finite(b));
             if ea || eb {
                 return Ok(Some(match op {
                     // The other one.

@@ -307,6 +307,57 @@ pub(super) fn prune_names<'e>(e: &'e ProcExpr, blocked: &BTreeSet<Name>) -> Cow<
     Cow::Owned(go(e, blocked))
 }
 
+/// The action names `e` can do as written, through the processes it calls (each body
+/// once, `seen` holds those walked), whatever the conditions: mCRL2's alphabet of a
+/// sequential component, which decides whether a `comm` rule's parties meet.
+pub(super) fn syntactic_names(
+    spec: &ProcSpec,
+    e: &ProcExpr,
+    seen: &mut HashSet<ProcId>,
+    out: &mut BTreeSet<Name>,
+) {
+    // Below an operator that removes or renames names, its body's names are gathered
+    // apart and then filtered or mapped.
+    let inner = |seen: &mut HashSet<ProcId>, body: &ProcExpr| {
+        let mut names = BTreeSet::new();
+        syntactic_names(spec, body, seen, &mut names);
+        names
+    };
+    match e {
+        ProcExpr::Action(a) => {
+            out.insert(a.name.clone());
+        }
+        ProcExpr::Call { proc, .. } => {
+            if seen.insert(*proc) {
+                syntactic_names(spec, &spec.procs[proc.0 as usize].body, seen, out);
+            }
+        }
+        ProcExpr::Hide { set, body } | ProcExpr::Block { set, body } => {
+            out.extend(inner(seen, body).into_iter().filter(|n| !set.contains(n)));
+        }
+        ProcExpr::Allow { set, body } => {
+            let names = inner(seen, body);
+            out.extend(
+                names
+                    .into_iter()
+                    .filter(|n| set.iter().any(|m| m.0.contains(n))),
+            );
+        }
+        ProcExpr::Rename { map, body } => {
+            out.extend(inner(seen, body).into_iter().map(|n| {
+                map.iter()
+                    .find(|(from, _)| *from == n)
+                    .map_or(n, |(_, to)| to.clone())
+            }));
+        }
+        ProcExpr::Comm { rules, body } => {
+            syntactic_names(spec, body, seen, out);
+            out.extend(rules.iter().filter_map(|r| r.rhs.clone()));
+        }
+        _ => e.for_each_child(|x| syntactic_names(spec, x, seen, out)),
+    }
+}
+
 /// Which processes can terminate once every action `k` blocks is `delta`
 /// ([`terminating_procs`] on the bodies [`prune_blocked`] leaves).
 pub(super) fn terminating_under(spec: &ProcSpec, k: &Constraint) -> Vec<bool> {
