@@ -1,5 +1,7 @@
 //! Alphabet constraints: the multi-action names a subprocess may usefully produce under the
-//! `allow`, `block`, `comm`, `rename` and `hide` operators above it.
+//! `allow`, `block`, `comm`, `rename` and `hide` operators above it; and a sequential
+//! component's syntactic alphabet (`syntactic_names`), by which mCRL2 decides whether a
+//! `comm` rule's parties meet.
 
 use super::*;
 use std::borrow::Cow;
