@@ -37,9 +37,11 @@ pub(super) struct QPlan {
     /// The body as a data term, when it has no propositional variables or quantifiers.
     term: Option<TermId>,
     /// Enumerate with the guard before trying every value of every variable: set when the
-    /// variables are all of finite sorts with more than [`GUARD_FIRST_COMBINATIONS`] value
-    /// combinations (the Boolean selectors of a clustered summand), where trying all of them
-    /// per instance costs 2^k rewrites and the guard prunes at the first `false`.
+    /// variables have more than [`GUARD_FIRST_COMBINATIONS`] value combinations (the Boolean
+    /// selectors of a clustered summand), or one of them has a sort whose values cannot be
+    /// listed (a `Nat` the guard bounds beside the selectors). Trying every value of the
+    /// finite ones first costs 2^k instances, each a miss of the guard memo (its key holds
+    /// the values chosen so far), where the guard prunes at the first `false`.
     guard_first: bool,
 }
 
@@ -211,11 +213,8 @@ impl Eng<'_> {
                 let sort = self.rw.store().var_of(*x).sort.clone();
                 combos = match self.enumerate(&sort) {
                     Ok(values) => combos.saturating_mul(values.len()),
-                    Err(_) => 0,
+                    Err(_) => usize::MAX,
                 };
-                if combos == 0 {
-                    break;
-                }
             }
             plan.guard_first = combos > GUARD_FIRST_COMBINATIONS;
         }
