@@ -80,6 +80,7 @@ pub mod names;
 pub mod numbers;
 pub mod portable;
 pub mod print;
+pub mod qlimit;
 pub mod rewrite;
 pub mod simplify;
 pub mod store;

@@ -307,6 +307,21 @@ impl<'a> DataPrinter<'a> {
         }
     }
 
+    /// The variables of a quantifier or lambda as mCRL2 prints them: consecutive variables
+    /// of one sort share it (`x,y: Nat, b: Bool`).
+    pub fn binder_vars(&self, vars: &[Var], out: &mut String) {
+        for (i, v) in vars.iter().enumerate() {
+            if i > 0 {
+                out.push_str(if vars[i - 1].sort == v.sort { "," } else { ", " });
+            }
+            out.push_str(&v.name);
+            if vars.get(i + 1).is_none_or(|w| w.sort != v.sort) {
+                out.push_str(": ");
+                self.sort(&v.sort, out);
+            }
+        }
+    }
+
     /// `e1, e2, …`.
     pub fn data_list(&self, es: &[DataExpr], out: &mut String) {
         for (i, e) in es.iter().enumerate() {
@@ -378,7 +393,7 @@ impl<'a> DataPrinter<'a> {
                         Binder::Forall => "forall ",
                         _ => "exists ",
                     });
-                    self.var_list(vars, out);
+                    self.binder_vars(vars, out);
                     out.push_str(". ");
                     self.data(body, D_BINDER, out);
                 }

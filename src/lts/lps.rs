@@ -55,7 +55,7 @@ pub enum LpsError {
         source: EnumError,
     },
     /// A condition did not rewrite to `true` or `false`.
-    #[error("in summand {summand} ({origin}): the condition does not rewrite to true or false but to `{residual}`")]
+    #[error("in summand {summand} ({origin}): the condition does not rewrite to true or false but to `{residual}`{hint}", hint = quantifier_hint(residual))]
     Undecided {
         /// The summand's number (from 1).
         summand: usize,
@@ -75,6 +75,19 @@ pub enum LpsError {
         /// Its value.
         value: String,
     },
+}
+
+/// What to do about a condition left undecided by a quantifier over numbers no condition
+/// bounds (see [`crate::data::qlimit`]).
+fn quantifier_hint(residual: &str) -> String {
+    if residual.contains("exists ") || residual.contains("forall ") {
+        format!(
+            " (a quantifier over numbers that no condition bounds is tried on the values mCRL2 reaches within its default limit of {} enumeration steps; bound the variable, e.g. `x < N`, to have every value tried)",
+            crate::data::qlimit::MCRL2_QLIMIT
+        )
+    } else {
+        String::new()
+    }
 }
 
 /// A summand with its expressions as terms of one rewriter's store: what exploration

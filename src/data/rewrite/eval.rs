@@ -497,6 +497,16 @@ impl<'s> Rewriter<'s> {
             });
         match res {
             Ok(()) => {}
+            // Numbers no condition bounds: mCRL2 tries the first values of its breadth-first
+            // enumeration and leaves the quantifier as it is when none decides it.
+            Err(EnumError::Unbounded { .. } | EnumError::Budget { .. })
+                if crate::data::qlimit::covers(self, &used) =>
+            {
+                if crate::data::qlimit::find_witness(self, &used, goal)? {
+                    return Ok(if kind == Binder::Exists { tt } else { ff });
+                }
+                return Ok(store.binder(kind, &used, body));
+            }
             Err(e) => {
                 if only_bound {
                     return Err(e.into());

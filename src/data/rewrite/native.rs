@@ -266,7 +266,18 @@ impl<'s> Rewriter<'s> {
                         c.is_le()
                     })));
                 }
-                self.decide_ord(a, b, strict)?.map(|r| store.bool_term(r))
+                match self.decide_ord(a, b, strict)? {
+                    Some(r) => Some(store.bool_term(r)),
+                    // mCRL2 defines `x > y = y < x` and `x >= y = y <= x`: an undecided
+                    // comparison keeps only `<` and `<=`, as its normal forms do.
+                    None if matches!(op, Op::Gt | Op::Ge) => {
+                        let name = if strict { "<" } else { "<=" };
+                        let dom = store.func_of(f).sort.domain().to_vec();
+                        let swapped = vec![dom[1].clone(), dom[0].clone()];
+                        Some(self.apply_named(name, swapped, Sort::Bool, &[a, b])?)
+                    }
+                    None => None,
+                }
             }
             (Op::Add, 2) if cod.is_numeric() => {
                 let (x, y) = (self.num(args[0]), self.num(args[1]));

@@ -265,6 +265,11 @@ impl<'s> Rewriter<'s> {
         if let Some(r) = self.decide_ord_by_bound(a, b, strict) {
             return Ok(Some(r));
         }
+        if let (Some(x), Some(y)) = (self.int_sign(a), self.int_sign(b)) {
+            if x != y {
+                return Ok(Some(x == IntSign::Negative));
+            }
+        }
         let store = self.store;
         if matches!(
             &*store.sort_ref(a),
@@ -359,6 +364,32 @@ impl<'s> Rewriter<'s> {
         }
     }
 
+    /// The constructor an `Int` term is known to have, as mCRL2 sees it (`Int` is
+    /// `cint(n: Nat) | cneg(p: Pos)`): `Nat2Int(t)` and `Pos2Int(t)` are `cint`, `-t` of a
+    /// `Pos` term is `cneg`, and a literal by its sign. Its equations `cint(m) < cneg(p) =
+    /// false` and `cneg(p) < cint(n) = true` (and `<=` alike) then decide comparisons of open
+    /// terms: `Nat2Int(n) < -4` is `false`.
+    fn int_sign(&self, t: TermId) -> Option<IntSign> {
+        let store = self.store;
+        if *store.sort_ref(t) != Sort::Int {
+            return None;
+        }
+        if let Some(NumVal::I(v)) = self.num(t) {
+            return Some(if v.signum() < 0 {
+                IntSign::Negative
+            } else {
+                IntSign::NonNegative
+            });
+        }
+        let (f, args) = store.as_func_app(t)?;
+        let func = store.func_of(f);
+        match (&*func.name, args) {
+            ("Nat2Int" | "Pos2Int", [_]) => Some(IntSign::NonNegative),
+            ("-", [p]) if *store.sort_ref(*p) == Sort::Pos => Some(IntSign::Negative),
+            _ => None,
+        }
+    }
+
     /// The bound [`Self::decide_ord_by_bound`] uses for `t`: with `mcrl2_order` the least
     /// value of its sort, else its [`Self::lower_bound`].
     fn order_bound(&mut self, t: TermId) -> Option<i64> {
@@ -396,4 +427,11 @@ impl<'s> Rewriter<'s> {
         }
         None
     }
+}
+
+/// Which of `Int`'s constructors a term has (see [`Rewriter::int_sign`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum IntSign {
+    NonNegative,
+    Negative,
 }
