@@ -789,8 +789,10 @@ impl<'s> Rewriter<'s> {
         let store = self.store;
         let v = self.fresh_var(el);
         let c = store.var(v);
+        // Membership of the open element stays a term where it is not decided yet
+        // (`c in {1, 12}`): the enumerator decides it per value.
         let (p, q) = if is_set {
-            (self.member(c, a)?, self.member(c, b)?)
+            (Some(self.member_term(c, a)?), Some(self.member_term(c, b)?))
         } else {
             (self.count(c, a)?, self.count(c, b)?)
         };
@@ -815,6 +817,15 @@ impl<'s> Rewriter<'s> {
         Ok(match res {
             Ok(()) if found => Some(store.false_term()),
             Ok(()) if !undecided => Some(tt),
+            // mCRL2's `@set(f, s) == @set(g, t)` is a `forall` over the elements, which its
+            // enumeration tries on its first values (`{ n: Nat | true } == {1, 12}` is
+            // `false` at 0).
+            Err(EnumError::Unbounded { .. } | EnumError::Budget { .. })
+                if crate::data::qlimit::covers(self, &[v]) =>
+            {
+                crate::data::qlimit::find_witness(self, &[v], differ)?
+                    .then(|| store.false_term())
+            }
             _ => None,
         })
     }
