@@ -152,7 +152,10 @@ fn errors_are_reported_not_crashes() {
     // Over `Nat`, mCRL2's first values are tried (7 is among them) or the term stays.
     let (ok, out, err) = muon(
         None,
-        &["exists n: Nat . n * n == 49", "exists n: Nat . n * n == 144"],
+        &[
+            "exists n: Nat . n * n == 49",
+            "exists n: Nat . n * n == 144",
+        ],
     );
     assert!(ok, "{err}");
     assert_eq!(out, "true\nexists n: Nat. n * n == 144\n");

@@ -274,7 +274,22 @@ fn errors_name_the_problem() {
     assert!(check_err("n + true").contains("no `+` takes arguments of sorts Nat # Bool"));
     assert!(check_err("nn + 1").contains("unknown name `nn`"));
     assert!(check_err("f(1, 2)").contains("not a function of 2 arguments"));
-    assert!(check_err("[] == []").contains("cannot determine"));
+}
+
+#[test]
+fn empty_containers_without_context_are_accepted_as_in_mcrl2() {
+    // mCRL2 202607.0 gives them an untyped element sort; muon's default is Bool.
+    for text in ["[] == []", "#{}", "{:} == {:}", "[] . 2"] {
+        check(text);
+    }
+    let eq = check("[] == []");
+    assert_eq!(
+        head(&eq).sort,
+        Sort::Arrow(
+            vec![Sort::List(Box::new(Sort::Bool)); 2],
+            Box::new(Sort::Bool)
+        )
+    );
 }
 
 #[test]

@@ -312,7 +312,11 @@ impl<'a> DataPrinter<'a> {
     pub fn binder_vars(&self, vars: &[Var], out: &mut String) {
         for (i, v) in vars.iter().enumerate() {
             if i > 0 {
-                out.push_str(if vars[i - 1].sort == v.sort { "," } else { ", " });
+                out.push_str(if vars[i - 1].sort == v.sort {
+                    ","
+                } else {
+                    ", "
+                });
             }
             out.push_str(&v.name);
             if vars.get(i + 1).is_none_or(|w| w.sort != v.sort) {

@@ -55,7 +55,11 @@ enum Val {
     Num(i64),
     /// `sign * (offset + h)` where `h` is a variable of kind `kind` still to enumerate
     /// (each constructor has at most one argument, so a value has at most one hole).
-    Open { sign: i64, offset: i64, kind: Kind },
+    Open {
+        sign: i64,
+        offset: i64,
+        kind: Kind,
+    },
 }
 
 /// One of mCRL2's enumerator elements: the values so far and the variables (by the index
@@ -230,7 +234,13 @@ fn value_term(rw: &mut Rewriter<'_>, kind: Kind, val: Val) -> Result<Option<Term
         })
     };
     let t = match val {
-        Val::Bool(b) => return Ok(Some(if b { store.true_term() } else { store.false_term() })),
+        Val::Bool(b) => {
+            return Ok(Some(if b {
+                store.true_term()
+            } else {
+                store.false_term()
+            }))
+        }
         Val::Num(n) => {
             let s = match kind {
                 Kind::Pos => NumSort::Pos,
@@ -239,8 +249,16 @@ fn value_term(rw: &mut Rewriter<'_>, kind: Kind, val: Val) -> Result<Option<Term
             };
             return Ok(Some(num(s, n)));
         }
-        Val::Open { sign: 1, offset: 0, kind: k } if k == kind => return Ok(None),
-        Val::Open { sign, offset, kind: hole } => {
+        Val::Open {
+            sign: 1,
+            offset: 0,
+            kind: k,
+        } if k == kind => return Ok(None),
+        Val::Open {
+            sign,
+            offset,
+            kind: hole,
+        } => {
             let (hs, s) = if hole == Kind::Pos {
                 (Sort::Pos, NumSort::Pos)
             } else {
@@ -257,7 +275,11 @@ fn value_term(rw: &mut Rewriter<'_>, kind: Kind, val: Val) -> Result<Option<Term
                 t = if sign < 0 {
                     store.app_func(func("-", vec![hs], Sort::Int), &[t])
                 } else {
-                    let name = if hole == Kind::Pos { "Pos2Int" } else { "Nat2Int" };
+                    let name = if hole == Kind::Pos {
+                        "Pos2Int"
+                    } else {
+                        "Nat2Int"
+                    };
                     store.app_func(func(name, vec![hs], Sort::Int), &[t])
                 };
             }
@@ -295,11 +317,20 @@ mod tests {
     // opaque `f` true at one value only.
     #[test]
     fn one_variable_reaches_what_mcrl2_reaches() {
-        assert_eq!(nums(&reached(&[Kind::Nat], 10)), (0..10).collect::<Vec<_>>());
+        assert_eq!(
+            nums(&reached(&[Kind::Nat], 10)),
+            (0..10).collect::<Vec<_>>()
+        );
         assert_eq!(nums(&reached(&[Kind::Nat], 3)), [0, 1, 2]);
         assert_eq!(nums(&reached(&[Kind::Nat], 5)), [0, 1, 2, 3, 4]);
-        assert_eq!(nums(&reached(&[Kind::Nat], 20)), (0..20).collect::<Vec<_>>());
-        assert_eq!(nums(&reached(&[Kind::Pos], 10)), (1..=10).collect::<Vec<_>>());
+        assert_eq!(
+            nums(&reached(&[Kind::Nat], 20)),
+            (0..20).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            nums(&reached(&[Kind::Pos], 10)),
+            (1..=10).collect::<Vec<_>>()
+        );
         assert_eq!(
             nums(&reached(&[Kind::Int], 10)),
             [0, -1, 1, -2, 2, -3, 3, -4, 4]

@@ -823,8 +823,7 @@ impl<'s> Rewriter<'s> {
             Err(EnumError::Unbounded { .. } | EnumError::Budget { .. })
                 if crate::data::qlimit::covers(self, &[v]) =>
             {
-                crate::data::qlimit::find_witness(self, &[v], differ)?
-                    .then(|| store.false_term())
+                crate::data::qlimit::find_witness(self, &[v], differ)?.then(|| store.false_term())
             }
             _ => None,
         })

@@ -424,7 +424,7 @@ impl<'s> Checker<'s> {
             .map(|c| self.check(c, Some(&Sort::Bool)));
         let lhs_alts = self.synth(&eq.lhs)?;
         let sort = if lhs_alts.len() == 1 {
-            self.default_sort(&lhs_alts[0], &eq.lhs)?
+            self.fixed_sort(&lhs_alts[0], &eq.lhs)?
         } else {
             // Overloaded by result: let the right-hand side decide.
             let rhs_alts = self.synth(&eq.rhs)?;
@@ -439,7 +439,7 @@ impl<'s> Checker<'s> {
             }
             match chosen {
                 Some(s) => s,
-                None => self.default_sort(&lhs_alts[0], &eq.lhs)?,
+                None => self.fixed_sort(&lhs_alts[0], &eq.lhs)?,
             }
         };
         let lhs = self.check(&eq.lhs, Some(&sort));
@@ -489,8 +489,15 @@ impl<'s> Checker<'s> {
         })
     }
 
-    /// The concrete sort of a bottom-up result, or an error that the context does not fix it.
-    pub(super) fn default_sort(&mut self, t: &Ty, e: &ast::DataExpr) -> Res<Sort> {
+    /// The concrete sort of a bottom-up result; what nothing fixes is the element sort of
+    /// empty containers (see [`Ty::to_sort_or_default`]).
+    pub(super) fn default_sort(&mut self, t: &Ty) -> Res<Sort> {
+        Ok(t.to_sort_or_default())
+    }
+
+    /// The concrete sort of an equation's left-hand side, or an error that nothing fixes
+    /// it: an equation is about one function, and its sort should say which.
+    fn fixed_sort(&mut self, t: &Ty, e: &ast::DataExpr) -> Res<Sort> {
         match t.to_sort() {
             Some(s) => Ok(s),
             None => Err(self.error(

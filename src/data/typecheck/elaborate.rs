@@ -254,7 +254,7 @@ impl<'s> Checker<'s> {
                     crate::data::names::check_var_name(self, &a.name);
                     let r = self
                         .synth(&a.value)
-                        .and_then(|alts| self.default_sort(&alts[0], &a.value))
+                        .and_then(|alts| self.default_sort(&alts[0]))
                         .and_then(|s| self.check(&a.value, Some(&s)).map(|x| (s, x)));
                     match r {
                         Ok((s, x)) => {
@@ -460,7 +460,7 @@ impl<'s> Checker<'s> {
         expected: Option<&Sort>,
         span: Span,
     ) -> Res<DataExpr> {
-        let (head, dom) = self.close_head(head, inst, expected, span)?;
+        let (head, dom) = self.close_head(head, inst, expected)?;
         let mut out = Vec::new();
         let mut bad = false;
         for (a, s) in args.iter().zip(&dom) {
@@ -486,7 +486,6 @@ impl<'s> Checker<'s> {
         head: Option<DataExpr>,
         inst: &Inst,
         expected: Option<&Sort>,
-        span: Span,
     ) -> Res<(DataExpr, Vec<Sort>)> {
         if let Cand::Builtin(s) = &inst.cand {
             let mut sp = inst.sort_params.clone();
@@ -505,23 +504,8 @@ impl<'s> Checker<'s> {
                     }
                 }
             }
-            let mut params = Vec::new();
-            for t in &sp {
-                match t.to_sort() {
-                    Some(x) => params.push(x),
-                    None => {
-                        return Err(self.error(
-                            span,
-                            format!("cannot determine the sort of this use of `{}`", s.name),
-                            "element sort unknown",
-                            Some(
-                                "give an argument a known sort, e.g. through a typed variable"
-                                    .into(),
-                            ),
-                        ))
-                    }
-                }
-            }
+            // A parameter nothing fixed belongs to empty containers alone (`#[]`).
+            let params: Vec<Sort> = sp.iter().map(Ty::to_sort_or_default).collect();
             let f = s.instantiate(&params);
             let dom = f.sort.domain().to_vec();
             return Ok((DataExpr::Func(f), dom));

@@ -74,6 +74,30 @@ impl Ty {
         })
     }
 
+    /// [`Ty::to_sort`], where a sort nothing fixes becomes `Bool`: the element sort of an
+    /// empty container with no context (`#[]`, `[] == []`, `[] . 2`). mCRL2 types those
+    /// with an untyped sort; which sort does not matter, as no element is ever there.
+    pub(crate) fn to_sort_or_default(&self) -> Sort {
+        match self {
+            Ty::Hole => Sort::Bool,
+            Ty::Bool => Sort::Bool,
+            Ty::Pos => Sort::Pos,
+            Ty::Nat => Sort::Nat,
+            Ty::Int => Sort::Int,
+            Ty::Real => Sort::Real,
+            Ty::Named(n) => Sort::Named(n.clone()),
+            Ty::List(s) | Ty::ListLit(s) => Sort::List(Box::new(s.to_sort_or_default())),
+            Ty::Set(s) => Sort::Set(Box::new(s.to_sort_or_default())),
+            Ty::FSet(s) | Ty::SetLit(s, _) => Sort::FSet(Box::new(s.to_sort_or_default())),
+            Ty::Bag(s) => Sort::Bag(Box::new(s.to_sort_or_default())),
+            Ty::FBag(s) | Ty::BagLit(s) => Sort::FBag(Box::new(s.to_sort_or_default())),
+            Ty::Arrow(d, c) => Sort::Arrow(
+                d.iter().map(Ty::to_sort_or_default).collect(),
+                Box::new(c.to_sort_or_default()),
+            ),
+        }
+    }
+
     pub(super) fn num_rank(&self) -> Option<u8> {
         match self {
             Ty::Pos => Some(0),
