@@ -481,7 +481,6 @@ impl<'s> Rewriter<'s> {
         } else {
             self.negate(body)
         };
-        let only_bound = store.free_vars(goal).iter().all(|v| used.contains(v));
         let mut found = false;
         let mut undecided = false;
         let res = self
@@ -507,12 +506,10 @@ impl<'s> Rewriter<'s> {
                 }
                 return Ok(store.binder(kind, &used, body));
             }
-            Err(e) => {
-                if only_bound {
-                    return Err(e.into());
-                }
-                return Ok(store.binder(kind, &used, body));
-            }
+            Err(EnumError::Rewrite(e)) => return Err(*e),
+            // A sort mCRL2 cannot enumerate (`Real`, bags), or too many values: mCRL2
+            // leaves the quantifier as it is, and so does muon.
+            Err(_) => return Ok(store.binder(kind, &used, body)),
         }
         if found {
             return Ok(if kind == Binder::Exists { tt } else { ff });

@@ -368,14 +368,22 @@ impl<'s> Rewriter<'s> {
     /// `cint(n: Nat) | cneg(p: Pos)`): `Nat2Int(t)` and `Pos2Int(t)` are `cint`, `-t` of a
     /// `Pos` term is `cneg`, and a literal by its sign. Its equations `cint(m) < cneg(p) =
     /// false` and `cneg(p) < cint(n) = true` (and `<=` alike) then decide comparisons of open
-    /// terms: `Nat2Int(n) < -4` is `false`.
+    /// terms: `Nat2Int(n) < -4` is `false`. A `Real` is `creal(i: Int, p: Pos)` compared by
+    /// `i * q < j * p`, so the numerator's constructor decides it alike: `Pos2Real(t)` and
+    /// `Nat2Real(t)` are `cint`, `Int2Real(t)` is `t`'s, `-25/9 < Pos2Real(3 + [] . 2)`.
     fn int_sign(&self, t: TermId) -> Option<IntSign> {
         let store = self.store;
-        if *store.sort_ref(t) != Sort::Int {
+        let sort = store.sort_ref(t);
+        if !matches!(*sort, Sort::Int | Sort::Real) {
             return None;
         }
-        if let Some(NumVal::I(v)) = self.num(t) {
-            return Some(if v.signum() < 0 {
+        let literal = match self.num(t) {
+            Some(NumVal::I(v)) => Some(v.signum()),
+            Some(NumVal::R(r)) => Some(if r < num_traits::Zero::zero() { -1 } else { 0 }),
+            None => None,
+        };
+        if let Some(sign) = literal {
+            return Some(if sign < 0 {
                 IntSign::Negative
             } else {
                 IntSign::NonNegative
@@ -384,7 +392,8 @@ impl<'s> Rewriter<'s> {
         let (f, args) = store.as_func_app(t)?;
         let func = store.func_of(f);
         match (&*func.name, args) {
-            ("Nat2Int" | "Pos2Int", [_]) => Some(IntSign::NonNegative),
+            ("Nat2Int" | "Pos2Int" | "Nat2Real" | "Pos2Real", [_]) => Some(IntSign::NonNegative),
+            ("Int2Real", [i]) => self.int_sign(*i),
             ("-", [p]) if *store.sort_ref(*p) == Sort::Pos => Some(IntSign::Negative),
             _ => None,
         }
