@@ -97,6 +97,23 @@ impl<'s> Rewriter<'s> {
         matches!(self.store.as_func_app(t), Some((f, [])) if matches!(self.kind(f), Kind::Ctor(Ctor::FSet | Ctor::FBag)))
     }
 
+    /// Whether a finite set or bag certainly has an element: an enumeration with one (of
+    /// a positive count), whether or not the elements are values.
+    fn known_nonempty(&mut self, t: TermId) -> bool {
+        if let Some(e) = self.fset_elems(t) {
+            return !e.is_empty();
+        }
+        let Some((f, args)) = self.store.as_func_app(t) else {
+            return false;
+        };
+        if self.kind(f) != Kind::Ctor(Ctor::FBag) {
+            return false;
+        }
+        let args = args.to_vec();
+        args.chunks(2)
+            .any(|c| self.int(c[1]).is_some_and(|n| n.signum() > 0))
+    }
+
     /// `(f, finite part)` of `@set(f, s)` / `@bag(f, b)`.
     pub(super) fn set_parts(&mut self, t: TermId) -> Option<(TermId, TermId)> {
         match self.store.as_func_app(t) {
@@ -855,6 +872,23 @@ impl<'s> Rewriter<'s> {
             return Ok(self
                 .set_eq(a, b)?
                 .map(|eq| store.bool_term(eq == store.false_term())));
+        }
+        // An empty operand decides it whatever the other's elements are: `{} <= y`, and
+        // `{x: 3} <= {:}` is `false` even when `x` is not a value (mCRL2 202607.0 alike).
+        if self.is_empty_finite(a) {
+            if !strict {
+                return Ok(Some(store.true_term()));
+            }
+            if self.is_empty_finite(b) {
+                return Ok(Some(store.false_term()));
+            }
+            if self.known_nonempty(b) {
+                return Ok(Some(store.true_term()));
+            }
+        } else if self.is_empty_finite(b) {
+            if strict || self.known_nonempty(a) {
+                return Ok(Some(store.false_term()));
+            }
         }
         if !(self.is_value(a) && self.is_value(b)) {
             return Ok(None);
