@@ -133,6 +133,32 @@ fn rewriter_choice_is_accepted_and_said_under_verbose() {
 }
 
 #[test]
+fn qlimit_bounds_quantifiers_over_numbers_as_in_mcrl2() {
+    // `exists x: Nat . x > n + 3` needs x = n + 4: mCRL2 202607.0's lps2lts finds it for
+    // n <= 5 with its default -Q10 (and stops at the state n = 6), and for every n < 12
+    // with -Q20: 13 states, 12 transitions.
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("q.mcrl2");
+    std::fs::write(
+        &spec,
+        "act a: Nat;\nproc P(n: Nat) = (n < 12 && exists x: Nat . x > n + 3) -> a(n) . P(n + 1);\ninit P(0);\n",
+    )
+    .unwrap();
+    let lps = dir.path().join("q.lps");
+    let aut = dir.path().join("q.aut");
+    let (code, _, err) = muon(&["mcrl22lps", s(&spec), s(&lps)]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = muon(&["lps2lts", s(&lps), s(&aut)]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("state 6 (n = 6)"), "{err}");
+    assert!(!aut.exists(), "no half-written output");
+    let (code, _, err) = muon(&["lps2lts", "-Q20", s(&lps), s(&aut)]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&aut).unwrap();
+    assert!(text.starts_with("des (0,12,13)"), "{text}");
+}
+
+#[test]
 fn timings_are_appended_in_mcrl2s_format() {
     let dir = tempfile::tempdir().unwrap();
     let spec = spec(dir.path());

@@ -27,8 +27,9 @@ pub struct Common {
     /// `--timings[=FILE]`.
     #[command(flatten)]
     pub timings: Timings,
-    /// mCRL2's limit on enumerating quantifiers in data expressions; only 0 (no limit,
-    /// which is what muon does) is accepted.
+    /// mCRL2's limit on enumerating a quantifier over numbers that no condition bounds:
+    /// the values its enumeration reaches in NUM steps are tried (default 10, 0 for no
+    /// limit: up to the enumeration budget). Bounded quantifiers take every value.
     #[arg(short = 'Q', long = "qlimit", value_name = "NUM")]
     pub qlimit: Option<u64>,
 }
@@ -101,12 +102,14 @@ impl Common {
             }
         }
         match self.qlimit {
-            Some(0) => v
-                .notes
-                .push("-Q0: muon has no iteration limit on enumerating quantifiers".to_string()),
-            Some(n) => v.refuse(format!(
-                "-Q{n}: muon does not cut off enumerating quantifiers in data after a number \
-                 of iterations; drop -Q (muon enumerates without a limit, as -Q0)"
+            Some(0) => v.notes.push(
+                "-Q0: a quantifier over numbers that no condition bounds is tried on values \
+                 until a witness or the enumeration budget"
+                    .to_string(),
+            ),
+            Some(n) => v.notes.push(format!(
+                "-Q{n}: a quantifier over numbers that no condition bounds is tried on the \
+                 values mCRL2's enumeration reaches in {n} steps"
             )),
             None => {}
         }
@@ -493,6 +496,9 @@ pub fn apply(
 ) -> Result<(), std::process::ExitCode> {
     let mut v = Verdict::default();
     common.judge(&mut v);
+    if let Some(n) = common.qlimit {
+        crate::data::qlimit::set_limit(usize::try_from(n).unwrap_or(usize::MAX));
+    }
     own(&mut v);
     if let Some(why) = v.refusal {
         errln!("muon {tool}: {why}");

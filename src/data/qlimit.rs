@@ -18,6 +18,7 @@
 //! real witness either way. When none is found the quantifier stays as a stuck term.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::ir::{Func, Sort};
 use super::rewrite::{RewriteError, Rewriter};
@@ -26,6 +27,21 @@ use super::store::{NumSort, TermId, VarId};
 /// mCRL2's default quantifier enumeration limit (`-Q`/`--qlimit` of its rewriting tools):
 /// the number of partial solutions its enumerator processes before it gives up.
 pub const MCRL2_QLIMIT: usize = 10;
+
+/// The limit in force: one per process, as mCRL2's (its tools set it from `-Q` before they
+/// rewrite anything).
+static LIMIT: AtomicUsize = AtomicUsize::new(MCRL2_QLIMIT);
+
+/// Sets the limit (`-Q`); 0 is mCRL2's "no limit", which here stops at the rewriter's
+/// enumeration budget instead of looking for ever.
+pub fn set_limit(n: usize) {
+    LIMIT.store(n, Ordering::Relaxed);
+}
+
+/// The limit in force (see [`set_limit`]).
+pub fn limit() -> usize {
+    LIMIT.load(Ordering::Relaxed)
+}
 
 /// The kinds of variables the search knows the constructors of.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -180,8 +196,8 @@ fn search(kinds: &[Kind], limit: usize, visit: &mut dyn FnMut(&[Val], Ask) -> bo
 }
 
 /// Looks for values of `vars` (all of sorts [`covers`] takes) that make `goal` rewrite to
-/// `true` among those mCRL2 reaches within [`MCRL2_QLIMIT`] (see the module
-/// documentation). `Ok(true)`: found; `Ok(false)`: none reached.
+/// `true` among those mCRL2 reaches within the limit in force ([`limit`], by default
+/// [`MCRL2_QLIMIT`]; see the module documentation). `Ok(true)`: found; `Ok(false)`: none reached.
 pub fn find_witness(
     rw: &mut Rewriter<'_>,
     vars: &[VarId],
@@ -195,7 +211,11 @@ pub fn find_witness(
     let (tt, ff) = (store.true_term(), store.false_term());
     let mut err = None;
     let mut sigma: Vec<(VarId, TermId)> = Vec::new();
-    let found = search(&kinds, MCRL2_QLIMIT, &mut |vals, ask| {
+    let steps = match limit() {
+        0 => rw.enum_budget,
+        n => n,
+    };
+    let found = search(&kinds, steps, &mut |vals, ask| {
         let mut run = || -> Result<TermId, RewriteError> {
             sigma.clear();
             for ((v, k), val) in vars.iter().zip(&kinds).zip(vals) {

@@ -82,8 +82,8 @@ pub enum LpsError {
 fn quantifier_hint(residual: &str) -> String {
     if residual.contains("exists ") || residual.contains("forall ") {
         format!(
-            " (a quantifier that no condition bounds is tried, as mCRL2 does, on the values its enumeration reaches in {} steps, and not at all over sorts it cannot enumerate such as `Real`; bound the variable, e.g. `x < N`, to have every value tried)",
-            crate::data::qlimit::MCRL2_QLIMIT
+            " (a quantifier that no condition bounds is tried, as mCRL2 does, on the values its enumeration reaches in {} steps (`-Q`), and not at all over sorts it cannot enumerate such as `Real`; bound the variable, e.g. `x < N`, to have every value tried)",
+            crate::data::qlimit::limit()
         )
     } else {
         String::new()

@@ -885,10 +885,8 @@ impl<'s> Rewriter<'s> {
             if self.known_nonempty(b) {
                 return Ok(Some(store.true_term()));
             }
-        } else if self.is_empty_finite(b) {
-            if strict || self.known_nonempty(a) {
-                return Ok(Some(store.false_term()));
-            }
+        } else if self.is_empty_finite(b) && (strict || self.known_nonempty(a)) {
+            return Ok(Some(store.false_term()));
         }
         if !(self.is_value(a) && self.is_value(b)) {
             return Ok(None);
