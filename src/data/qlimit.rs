@@ -211,6 +211,9 @@ pub fn find_witness(
     let (tt, ff) = (store.true_term(), store.false_term());
     let mut err = None;
     let mut sigma: Vec<(VarId, TermId)> = Vec::new();
+    // The hole of each variable's partial value, per hole sort (`Nat`, `Pos`): made once
+    // per search, not per element (every fresh variable stays in the term store).
+    let mut holes: Vec<[Option<VarId>; 2]> = vec![[None; 2]; vars.len()];
     let steps = match limit() {
         0 => rw.enum_budget,
         n => n,
@@ -218,8 +221,8 @@ pub fn find_witness(
     let found = search(&kinds, steps, &mut |vals, ask| {
         let mut run = || -> Result<TermId, RewriteError> {
             sigma.clear();
-            for ((v, k), val) in vars.iter().zip(&kinds).zip(vals) {
-                if let Some(t) = value_term(rw, *k, *val)? {
+            for (i, ((v, k), val)) in vars.iter().zip(&kinds).zip(vals).enumerate() {
+                if let Some(t) = value_term(rw, *k, *val, &mut holes[i])? {
                     sigma.push((*v, t));
                 }
             }
@@ -243,8 +246,14 @@ pub fn find_witness(
 }
 
 /// The normal form of a variable's value of kind `kind` (its sort), complete or partial
-/// with a fresh variable for the hole; `None` when it is still the whole sort.
-fn value_term(rw: &mut Rewriter<'_>, kind: Kind, val: Val) -> Result<Option<TermId>, RewriteError> {
+/// with a variable for the hole (`holes[0]` of sort `Nat`, `holes[1]` of sort `Pos`, made
+/// fresh when first needed); `None` when it is still the whole sort.
+fn value_term(
+    rw: &mut Rewriter<'_>,
+    kind: Kind,
+    val: Val,
+    holes: &mut [Option<VarId>; 2],
+) -> Result<Option<TermId>, RewriteError> {
     let store = rw.store();
     let num = |s: NumSort, n: i64| store.num(s, n);
     let func = |name: &str, dom: Vec<Sort>, cod: Sort| {
@@ -284,7 +293,8 @@ fn value_term(rw: &mut Rewriter<'_>, kind: Kind, val: Val) -> Result<Option<Term
             } else {
                 (Sort::Nat, NumSort::Nat)
             };
-            let h = rw.fresh_var(&hs);
+            let slot = &mut holes[usize::from(hole == Kind::Pos)];
+            let h = *slot.get_or_insert_with(|| rw.fresh_var(&hs));
             // `offset + h`, of the hole's sort.
             let mut t = store.var(h);
             if offset > 0 {

@@ -100,18 +100,17 @@ impl<'s> Rewriter<'s> {
     /// Whether a finite set or bag certainly has an element: an enumeration with one (of
     /// a positive count), whether or not the elements are values.
     fn known_nonempty(&mut self, t: TermId) -> bool {
-        if let Some(e) = self.fset_elems(t) {
-            return !e.is_empty();
-        }
-        let Some((f, args)) = self.store.as_func_app(t) else {
+        let store = self.store;
+        let Some((f, args)) = store.as_func_app(t) else {
             return false;
         };
-        if self.kind(f) != Kind::Ctor(Ctor::FBag) {
-            return false;
+        match self.kind(f) {
+            Kind::Ctor(Ctor::FSet) => !args.is_empty(),
+            Kind::Ctor(Ctor::FBag) => args
+                .chunks(2)
+                .any(|c| self.int(c[1]).is_some_and(|n| n.signum() > 0)),
+            _ => false,
         }
-        let args = args.to_vec();
-        args.chunks(2)
-            .any(|c| self.int(c[1]).is_some_and(|n| n.signum() > 0))
     }
 
     /// `(f, finite part)` of `@set(f, s)` / `@bag(f, b)`.

@@ -489,12 +489,6 @@ impl<'s> Checker<'s> {
         })
     }
 
-    /// The concrete sort of a bottom-up result; what nothing fixes is the element sort of
-    /// empty containers (see [`Ty::to_sort_or_default`]).
-    pub(super) fn default_sort(&mut self, t: &Ty) -> Res<Sort> {
-        Ok(t.to_sort_or_default())
-    }
-
     /// The concrete sort of an equation's left-hand side, or an error that nothing fixes
     /// it: an equation is about one function, and its sort should say which.
     fn fixed_sort(&mut self, t: &Ty, e: &ast::DataExpr) -> Res<Sort> {

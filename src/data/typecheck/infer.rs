@@ -159,7 +159,7 @@ impl<'s> Checker<'s> {
                 let mut vars = Vec::new();
                 for a in defs {
                     let alts = self.synth(&a.value)?;
-                    let s = self.default_sort(&alts[0])?;
+                    let s = alts[0].to_sort_or_default();
                     vars.push(Var {
                         name: a.name.name.clone(),
                         sort: s,

@@ -437,7 +437,7 @@ pub fn check_data_expr(
     c.push_vars(vars);
     let r = c
         .synth(&ast)
-        .and_then(|alts| c.default_sort(&alts[0]))
+        .map(|alts| alts[0].to_sort_or_default())
         .and_then(|s| c.check(&ast, Some(&s)));
     c.finish(r.ok())
 }

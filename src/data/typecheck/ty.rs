@@ -54,6 +54,20 @@ impl Ty {
 
     /// The sort, choosing defaults for literals (`FSet`, `FBag`); `None` if a hole remains.
     pub(crate) fn to_sort(&self) -> Option<Sort> {
+        self.to_sort_with(None)
+    }
+
+    /// [`Ty::to_sort`], where a sort nothing fixes becomes `Bool`: the element sort of an
+    /// empty container with no context (`#[]`, `[] == []`, `[] . 2`). mCRL2 types those
+    /// with an untyped sort; which sort does not matter, as no element is ever there.
+    pub(crate) fn to_sort_or_default(&self) -> Sort {
+        self.to_sort_with(Some(&Sort::Bool))
+            .expect("every hole has the default sort")
+    }
+
+    /// The sort with holes as `hole` (`None`: no sort).
+    fn to_sort_with(&self, hole: Option<&Sort>) -> Option<Sort> {
+        let part = |t: &Ty| t.to_sort_with(hole).map(Box::new);
         Some(match self {
             Ty::Bool => Sort::Bool,
             Ty::Pos => Sort::Pos,
@@ -61,41 +75,19 @@ impl Ty {
             Ty::Int => Sort::Int,
             Ty::Real => Sort::Real,
             Ty::Named(n) => Sort::Named(n.clone()),
-            Ty::List(s) | Ty::ListLit(s) => Sort::List(Box::new(s.to_sort()?)),
-            Ty::Set(s) => Sort::Set(Box::new(s.to_sort()?)),
-            Ty::FSet(s) | Ty::SetLit(s, _) => Sort::FSet(Box::new(s.to_sort()?)),
-            Ty::Bag(s) => Sort::Bag(Box::new(s.to_sort()?)),
-            Ty::FBag(s) | Ty::BagLit(s) => Sort::FBag(Box::new(s.to_sort()?)),
+            Ty::List(s) | Ty::ListLit(s) => Sort::List(part(s)?),
+            Ty::Set(s) => Sort::Set(part(s)?),
+            Ty::FSet(s) | Ty::SetLit(s, _) => Sort::FSet(part(s)?),
+            Ty::Bag(s) => Sort::Bag(part(s)?),
+            Ty::FBag(s) | Ty::BagLit(s) => Sort::FBag(part(s)?),
             Ty::Arrow(d, c) => Sort::Arrow(
-                d.iter().map(Ty::to_sort).collect::<Option<_>>()?,
-                Box::new(c.to_sort()?),
+                d.iter()
+                    .map(|t| t.to_sort_with(hole))
+                    .collect::<Option<_>>()?,
+                part(c)?,
             ),
-            Ty::Hole => return None,
+            Ty::Hole => return hole.cloned(),
         })
-    }
-
-    /// [`Ty::to_sort`], where a sort nothing fixes becomes `Bool`: the element sort of an
-    /// empty container with no context (`#[]`, `[] == []`, `[] . 2`). mCRL2 types those
-    /// with an untyped sort; which sort does not matter, as no element is ever there.
-    pub(crate) fn to_sort_or_default(&self) -> Sort {
-        match self {
-            Ty::Hole => Sort::Bool,
-            Ty::Bool => Sort::Bool,
-            Ty::Pos => Sort::Pos,
-            Ty::Nat => Sort::Nat,
-            Ty::Int => Sort::Int,
-            Ty::Real => Sort::Real,
-            Ty::Named(n) => Sort::Named(n.clone()),
-            Ty::List(s) | Ty::ListLit(s) => Sort::List(Box::new(s.to_sort_or_default())),
-            Ty::Set(s) => Sort::Set(Box::new(s.to_sort_or_default())),
-            Ty::FSet(s) | Ty::SetLit(s, _) => Sort::FSet(Box::new(s.to_sort_or_default())),
-            Ty::Bag(s) => Sort::Bag(Box::new(s.to_sort_or_default())),
-            Ty::FBag(s) | Ty::BagLit(s) => Sort::FBag(Box::new(s.to_sort_or_default())),
-            Ty::Arrow(d, c) => Sort::Arrow(
-                d.iter().map(Ty::to_sort_or_default).collect(),
-                Box::new(c.to_sort_or_default()),
-            ),
-        }
     }
 
     pub(super) fn num_rank(&self) -> Option<u8> {

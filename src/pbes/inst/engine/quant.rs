@@ -215,6 +215,9 @@ impl Eng<'_> {
                     Ok(values) => combos.saturating_mul(values.len()),
                     Err(_) => usize::MAX,
                 };
+                if combos > GUARD_FIRST_COMBINATIONS {
+                    break;
+                }
             }
             plan.guard_first = combos > GUARD_FIRST_COMBINATIONS;
         }
