@@ -137,6 +137,18 @@ impl Comm {
         &mut self,
         worker: &mut timely::worker::Worker,
     ) -> Vec<(u32, u32, Vec<u32>)> {
+        self.finish();
+        while !self.settled() {
+            self.wait(worker);
+        }
+        self.take_finished()
+    }
+
+    /// Sends what is buffered and closes the round: no record of it follows from this
+    /// worker. Then [`Comm::settled`] says when every worker's have arrived; in between,
+    /// [`Comm::take_finished`] gives those that have, so a worker that ends its part of a
+    /// round early takes in the others' records as they come instead of holding them all.
+    pub(super) fn finish(&mut self) {
         for dest in 0..self.peers {
             for kind in 0..KINDS {
                 let words = std::mem::take(&mut self.out[dest as usize][kind]);
@@ -147,9 +159,20 @@ impl Comm {
         }
         self.time += 1;
         self.input.advance_to(self.time);
-        while self.probe.less_than(&self.time) {
-            worker.step_or_park(Some(Duration::from_millis(2)));
-        }
+    }
+
+    /// Whether every worker's records of the round closed by [`Comm::finish`] have arrived.
+    pub(super) fn settled(&self) -> bool {
+        !self.probe.less_than(&self.time)
+    }
+
+    /// Lets timely move records, parking a moment when there is nothing to do.
+    pub(super) fn wait(&mut self, worker: &mut timely::worker::Worker) {
+        worker.step_or_park(Some(Duration::from_millis(2)));
+    }
+
+    /// The records of the round closed by [`Comm::finish`] that have arrived so far.
+    pub(super) fn take_finished(&mut self) -> Vec<(u32, u32, Vec<u32>)> {
         self.take(self.time - 1)
     }
 }

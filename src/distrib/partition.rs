@@ -79,12 +79,12 @@ impl Partition {
         let mut order: Vec<usize> = (0..width).collect();
         order.sort_by_key(|&p| (sample.changes[p], p));
         // Per sampled state, the hash of its chosen positions so far.
-        let mut hashes = vec![SEED; sample.len()];
+        let mut hashes = vec![0u64; sample.len()];
         let even = sample.judged.len() as f64 / peers as f64;
         let mut best: Option<(f64, usize, f64)> = None;
         for (k, &p) in order.iter().enumerate() {
             for (s, h) in hashes.iter_mut().enumerate() {
-                *h = mix(*h, position_hash(sys, codec, p, sample.row(s)[p]));
+                *h = h.wrapping_add(term(p, position_hash(sys, codec, p, sample.row(s)[p])));
             }
             let mut keys: Vec<u64> = sample.judged.iter().map(|&s| hashes[s]).collect();
             keys.sort_unstable();
@@ -129,33 +129,52 @@ impl Partition {
         }
     }
 
+    /// The key of the state of `row`: a sum over the hashed positions of a mix of each
+    /// position with its value's hash. A sum, so that a successor's key follows from its
+    /// source's by the positions that changed ([`Partition::successor_owner`]).
+    pub(super) fn key<S: Portable>(&self, sys: &S, codec: &mut S::Codec, row: &[u32]) -> u64 {
+        let mut h = 0u64;
+        for &p in &self.positions {
+            h = h.wrapping_add(term(p, position_hash(sys, codec, p, row[p])));
+        }
+        h
+    }
+
     /// The worker that owns the state of `row`.
     pub(super) fn owner<S: Portable>(&self, sys: &S, codec: &mut S::Codec, row: &[u32]) -> u32 {
         if self.peers <= 1 {
             return 0;
         }
-        let mut h = SEED;
-        for &p in &self.positions {
-            h = mix(h, position_hash(sys, codec, p, row[p]));
-        }
-        bucket(h, self.peers)
+        bucket(self.key(sys, codec, row), self.peers)
     }
 
-    /// The owner of `next`, a successor of `src`, whose owner is `src_owner`: the same
-    /// when no hashed position changed (most transitions, by the choice), and no value is
-    /// hashed then.
+    /// The owner of `next`, a successor of `src`, whose key ([`Partition::key`]) is
+    /// `src_key` and whose owner is `src_owner`: the same when no hashed position changed
+    /// (most transitions, by the choice), and otherwise from `src_key` and the values of
+    /// the positions that changed only (a transition changes few).
     pub(super) fn successor_owner<S: Portable>(
         &self,
         sys: &S,
         codec: &mut S::Codec,
         src: &[u32],
-        src_owner: u32,
+        (src_key, src_owner): (u64, u32),
         next: &[u32],
     ) -> u32 {
-        if self.positions.iter().all(|&p| src[p] == next[p]) {
-            src_owner
+        let mut key = src_key;
+        let mut changed = false;
+        for &p in &self.positions {
+            let (a, b) = (src[p], next[p]);
+            if a != b {
+                changed = true;
+                key = key
+                    .wrapping_sub(term(p, position_hash(sys, codec, p, a)))
+                    .wrapping_add(term(p, position_hash(sys, codec, p, b)));
+            }
+        }
+        if changed {
+            bucket(key, self.peers)
         } else {
-            self.owner(sys, codec, next)
+            src_owner
         }
     }
 
@@ -164,8 +183,6 @@ impl Partition {
         &self.positions
     }
 }
-
-const SEED: u64 = 0x243F_6A88_85A3_08D3;
 
 /// The hash of the value at row position `pos` (the same on every process).
 fn position_hash<S: Portable>(sys: &S, codec: &mut S::Codec, pos: usize, word: u32) -> u64 {
@@ -176,12 +193,19 @@ fn position_hash<S: Portable>(sys: &S, codec: &mut S::Codec, pos: usize, word: u
     }
 }
 
-fn mix(h: u64, v: u64) -> u64 {
-    let h = (h ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    h ^ (h >> 29)
+/// Position `pos` holding a value whose hash is `v`, as one summand of a key: a full
+/// avalanche of both (splitmix64's finaliser), so that sums of a few summands still spread.
+fn term(pos: usize, v: u64) -> u64 {
+    let mut x = v.wrapping_add((pos as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
 }
 
+/// The worker of a key: the key is mixed once more, as a sum's low bits depend on the low
+/// bits of its summands only.
 fn bucket(h: u64, peers: u32) -> u32 {
+    let h = (h ^ (h >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
     ((h ^ (h >> 32)) % peers as u64) as u32
 }
 
@@ -332,9 +356,10 @@ mod tests {
         for s in 0..sample.len() {
             let row = sample.row(s);
             let o = p.owner(&sys, &mut codec, row);
+            let key = p.key(&sys, &mut codec, row);
             owned[o as usize] += 1;
             sys.successors(&mut w, row, &mut |_, next| {
-                let via = p.successor_owner(&sys, &mut Default::default(), row, o, next);
+                let via = p.successor_owner(&sys, &mut Default::default(), row, (key, o), next);
                 assert_eq!(via, p.owner(&sys, &mut Default::default(), next));
             })
             .unwrap();

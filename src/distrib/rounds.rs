@@ -41,7 +41,11 @@ const REPORT: u32 = 15;
 /// Words of a CONTROL record.
 const CONTROL_WORDS: usize = 18;
 
-/// A successor record starts with this word; a value definition with [`DEF`].
+/// A successor record starts with this word; a value definition with [`DEF`]. A successor
+/// record is `[STATE, source number (2 words), successor index, label code | hit bit, k,
+/// k (position, word) pairs]`: the row is the previous row sent to that worker in the
+/// level with those positions changed (all of them in the level's first), a word being a
+/// dictionary id or, at a literal position, the word itself.
 const STATE: u32 = 0;
 /// `[DEF, id, length, value words]`: the sender's dictionary id `id` stands for this value
 /// from now on (successor records name values by these ids, one word each).
@@ -56,6 +60,12 @@ struct Dictionaries {
     next: Vec<u32>,
     /// Per sender, per id: the row word in this worker's store.
     received: Vec<Vec<u32>>,
+    /// Per destination: the last row sent there in this level (this worker's words; empty
+    /// before the level's first). A successor record holds only the words that differ
+    /// from it: successors of one source follow each other, and differ in a few.
+    last_sent: Vec<Vec<u32>>,
+    /// Per sender: the last row received from it in this level, in this worker's words.
+    last_received: Vec<Vec<u32>>,
 }
 
 /// Per expanding worker: its labels, numbered locally and announced to worker 0.
@@ -196,12 +206,17 @@ impl<S: Portable> Dist<'_, S> {
         let (mut words, mut def) = (Vec::new(), Vec::new());
         sys.initial_state(&mut sw, &mut row)
             .map_err(|e| GenerateError::Explore(format!("the initial state: {e}")))?;
-        let mut frontier: Vec<(u64, u32)> = Vec::new();
+        // The level's states of this worker, in number order: (number - the level's first
+        // number, local id). Offsets within a level keep the level's bookkeeping at 8 bytes
+        // a state (a level holds fewer than 2^32 states; see the check after round 3).
+        let mut frontier: Vec<(u32, u32)> = Vec::new();
         let mut got = Inbound {
             dict: Dictionaries {
                 sent: vec![Vec::new(); peers as usize],
                 next: vec![0; peers as usize],
                 received: vec![Vec::new(); peers as usize],
+                last_sent: vec![Vec::new(); peers as usize],
+                last_received: vec![Vec::new(); peers as usize],
             },
             announced: FxHashMap::default(),
             deadlocks: Vec::new(),
@@ -234,6 +249,15 @@ impl<S: Portable> Dist<'_, S> {
             // own in number order.
             let lo = total_states - level_size;
             summary.levels += 1;
+            // Every level's first record to (and from) a worker holds its whole row.
+            for r in got
+                .dict
+                .last_sent
+                .iter_mut()
+                .chain(&mut got.dict.last_received)
+            {
+                r.clear();
+            }
             if stopped_at_max {
                 // A bound of 0 or 1 keeps even the initial state unexplored, as in mCRL2.
                 break;
@@ -245,6 +269,7 @@ impl<S: Portable> Dist<'_, S> {
             // level's messages never pile up): a new state remembers the first transition
             // to it in the sequential order.
             let mut own = Owner {
+                lo,
                 base: ctx.store.len() as u32,
                 first: Vec::new(),
                 pending: Vec::new(),
@@ -252,7 +277,8 @@ impl<S: Portable> Dist<'_, S> {
             // Per expanded state, in frontier order: its successors and action hits (8
             // bytes; the level's bookkeeping, not the store, bounds a worker's memory).
             let mut per_state: Vec<(u32, u32)> = Vec::with_capacity(frontier.len());
-            for &(c, lid) in &frontier {
+            for &(off, lid) in &frontier {
+                let c = lo + off as u64;
                 if !got.errors.is_empty() || stopped_by.is_some() {
                     break;
                 }
@@ -269,6 +295,7 @@ impl<S: Portable> Dist<'_, S> {
                 let mut failed: Option<String> = None;
                 let opts = &self.opts;
                 let src = ctx.store.row_of(&cur);
+                let src_key = (partition.key(sys, &mut ctx.codec, src), me);
                 let r = sys.successors(&mut sw, src, &mut |lab, next| {
                     if failed.is_some() {
                         return;
@@ -300,7 +327,7 @@ impl<S: Portable> Dist<'_, S> {
                     };
                     let hit = local_labels.hits[code as usize];
                     state_hits += hit as u32;
-                    let owner = partition.successor_owner(sys, &mut ctx.codec, src, me, next);
+                    let owner = partition.successor_owner(sys, &mut ctx.codec, src, src_key, next);
                     if owner == me {
                         // This worker's own successor: looked up from its source's tree
                         // below, with no record sent to itself.
@@ -311,9 +338,15 @@ impl<S: Portable> Dist<'_, S> {
                     }
                     remote += 1;
                     words.clear();
-                    words.extend_from_slice(&[STATE, c0, c1, n, code | (hit as u32) << 31]);
+                    words.extend_from_slice(&[STATE, c0, c1, n, code | (hit as u32) << 31, 0]);
                     let sent = &mut got.dict.sent[owner as usize];
+                    let last = &mut got.dict.last_sent[owner as usize];
+                    let whole = last.is_empty();
                     for (pos, &v) in next.iter().enumerate() {
+                        if !whole && last[pos] == v {
+                            continue;
+                        }
+                        words.push(pos as u32);
                         if sys.literal(pos) {
                             words.push(v);
                             continue;
@@ -333,6 +366,9 @@ impl<S: Portable> Dist<'_, S> {
                         }
                         words.push(sent[v as usize] - 1);
                     }
+                    words[5] = ((words.len() - 6) / 2) as u32;
+                    last.clear();
+                    last.extend_from_slice(next);
                     comm.push(owner, SUCC, &words);
                     n += 1;
                 });
@@ -361,16 +397,29 @@ impl<S: Portable> Dist<'_, S> {
                 }
                 per_state.push((n, state_hits));
             }
-            let arrived = comm.round(self.worker);
-            self.receive(&mut own, &mut ctx, &mut got, arrived);
+            // The end of round 1: the others' successors are looked up as they arrive, not
+            // held until everyone has expanded (a worker that finished first would hold
+            // the rest of the level's records).
+            comm.finish();
+            loop {
+                let done = comm.settled();
+                let arrived = comm.take_finished();
+                self.receive(&mut own, &mut ctx, &mut got, arrived);
+                if done {
+                    break;
+                }
+                comm.wait(self.worker);
+            }
             let Owner {
                 base,
                 first,
                 pending,
+                ..
             } = own;
             let span = level_size.max(1);
             let ranker = |c: u64| (((c - lo) as u128 * peers as u128) / span as u128) as u32;
-            for (k, &(c, j)) in first.iter().enumerate() {
+            for (k, &(off, j)) in first.iter().enumerate() {
+                let c = lo + off as u64;
                 let [c0, c1] = split(c);
                 comm.push(ranker(c), RANK, &[c0, c1, j, base + k as u32]);
             }
@@ -383,20 +432,21 @@ impl<S: Portable> Dist<'_, S> {
                     .iter()
                     .zip(&per_state)
                     .filter(|(_, &(n, h))| h > 0 || deadlock_at(n));
-                for (&(c, _), &(n, h)) in reporting.take(n as usize) {
-                    let [c0, c1] = split(c);
+                for (&(off, _), &(n, h)) in reporting.take(n as usize) {
+                    let [c0, c1] = split(lo + off as u64);
                     comm.broadcast(REPORT, &[c0, c1, deadlock_at(n) as u32, h]);
                 }
             }
             let inbox = comm.round(self.worker);
 
             // Round 3: each ranker sorts the positions it got and tells everyone how many.
-            let mut ranks: Vec<(u64, u32, u32, u32)> = Vec::new();
+            // (source number - lo, successor index, owner, owner's local id).
+            let mut ranks: Vec<(u32, u32, u32, u32)> = Vec::new();
             let mut reports: Vec<(u64, u32, u32)> = Vec::new();
             for (kind, sender, recs) in inbox {
                 if kind == RANK {
                     for r in recs.chunks(4) {
-                        ranks.push((join(r[0], r[1]), r[2], sender, r[3]));
+                        ranks.push(((join(r[0], r[1]) - lo) as u32, r[2], sender, r[3]));
                     }
                 } else if kind == REPORT {
                     reports.extend(recs.chunks(4).map(|r| (join(r[0], r[1]), r[2], r[3])));
@@ -423,6 +473,13 @@ impl<S: Portable> Dist<'_, S> {
                 }
             }
             let new_total: u64 = counts.iter().sum();
+            if new_total >= u32::MAX as u64 {
+                // Every worker sees the same counts: all stop here alike.
+                return Err(GenerateError::Explore(format!(
+                    "a breadth-first level of more than {} states: the distributed search numbers a level's states in 32 bits",
+                    u32::MAX - 1
+                )));
+            }
             if self.opts.keep_parents {
                 levels.push(total_states, &counts);
             }
@@ -432,7 +489,7 @@ impl<S: Portable> Dist<'_, S> {
             // the source of that state, keeping the states it found.
             let offset = total_states + counts[..me as usize].iter().sum::<u64>();
             if self.opts.keep_parents {
-                parents.push_run(offset, ranks.iter().map(|r| (r.0, r.1)));
+                parents.push_run(offset, ranks.iter().map(|r| (lo + r.0 as u64, r.1)));
             }
             for (k, &(_, _, owner, lid)) in ranks.iter().enumerate() {
                 let n = split(offset + k as u64);
@@ -444,6 +501,7 @@ impl<S: Portable> Dist<'_, S> {
                     if (offset..offset + ranks.len() as u64).contains(&k) {
                         let src = ranks[(k - offset) as usize].0;
                         let kept = ranks.partition_point(|r| r.0 <= src) as u64;
+                        let src = lo + src as u64;
                         let [s0, s1] = split(src);
                         let [n0, n1] = split(offset + kept);
                         comm.broadcast(CUT, &[s0, s1, n0, n1, CUT_MAX]);
@@ -452,7 +510,7 @@ impl<S: Portable> Dist<'_, S> {
             }
             if let Some(src) = report_stop {
                 if ranker(src) == me {
-                    let kept = ranks.partition_point(|r| r.0 <= src) as u64;
+                    let kept = ranks.partition_point(|r| lo + (r.0 as u64) <= src) as u64;
                     let [s0, s1] = split(src);
                     let [n0, n1] = split(offset + kept);
                     comm.broadcast(CUT, &[s0, s1, n0, n1, CUT_REPORTS]);
@@ -465,12 +523,14 @@ impl<S: Portable> Dist<'_, S> {
             // transitions (or hits); every worker reports its counts.
             let mut cut: Option<(u64, u64)> = None;
             let mut cut_why = 0u32;
-            let mut new_numbers = vec![u64::MAX; (ctx.store.len() as u32 - base) as usize];
+            // Per new state of this worker: its number - total_states (u32::MAX: none).
+            let mut new_numbers = vec![u32::MAX; (ctx.store.len() as u32 - base) as usize];
             for (kind, _, recs) in inbox {
                 match kind {
                     NUMBER => {
                         for r in recs.chunks(3) {
-                            new_numbers[(r[0] - base) as usize] = join(r[1], r[2]);
+                            new_numbers[(r[0] - base) as usize] =
+                                (join(r[1], r[2]) - total_states) as u32;
                         }
                     }
                     CUT => {
@@ -494,12 +554,18 @@ impl<S: Portable> Dist<'_, S> {
             let keep_below = cut.map_or(u64::MAX, |(_, states)| states);
             let last_source = cut.map_or(u64::MAX, |(src, _)| src);
             if keep_numbers {
-                numbers.extend_from_slice(&new_numbers);
+                numbers.extend(new_numbers.iter().map(|&n| {
+                    if n == u32::MAX {
+                        u64::MAX
+                    } else {
+                        total_states + n as u64
+                    }
+                }));
             }
-            let mut next: Vec<(u64, u32)> = new_numbers
+            let mut next: Vec<(u32, u32)> = new_numbers
                 .iter()
                 .enumerate()
-                .filter(|&(_, &n)| n < keep_below)
+                .filter(|&(_, &n)| n != u32::MAX && total_states + (n as u64) < keep_below)
                 .map(|(k, &n)| (n, base + k as u32))
                 .collect();
             next.sort_unstable();
@@ -514,8 +580,8 @@ impl<S: Portable> Dist<'_, S> {
             }
             let mut ctl = [0u32; CONTROL_WORDS];
             let mut done = (0u64, 0u64, 0u64, 0u64);
-            for (&(c, _), &(n, h)) in frontier.iter().zip(&per_state) {
-                if c > last_source {
+            for (&(off, _), &(n, h)) in frontier.iter().zip(&per_state) {
+                if lo + off as u64 > last_source {
                     break;
                 }
                 done.0 += 1;
@@ -751,8 +817,11 @@ impl<S: Portable> Ctx<S> {
 /// What an owner gathers in a level: its new states' first positions and, when targets
 /// are needed, the transitions into its states.
 struct Owner {
+    /// The number of the level's first state.
+    lo: u64,
     base: u32,
-    first: Vec<(u64, u32)>,
+    /// Per new state: the least (source number - `lo`, successor index) that reached it.
+    first: Vec<(u32, u32)>,
     pending: Vec<Pending>,
 }
 
@@ -874,6 +943,7 @@ impl<S: Portable> Dist<'_, S> {
         let errors = &mut got.errors;
         let width = self.sys.state_width();
         let values = &mut got.dict.received[sender as usize];
+        let last = &mut got.dict.last_received[sender as usize];
         ctx.rows.clear();
         ctx.meta.clear();
         let mut i = 0;
@@ -902,26 +972,46 @@ impl<S: Portable> Dist<'_, S> {
                 }
                 continue;
             }
-            let Some(r) = recs.get(i..i + 5 + width) else {
+            let Some(r) = recs.get(i..i + 6) else {
                 errors.push("a successor record was cut short".into());
                 break;
             };
-            i += 5 + width;
-            let at = ctx.rows.len();
-            for (pos, &id) in r[5..].iter().enumerate() {
-                if self.sys.literal(pos) {
-                    ctx.rows.push(id);
-                    continue;
+            let k = r[5] as usize;
+            let Some(changes) = recs.get(i + 6..i + 6 + 2 * k) else {
+                errors.push("a successor record was cut short".into());
+                break;
+            };
+            i += 6 + 2 * k;
+            if last.is_empty() {
+                if k != width {
+                    errors.push(
+                        "a level's first successor record from a worker is not a whole row".into(),
+                    );
+                    break;
                 }
-                match values.get(id as usize) {
-                    Some(&v) => ctx.rows.push(v),
-                    None => {
-                        errors.push(format!("value {id} was used before it was defined"));
-                        ctx.rows.truncate(at);
-                        break 'records;
-                    }
-                }
+                last.resize(width, 0);
             }
+            for c in changes.chunks(2) {
+                let (pos, id) = (c[0] as usize, c[1]);
+                if pos >= width {
+                    errors.push(format!(
+                        "a successor record changes position {pos} of {width}"
+                    ));
+                    break 'records;
+                }
+                last[pos] = if self.sys.literal(pos) {
+                    id
+                } else {
+                    match values.get(id as usize) {
+                        Some(&v) => v,
+                        None => {
+                            errors.push(format!("value {id} was used before it was defined"));
+                            break 'records;
+                        }
+                    }
+                };
+            }
+            ctx.rows.extend_from_slice(last);
             ctx.meta.push((join(r[1], r[2]), r[3], r[4]));
             if ctx.meta.len() == ABSORB_ROWS && !self.keep(own, ctx, errors, sender, None) {
                 return;
@@ -951,10 +1041,11 @@ impl<S: Portable> Dist<'_, S> {
             let lid = lid.0;
             if lid >= own.base {
                 let k = (lid - own.base) as usize;
+                let at = ((c - own.lo) as u32, j);
                 if new {
-                    own.first.push((c, j));
-                } else if (c, j) < own.first[k] {
-                    own.first[k] = (c, j);
+                    own.first.push(at);
+                } else if at < own.first[k] {
+                    own.first[k] = at;
                 }
             }
             if self.keep_transitions || code >> 31 == 1 {
