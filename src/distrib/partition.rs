@@ -196,17 +196,22 @@ fn position_hash<S: Portable>(sys: &S, codec: &mut S::Codec, pos: usize, word: u
 /// Position `pos` holding a value whose hash is `v`, as one summand of a key: a full
 /// avalanche of both (splitmix64's finaliser), so that sums of a few summands still spread.
 fn term(pos: usize, v: u64) -> u64 {
-    let mut x = v.wrapping_add((pos as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    fmix(v.wrapping_add((pos as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+}
+
+/// The worker of a key: the key goes through a full avalanche first. A weak final mix
+/// would keep the low bits of a sum tied to those of its summands, so transitions that
+/// add the same difference (a flag that toggles, a counter that steps) would move their
+/// sources' owners alike.
+fn bucket(h: u64, peers: u32) -> u32 {
+    (fmix(h) % peers as u64) as u32
+}
+
+/// splitmix64's finaliser: every output bit depends on every input bit.
+fn fmix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     x ^ (x >> 31)
-}
-
-/// The worker of a key: the key is mixed once more, as a sum's low bits depend on the low
-/// bits of its summands only.
-fn bucket(h: u64, peers: u32) -> u32 {
-    let h = (h ^ (h >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-    ((h ^ (h >> 32)) % peers as u64) as u32
 }
 
 /// Random walks from the initial state: the rows of the states they pass and of those

@@ -274,9 +274,10 @@ impl<S: Portable> Dist<'_, S> {
                 first: Vec::new(),
                 pending: Vec::new(),
             };
-            // Per expanded state, in frontier order: its successors and action hits (8
-            // bytes; the level's bookkeeping, not the store, bounds a worker's memory).
-            let mut per_state: Vec<(u32, u32)> = Vec::with_capacity(frontier.len());
+            // Per expanded state, in frontier order: its successors, action hits and
+            // successors sent to another worker (12 bytes; the level's bookkeeping, not the
+            // store, bounds a worker's memory). Only the states before a cut count.
+            let mut per_state: Vec<(u32, u32, u32)> = Vec::with_capacity(frontier.len());
             for &(off, lid) in &frontier {
                 let c = lo + off as u64;
                 if !got.errors.is_empty() || stopped_by.is_some() {
@@ -291,7 +292,7 @@ impl<S: Portable> Dist<'_, S> {
                 }
                 ctx.store.load(StateId(lid), &mut cur);
                 let [c0, c1] = split(c);
-                let (mut n, mut state_hits) = (0u32, 0u32);
+                let (mut n, mut state_hits, mut state_remote) = (0u32, 0u32, 0u32);
                 let mut failed: Option<String> = None;
                 let opts = &self.opts;
                 let src = ctx.store.row_of(&cur);
@@ -336,7 +337,7 @@ impl<S: Portable> Dist<'_, S> {
                         n += 1;
                         return;
                     }
-                    remote += 1;
+                    state_remote += 1;
                     words.clear();
                     words.extend_from_slice(&[STATE, c0, c1, n, code | (hit as u32) << 31, 0]);
                     let sent = &mut got.dict.sent[owner as usize];
@@ -395,7 +396,7 @@ impl<S: Portable> Dist<'_, S> {
                     deadlocks_sent += 1;
                     comm.push(0, DEADLOCK, &split(c));
                 }
-                per_state.push((n, state_hits));
+                per_state.push((n, state_hits, state_remote));
             }
             // The end of round 1: the others' successors are looked up as they arrive, not
             // held until everyone has expanded (a worker that finished first would hold
@@ -431,8 +432,8 @@ impl<S: Portable> Dist<'_, S> {
                 let reporting = frontier
                     .iter()
                     .zip(&per_state)
-                    .filter(|(_, &(n, h))| h > 0 || deadlock_at(n));
-                for (&(off, _), &(n, h)) in reporting.take(n as usize) {
+                    .filter(|(_, &(n, h, _))| h > 0 || deadlock_at(n));
+                for (&(off, _), &(n, h, _)) in reporting.take(n as usize) {
                     let [c0, c1] = split(lo + off as u64);
                     comm.broadcast(REPORT, &[c0, c1, deadlock_at(n) as u32, h]);
                 }
@@ -580,10 +581,11 @@ impl<S: Portable> Dist<'_, S> {
             }
             let mut ctl = [0u32; CONTROL_WORDS];
             let mut done = (0u64, 0u64, 0u64, 0u64);
-            for (&(off, _), &(n, h)) in frontier.iter().zip(&per_state) {
+            for (&(off, _), &(n, h, r)) in frontier.iter().zip(&per_state) {
                 if lo + off as u64 > last_source {
                     break;
                 }
+                remote += r as u64;
                 done.0 += 1;
                 done.1 += n as u64;
                 done.2 += h as u64;
