@@ -52,6 +52,7 @@ mod comm;
 mod connect;
 mod partition;
 mod paths;
+mod records;
 mod rounds;
 
 pub use rounds::Dist;
