@@ -6,7 +6,7 @@
 #[path = "cli_common/mod.rs"]
 mod cli_common;
 
-use cli_common::{muon, muon_in, s};
+use cli_common::{linearise_text, muon, muon_in, s};
 use std::path::Path;
 
 const LINES: &str = include_str!("../fixtures/compat/mcrl2_command_lines.tsv");
@@ -138,16 +138,12 @@ fn qlimit_bounds_quantifiers_over_numbers_as_in_mcrl2() {
     // n <= 5 with its default -Q10 (and stops at the state n = 6), and for every n < 12
     // with -Q20: 13 states, 12 transitions.
     let dir = tempfile::tempdir().unwrap();
-    let spec = dir.path().join("q.mcrl2");
-    std::fs::write(
-        &spec,
+    let lps = linearise_text(
+        dir.path(),
+        "q",
         "act a: Nat;\nproc P(n: Nat) = (n < 12 && exists x: Nat . x > n + 3) -> a(n) . P(n + 1);\ninit P(0);\n",
-    )
-    .unwrap();
-    let lps = dir.path().join("q.lps");
+    );
     let aut = dir.path().join("q.aut");
-    let (code, _, err) = muon(&["mcrl22lps", s(&spec), s(&lps)]);
-    assert_eq!(code, 0, "{err}");
     let (code, _, err) = muon(&["lps2lts", s(&lps), s(&aut)]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("state 6 (n = 6)"), "{err}");
@@ -217,15 +213,12 @@ fn output_format_must_agree_with_the_file_name() {
 #[test]
 fn fsm_is_written_as_mcrl2_writes_it() {
     let dir = tempfile::tempdir().unwrap();
-    let spec = dir.path().join("c.mcrl2");
-    std::fs::write(
-        &spec,
+    let lps = linearise_text(
+        dir.path(),
+        "c",
         "act a: Nat;\nproc P(n: Nat, c: Bool) = (n < 2) -> a(n) . P(n + 1, !c);\ninit P(0, true);\n",
-    )
-    .unwrap();
-    let lps = dir.path().join("c.lps");
+    );
     let fsm = dir.path().join("c.fsm");
-    assert_eq!(muon(&["mcrl22lps", s(&spec), s(&lps)]).0, 0);
     let (code, _, err) = muon(&["lps2lts", "-ofsm", s(&lps), s(&fsm)]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(

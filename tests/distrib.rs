@@ -7,7 +7,7 @@
 
 #[path = "cli_common/mod.rs"]
 mod cli_common;
-use cli_common::{muon, s, wait_limited};
+use cli_common::{linearise_text, muon, s, wait_limited};
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -115,15 +115,6 @@ fn cluster_exec(
     lead
 }
 
-fn linearise(dir: &Path, name: &str, src: &str) -> PathBuf {
-    let spec = dir.join(format!("{name}.mcrl2"));
-    std::fs::write(&spec, src).unwrap();
-    let lps = dir.join(format!("{name}.lps"));
-    let (code, _, err) = muon(&["mcrl22lps", s(&spec), s(&lps)]);
-    assert_eq!(code, 0, "{err}\n{src}");
-    lps
-}
-
 /// The messages of a run without its progress lines and timely's connection chatter.
 fn messages(err: &str) -> Vec<String> {
     err.lines()
@@ -197,7 +188,7 @@ proptest::proptest! {
     #[test]
     fn clusters_explore_as_one_process(src in random_spec()) {
         let dir = tempfile::tempdir().unwrap();
-        let lps = linearise(dir.path(), "m", &src);
+        let lps = linearise_text(dir.path(), "m", &src);
         let reference = dir.path().join("ref.aut");
         let (code, _, err) = muon(&["lps2lts", "--threads", "1", s(&lps), s(&reference)]);
         proptest::prop_assert_eq!(code, 0, "{}", err);
@@ -272,7 +263,7 @@ fn seed_model_on_three_processes() {
 #[test]
 fn traces_on_two_processes() {
     let dir = tempfile::tempdir().unwrap();
-    let lps = linearise(
+    let lps = linearise_text(
         dir.path(),
         "t",
         "sort D = struct d1 | d2 | d3;\n\
@@ -316,7 +307,7 @@ proptest::proptest! {
     #[test]
     fn clusters_check_as_one_process(src in random_spec()) {
         let dir = tempfile::tempdir().unwrap();
-        let lps = linearise(dir.path(), "m", &src);
+        let lps = linearise_text(dir.path(), "m", &src);
         for (k, f) in FORMULAS.iter().enumerate() {
             let mcf = dir.path().join(format!("f{k}.mcf"));
             std::fs::write(&mcf, f).unwrap();
@@ -372,7 +363,7 @@ fn the_cluster_script_checks_as_one_process() {
 #[test]
 fn a_killed_process_stops_the_others() {
     let dir = tempfile::tempdir().unwrap();
-    let lps = linearise(dir.path(), "long", LONG);
+    let lps = linearise_text(dir.path(), "long", LONG);
     let hosts = hosts_file(dir.path(), 2);
     let out = dir.path().join("out.aut");
     let args = |p: usize| -> Vec<String> {
@@ -415,7 +406,7 @@ fn a_killed_process_stops_the_others() {
 #[test]
 fn a_missing_process_is_an_error_not_a_hang() {
     let dir = tempfile::tempdir().unwrap();
-    let lps = linearise(dir.path(), "long", LONG);
+    let lps = linearise_text(dir.path(), "long", LONG);
     let hosts = hosts_file(dir.path(), 2);
     let child = spawn(
         &[
@@ -445,8 +436,8 @@ fn a_missing_process_is_an_error_not_a_hang() {
 #[test]
 fn processes_on_different_inputs_refuse() {
     let dir = tempfile::tempdir().unwrap();
-    let a = linearise(dir.path(), "a", LONG);
-    let b = linearise(
+    let a = linearise_text(dir.path(), "a", LONG);
+    let b = linearise_text(
         dir.path(),
         "b",
         "act c: Bool;\nproc Q(f: Bool) = c(f) . Q(!f);\ninit Q(true);\n",
@@ -483,7 +474,7 @@ fn processes_on_different_inputs_refuse() {
 #[test]
 fn bad_cluster_options_are_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let lps = linearise(dir.path(), "long", LONG);
+    let lps = linearise_text(dir.path(), "long", LONG);
     let bad_hosts = dir.path().join("bad");
     std::fs::write(&bad_hosts, "127.0.0.1:2101\nnot an address\n").unwrap();
     let two = hosts_file(dir.path(), 2);

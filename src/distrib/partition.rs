@@ -148,34 +148,34 @@ impl Partition {
         bucket(self.key(sys, codec, row), self.peers)
     }
 
-    /// The owner of `next`, a successor of `src`, whose key ([`Partition::key`]) is
-    /// `src_key` and whose owner is `src_owner`: the same when no hashed position changed
-    /// (most transitions, by the choice), and otherwise from `src_key` and the values of
-    /// the positions that changed only (a transition changes few).
+    /// The owner of `next`, a successor of `src`, whose owner is `src_owner`: the same
+    /// when no hashed position changed (most transitions, by the choice), and no value is
+    /// hashed then; otherwise from `src`'s key and the values of the positions that
+    /// changed only (a transition changes few). `src_key` caches `src`'s key
+    /// ([`Partition::key`]) over its successors: it is computed at the first that needs it.
     pub(super) fn successor_owner<S: Portable>(
         &self,
         sys: &S,
         codec: &mut S::Codec,
-        src: &[u32],
-        (src_key, src_owner): (u64, u32),
+        (src, src_owner): (&[u32], u32),
+        src_key: &mut Option<u64>,
         next: &[u32],
     ) -> u32 {
-        let mut key = src_key;
-        let mut changed = false;
+        let mut key: Option<u64> = None;
         for &p in &self.positions {
             let (a, b) = (src[p], next[p]);
             if a != b {
-                changed = true;
-                key = key
-                    .wrapping_sub(term(p, position_hash(sys, codec, p, a)))
-                    .wrapping_add(term(p, position_hash(sys, codec, p, b)));
+                let k = match key {
+                    Some(k) => k,
+                    None => *src_key.get_or_insert_with(|| self.key(sys, codec, src)),
+                };
+                key = Some(
+                    k.wrapping_sub(term(p, position_hash(sys, codec, p, a)))
+                        .wrapping_add(term(p, position_hash(sys, codec, p, b))),
+                );
             }
         }
-        if changed {
-            bucket(key, self.peers)
-        } else {
-            src_owner
-        }
+        key.map_or(src_owner, |k| bucket(k, self.peers))
     }
 
     /// The positions hashed, in order.
@@ -361,10 +361,11 @@ mod tests {
         for s in 0..sample.len() {
             let row = sample.row(s);
             let o = p.owner(&sys, &mut codec, row);
-            let key = p.key(&sys, &mut codec, row);
+            let mut key = None;
             owned[o as usize] += 1;
             sys.successors(&mut w, row, &mut |_, next| {
-                let via = p.successor_owner(&sys, &mut Default::default(), row, (key, o), next);
+                let via =
+                    p.successor_owner(&sys, &mut Default::default(), (row, o), &mut key, next);
                 assert_eq!(via, p.owner(&sys, &mut Default::default(), next));
             })
             .unwrap();

@@ -27,26 +27,48 @@ pub(super) const DEF: u32 = 1;
 
 /// Per destination, the ids of the values already defined there (one dictionary per pair
 /// of workers: ids are the sender's).
-#[derive(Default)]
 pub(super) struct Dictionaries {
     /// Per destination, per row word: id + 1 (0: not yet defined there).
-    pub(super) sent: Vec<Vec<u32>>,
-    pub(super) next: Vec<u32>,
+    sent: Vec<Vec<u32>>,
+    next: Vec<u32>,
     /// Per sender, per id: the row word in this worker's store.
-    pub(super) received: Vec<Vec<u32>>,
+    received: Vec<Vec<u32>>,
     /// Per destination: the last row sent there in this level (this worker's words; empty
     /// before the level's first). A successor record holds only the words that differ
     /// from it: successors of one source follow each other, and differ in a few.
-    pub(super) last_sent: Vec<Vec<u32>>,
+    last_sent: Vec<Vec<u32>>,
     /// Per sender: the last row received from it in this level, in this worker's words.
-    pub(super) last_received: Vec<Vec<u32>>,
+    last_received: Vec<Vec<u32>>,
+    /// Scratch of [`Dictionaries::send`]: the record and a value definition being written.
+    words: Vec<u32>,
+    def: Vec<u32>,
 }
 
 impl Dictionaries {
+    /// Empty dictionaries for a run of `peers` workers.
+    pub(super) fn new(peers: u32) -> Dictionaries {
+        let per_peer = || vec![Vec::new(); peers as usize];
+        Dictionaries {
+            sent: per_peer(),
+            next: vec![0; peers as usize],
+            received: per_peer(),
+            last_sent: per_peer(),
+            last_received: per_peer(),
+            words: Vec::new(),
+            def: Vec::new(),
+        }
+    }
+
+    /// Starts a level: its first record to (and from) each worker holds a whole row.
+    pub(super) fn start_level(&mut self) {
+        for r in self.last_sent.iter_mut().chain(&mut self.last_received) {
+            r.clear();
+        }
+    }
+
     /// Sends `owner` the successor record of row `next` (`head`: source number, successor
     /// index, label code | hit bit): the positions where it differs from the previous row
     /// sent there in the level, each value defined first where `owner` has not seen it.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn send<S: Portable>(
         &mut self,
         sys: &S,
@@ -55,9 +77,8 @@ impl Dictionaries {
         owner: u32,
         head: [u32; 4],
         next: &[u32],
-        words: &mut Vec<u32>,
-        def: &mut Vec<u32>,
     ) {
+        let (words, def) = (&mut self.words, &mut self.def);
         words.clear();
         words.push(STATE);
         words.extend_from_slice(&head);
@@ -259,8 +280,14 @@ impl<S: Portable> Dist<'_, S> {
                 break;
             };
             i += 6 + 2 * k;
-            if last.is_empty() {
-                if k != width {
+            let whole = last.is_empty();
+            if whole {
+                if k != width
+                    || changes
+                        .chunks(2)
+                        .enumerate()
+                        .any(|(i, c)| c[0] as usize != i)
+                {
                     errors.push(
                         "a level's first successor record from a worker is not a whole row".into(),
                     );

@@ -173,7 +173,6 @@ impl<S: Portable> Dist<'_, S> {
 
         // The initial state, inserted by its owner as state 0.
         let mut row = Vec::with_capacity(width);
-        let (mut words, mut def) = (Vec::new(), Vec::new());
         sys.initial_state(&mut sw, &mut row)
             .map_err(|e| GenerateError::Explore(format!("the initial state: {e}")))?;
         // The level's states of this worker, in number order: (number - the level's first
@@ -181,13 +180,7 @@ impl<S: Portable> Dist<'_, S> {
         // a state (a level holds fewer than 2^32 states; see the check after round 3).
         let mut frontier: Vec<(u32, u32)> = Vec::new();
         let mut got = Inbound {
-            dict: Dictionaries {
-                sent: vec![Vec::new(); peers as usize],
-                next: vec![0; peers as usize],
-                received: vec![Vec::new(); peers as usize],
-                last_sent: vec![Vec::new(); peers as usize],
-                last_received: vec![Vec::new(); peers as usize],
-            },
+            dict: Dictionaries::new(peers),
             announced: FxHashMap::default(),
             deadlocks: Vec::new(),
             errors: Vec::new(),
@@ -219,15 +212,7 @@ impl<S: Portable> Dist<'_, S> {
             // own in number order.
             let lo = total_states - level_size;
             summary.levels += 1;
-            // Every level's first record to (and from) a worker holds its whole row.
-            for r in got
-                .dict
-                .last_sent
-                .iter_mut()
-                .chain(&mut got.dict.last_received)
-            {
-                r.clear();
-            }
+            got.dict.start_level();
             if stopped_at_max {
                 // A bound of 0 or 1 keeps even the initial state unexplored, as in mCRL2.
                 break;
@@ -266,7 +251,7 @@ impl<S: Portable> Dist<'_, S> {
                 let mut failed: Option<String> = None;
                 let opts = &self.opts;
                 let src = ctx.store.row_of(&cur);
-                let src_key = (partition.key(sys, &mut ctx.codec, src), me);
+                let mut src_key = None;
                 let r = sys.successors(&mut sw, src, &mut |lab, next| {
                     if failed.is_some() {
                         return;
@@ -298,7 +283,13 @@ impl<S: Portable> Dist<'_, S> {
                     };
                     let hit = local_labels.hits[code as usize];
                     state_hits += hit as u32;
-                    let owner = partition.successor_owner(sys, &mut ctx.codec, src, src_key, next);
+                    let owner = partition.successor_owner(
+                        sys,
+                        &mut ctx.codec,
+                        (src, me),
+                        &mut src_key,
+                        next,
+                    );
                     if owner == me {
                         // This worker's own successor: looked up from its source's tree
                         // below, with no record sent to itself.
@@ -309,16 +300,8 @@ impl<S: Portable> Dist<'_, S> {
                     }
                     state_remote += 1;
                     let head = [c0, c1, n, code | (hit as u32) << 31];
-                    got.dict.send(
-                        sys,
-                        &mut ctx.codec,
-                        &mut comm,
-                        owner,
-                        head,
-                        next,
-                        &mut words,
-                        &mut def,
-                    );
+                    got.dict
+                        .send(sys, &mut ctx.codec, &mut comm, owner, head, next);
                     n += 1;
                 });
                 if let Err(e) = r {

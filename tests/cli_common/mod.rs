@@ -42,6 +42,18 @@ pub fn s(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 path")
 }
 
+/// Writes `src` to `dir/NAME.mcrl2` and linearises it to `dir/NAME.lps` (which it returns),
+/// failing the test when `mcrl22lps` does not accept it.
+#[allow(dead_code)] // not every test crate linearises a text of its own
+pub fn linearise_text(dir: &Path, name: &str, src: &str) -> std::path::PathBuf {
+    let spec = dir.join(format!("{name}.mcrl2"));
+    std::fs::write(&spec, src).unwrap();
+    let lps = dir.join(format!("{name}.lps"));
+    let (code, _, err) = muon(&["mcrl22lps", s(&spec), s(&lps)]);
+    assert_eq!(code, 0, "{err}\n{src}");
+    lps
+}
+
 /// Waits for `child` (spawned with piped standard output and error) at most `limit`:
 /// `Ok` with its output when it ends, `Err` with what it wrote when it had to be killed.
 /// Both pipes are read while it runs: a child that writes more than a pipe holds would
