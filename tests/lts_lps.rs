@@ -967,3 +967,20 @@ fn global_variables_take_mcrl2s_values() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("st: Set(Bool)"), "{err}");
 }
+
+/// A tail's actions are named as processes of their own and a body's sequences are keyed
+/// in that body's variables, as mCRL2's lineariser does: the sequence `e . P1` reached
+/// after two different actions is one state (mCRL2: 4 states, 20 transitions), and a
+/// process called in first position with other arguments reaches its body's one sequence
+/// state with other values (mCRL2: 13 states, 13 transitions).
+#[test]
+fn tails_are_named_and_keyed_in_their_body_as_mcrl2_does() {
+    assert_eq!(
+        aut_header("fixtures/lts/action_tails_share_states.mcrl2"),
+        "des (0,20,4)"
+    );
+    assert_eq!(
+        aut_header("fixtures/lts/body_sequences_keyed_before_substitution.mcrl2"),
+        "des (0,13,13)"
+    );
+}

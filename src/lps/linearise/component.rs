@@ -51,6 +51,7 @@ impl Lin<'_> {
             self.proc_ctrl.clear();
             self.proc_alts.clear();
             self.expr_ctrl.clear();
+            self.action_ctrl.clear();
             self.blocked = blocked;
         }
         self.root_terminates = match prune_blocked(e, k) {

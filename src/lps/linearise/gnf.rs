@@ -97,65 +97,92 @@ impl Lin<'_> {
                 &pruned
             }
         };
-        if let ProcExpr::Call { proc, args } = &**q {
-            if !self.mcrl[proc.0 as usize] {
-                let ctrl = self.ctrl_of_proc(*proc)?;
-                return Ok(vec![Call {
-                    ctrl,
-                    args: args.clone(),
-                }]);
+        // mCRL2 names every part of a tail first (`bodytovarheadGNF` in a later position):
+        // a call stays a call, an action `a(t)` becomes a call `Pa(t)` of one process per
+        // action, and any other part one new process of its own; the sequence of names is
+        // then keyed as a whole. So `e . e . P1` and `(a . e + c) . P1` share the state
+        // `Pe . P1` after their first `e` and `a` (random seed 7373 #87), and `e(n mod 2)`
+        // keeps the value, not `n`. Parts after one that cannot terminate are dropped.
+        let mut parts: Vec<&Arc<ProcExpr>> = Vec::new();
+        let mut todo = vec![q];
+        while let Some(e) = todo.pop() {
+            if let ProcExpr::Seq(a, b) = &**e {
+                todo.push(b);
+                todo.push(a);
+                continue;
+            }
+            parts.push(e);
+            if !expr_terminates(&self.term, e) {
+                break;
             }
         }
-        // A sequence of calls `X(..) . Y(..)` stays a sequence: `stack_target` makes it
-        // one control state when a step leaves it pending, keyed as the stack recursion
-        // builds (Lamport_queue's `Push(v) . Producer` and the stack `[Push, Producer]`
-        // are one state).
-        if let Some(calls) = self.call_sequence(q)? {
-            if calls.len() > 1 {
-                return Ok(calls);
+        parts
+            .into_iter()
+            .map(|e| self.part_call(e, owner, span))
+            .collect()
+    }
+
+    /// The call that stands for one part of a tail (see [`Lin::tail_calls`]).
+    fn part_call(&mut self, q: &Arc<ProcExpr>, owner: &str, span: Span) -> Result<Call, LinError> {
+        match &**q {
+            ProcExpr::Call { proc, args } if !self.mcrl[proc.0 as usize] => {
+                let ctrl = self.ctrl_of_proc(*proc)?;
+                return Ok(Call {
+                    ctrl,
+                    args: args.clone(),
+                });
             }
+            ProcExpr::Action(a) => {
+                let ctrl = self.action_ctrl(a, span)?;
+                return Ok(Call {
+                    ctrl,
+                    args: a.args.clone(),
+                });
+            }
+            _ => {}
         }
         let params = (*self.shapes.free_vars(q)).clone();
         let key = self.shapes.key(q, params.clone());
+        let args = params.iter().cloned().map(DataExpr::Var).collect();
         if let Some(c) = self.expr_ctrl.get(&key) {
-            return Ok(vec![Call {
-                ctrl: *c,
-                args: params.into_iter().map(DataExpr::Var).collect(),
-            }]);
+            return Ok(Call { ctrl: *c, args });
         }
         self.tail_counter += 1;
         let name = format!("{owner}_{}", self.tail_counter);
-        let id = self.new_ctrl(name, params.clone(), CtrlKind::Expr(q.clone()), span)?;
+        let id = self.new_ctrl(name, params, CtrlKind::Expr(q.clone()), span)?;
         self.expr_ctrl.insert(key, id);
-        Ok(vec![Call {
-            ctrl: id,
-            args: params.into_iter().map(DataExpr::Var).collect(),
-        }])
+        Ok(Call { ctrl: id, args })
     }
 
-    /// The calls of `q` when `q` is a sequence of calls of sequential processes only (in
-    /// order), else `None`. Stops at the first part that is not such a call, so a tail of a
-    /// long `.` chain of actions costs O(1) here, not a walk of the chain.
-    fn call_sequence(&mut self, q: &ProcExpr) -> Result<Option<Vec<Call>>, LinError> {
-        let mut calls = Vec::new();
-        let mut todo = vec![q];
-        while let Some(e) = todo.pop() {
-            match e {
-                ProcExpr::Seq(a, b) => {
-                    todo.push(b);
-                    todo.push(a);
-                }
-                ProcExpr::Call { proc, args } if !self.mcrl[proc.0 as usize] => {
-                    let ctrl = self.ctrl_of_proc(*proc)?;
-                    calls.push(Call {
-                        ctrl,
-                        args: args.clone(),
-                    });
-                }
-                _ => return Ok(None),
-            }
+    /// The control state of action `a`'s process (mCRL2's `process_representing_action`):
+    /// one per action name and sorts, whose parameters are the action's arguments.
+    fn action_ctrl(&mut self, a: &Action, span: Span) -> Result<CtrlId, LinError> {
+        let key = (a.name.clone(), a.sorts.clone());
+        if let Some(c) = self.action_ctrl.get(&key) {
+            return Ok(*c);
         }
-        Ok(Some(calls))
+        let params: Vec<Var> = a
+            .sorts
+            .iter()
+            .enumerate()
+            .map(|(i, sort)| Var {
+                name: format!("{}_{}{}", a.name, ACTION_PARAM, i + 1).into(),
+                sort: sort.clone(),
+            })
+            .collect();
+        let body = ProcExpr::Action(Action {
+            name: a.name.clone(),
+            sorts: a.sorts.clone(),
+            args: params.iter().cloned().map(DataExpr::Var).collect(),
+        });
+        let id = self.new_ctrl(
+            format!("{}_{}", a.name, ACTION_PARAM),
+            params,
+            CtrlKind::Expr(Arc::new(body)),
+            span,
+        )?;
+        self.action_ctrl.insert(key, id);
+        Ok(id)
     }
 
     /// GNF alternatives of `e`; `scope` holds the variables in scope and the reserved names
@@ -338,7 +365,7 @@ impl Lin<'_> {
         let body = distribute_prefix_over_conditions(&self.term, &decl.body);
         let r = self.gnf(&body, &scope, &decl.name.clone(), decl.span);
         self.in_progress.pop();
-        let alts = r?;
+        let alts = self.key_stacks(r?)?;
         self.proc_alts.insert(p, alts.clone());
         Ok(alts)
     }
@@ -416,7 +443,35 @@ impl Lin<'_> {
                 }))
             }
         };
+        let alts = match ctrl.kind {
+            CtrlKind::Proc(_) => alts,
+            _ => self.key_stacks(alts)?,
+        };
         self.ctrls[c.0 as usize].alts = Some(alts.clone());
+        Ok(alts)
+    }
+
+    /// `alts` with every stack of two or more calls made one call of its sequence state,
+    /// keyed here, in the variables of the body they belong to: mCRL2 makes each body
+    /// regular (`to_regular_form`) before a call substitutes its arguments, so `S1(l, ..)`
+    /// and `S1(tail(l), ..)` reach one sequence state with other values, not two
+    /// (industrial/brp), and a sequence state never holds another's parts.
+    fn key_stacks(&mut self, mut alts: Vec<Alt>) -> Result<Vec<Alt>, LinError> {
+        if self.keying != Keying::Instances {
+            return Ok(alts);
+        }
+        for a in &mut alts {
+            if let Some(cut) = a.stack.iter().position(|c| !self.ctrl_terminates(c.ctrl)) {
+                a.stack.truncate(cut + 1);
+            }
+            if a.stack.len() >= 2 {
+                if a.stack.len() > MAX_STACK {
+                    return Err(self.non_regular(&a.stack));
+                }
+                let calls = std::mem::take(&mut a.stack);
+                a.stack = vec![self.instance_target(calls, false)?];
+            }
+        }
         Ok(alts)
     }
 
@@ -442,7 +497,9 @@ impl Lin<'_> {
 
     /// The control state and arguments that a non-empty stack jumps to.
     pub(super) fn stack_target(&mut self, stack: &[Call]) -> Result<Call, LinError> {
-        // Flatten nested sequence states so the key is a sequence of base states, and cut
+        // Flatten nested stack states (the fallback keying) so the key is a sequence of
+        // base states; a sequence state keyed by instances stays one part, as mCRL2's
+        // sequence process does in a longer sequence. Cut
         // the stack after the first state that cannot terminate: what lies below it is
         // never reached (mCRL2's `cut_off_unreachable_tail`), and keeping it would store
         // dead arguments and let stacks grow (WMS).
@@ -478,7 +535,8 @@ impl Lin<'_> {
         params.iter().cloned().zip(c.args.iter().cloned()).collect()
     }
 
-    /// `c` as a sequence of calls of base states (process, tail expression).
+    /// `c` as a sequence of calls: the parts of a stack state (the fallback keying), else
+    /// `c` itself.
     fn base_calls(&self, c: &Call) -> Vec<Call> {
         match &self.ctrls[c.ctrl.0 as usize].kind {
             CtrlKind::Stack(inner) => {
@@ -492,16 +550,6 @@ impl Lin<'_> {
                             ctrl: *id,
                             args: c.args[off - n..off].to_vec(),
                         }
-                    })
-                    .collect()
-            }
-            CtrlKind::Seq(parts) => {
-                let sigma = self.binding(c);
-                parts
-                    .iter()
-                    .map(|p| Call {
-                        ctrl: p.ctrl,
-                        args: p.args.iter().map(|d| substitute(d, &sigma)).collect(),
                     })
                     .collect()
             }
@@ -624,7 +672,18 @@ impl Lin<'_> {
 
     /// The error for a stack deeper than `MAX_STACK`, naming the process that repeats most.
     fn non_regular(&self, calls: &[Call]) -> LinError {
-        let ids: Vec<CtrlId> = calls.iter().map(|c| c.ctrl).collect();
+        // The process that repeats most names the recursion; an action's state repeats as
+        // often, but names no equation (`P = a . P . b + c` stacks `P`, `Pb`, `Pb`, ..).
+        let procs: Vec<CtrlId> = calls
+            .iter()
+            .map(|c| c.ctrl)
+            .filter(|id| matches!(self.ctrls[id.0 as usize].kind, CtrlKind::Proc(_)))
+            .collect();
+        let ids: Vec<CtrlId> = if procs.is_empty() {
+            calls.iter().map(|c| c.ctrl).collect()
+        } else {
+            procs
+        };
         let mut best = ids[0];
         let mut best_n = 0;
         for id in &ids {

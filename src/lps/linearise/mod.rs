@@ -120,6 +120,8 @@ impl LinError {
 
 /// Longest stack of pending processes a regular process may build.
 const MAX_STACK: usize = 24;
+/// The infix of the names of an action's process and its parameters (`e_act`, `e_act1`).
+const ACTION_PARAM: &str = "act";
 /// Most control states over all components.
 const MAX_CTRL: usize = 200_000;
 /// Most sequence states keyed by instances before linearisation falls back to keying by
@@ -307,6 +309,8 @@ struct Lin<'a> {
     ctrls: Vec<Ctrl>,
     proc_ctrl: HashMap<ProcId, CtrlId>,
     expr_ctrl: HashMap<key::ExprKey, CtrlId>,
+    /// The control state of each action's process, by action name and sorts.
+    action_ctrl: HashMap<(Name, Vec<Sort>), CtrlId>,
     /// Structural hashes of the expressions keyed in `expr_ctrl`, one per shared node.
     shapes: key::ShapeHashes,
     stack_ctrl: HashMap<(Vec<CtrlId>, bool), CtrlId>,
@@ -418,6 +422,7 @@ impl<'a> Lin<'a> {
             ctrls: Vec::new(),
             proc_ctrl: HashMap::new(),
             expr_ctrl: HashMap::new(),
+            action_ctrl: HashMap::new(),
             shapes: key::ShapeHashes::default(),
             stack_ctrl: HashMap::new(),
             seq_ctrl: HashMap::new(),
