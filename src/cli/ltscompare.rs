@@ -67,7 +67,8 @@ pub struct Args {
     /// The file the counterexample formula goes to.
     #[arg(long, value_name = "FILE", default_value = "Counterexample.mcf")]
     pub counter_example_file: PathBuf,
-    /// With `trace` or `weak-trace`: the most states each determinisation may build.
+    /// With `trace` or `weak-trace`: the most states each determinisation may build (by default as
+    /// many as state numbers allow: --memory-limit is what bounds it).
     #[arg(long, value_name = "NUM", default_value_t = ReduceOptions::default().max_subsets)]
     pub max_states: u64,
 }

@@ -77,7 +77,8 @@ pub struct Args {
     /// removed before anything else).
     #[arg(long)]
     pub no_reach: bool,
-    /// With `trace` or `weak-trace`: the most states determinisation may build.
+    /// With `trace` or `weak-trace`: the most states determinisation may build (by default as
+    /// many as state numbers allow: --memory-limit is what bounds it).
     #[arg(long, value_name = "NUM", default_value_t = ReduceOptions::default().max_subsets)]
     pub max_states: u64,
 }

@@ -152,18 +152,6 @@ pub enum ReduceError {
         /// The bound that was reached.
         limit: u64,
     },
-    /// Determinisation's subsets grew too large together.
-    #[error("determinisation stopped after {subsets} states: they hold more than {limit} original states together")]
-    #[diagnostic(
-        code(muon::reduce::subsets),
-        help("reduce modulo a bisimulation instead; the trace equivalences need a subset construction")
-    )]
-    SubsetsTooLarge {
-        /// The bound on the total size of the subsets.
-        limit: u64,
-        /// How many subsets had been built.
-        subsets: u64,
-    },
     /// The partition history a counterexample needs is too large.
     #[error(
         "a counterexample would need the partitions of more than {rounds} refinement rounds of \
@@ -211,14 +199,15 @@ impl From<std::convert::Infallible> for ReduceError {
 /// Options of [`reduce`] and [`compare`].
 #[derive(Clone, Copy, Debug)]
 pub struct ReduceOptions {
-    /// The most states a determinisation (trace equivalences) may build.
+    /// The most states a determinisation (trace equivalences) may build. By default the
+    /// most that state numbers allow: the run's memory limit is what bounds it.
     pub max_subsets: u64,
 }
 
 impl Default for ReduceOptions {
     fn default() -> Self {
         ReduceOptions {
-            max_subsets: 10_000_000,
+            max_subsets: u64::from(u32::MAX - 1),
         }
     }
 }
