@@ -62,6 +62,28 @@ fn timeout_stops_a_trace_reduction_with_its_count_and_no_output() {
     assert_eq!(names(dir.path()), ["blowup.aut"]);
 }
 
+/// Determinisation has no bound of its own beyond state numbers: the memory limit is what
+/// stops a subset construction that outgrows it (2^25 subsets here).
+#[test]
+fn memory_limit_stops_a_trace_reduction_without_a_bound_of_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let aut = blowup_aut(dir.path(), 24);
+    let out = dir.path().join("min.aut");
+    let (code, stdout, err) = muon(&[
+        "ltsconvert",
+        "--memory-limit",
+        "96M",
+        "-etrace",
+        s(&aut),
+        s(&out),
+    ]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("subsets determinised"), "{err}");
+    assert!(err.contains("memory limit"), "{err}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert_eq!(names(dir.path()), ["blowup.aut"]);
+}
+
 #[test]
 fn timeout_stops_a_comparison_without_a_verdict() {
     let dir = tempfile::tempdir().unwrap();
