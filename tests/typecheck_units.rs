@@ -404,3 +404,15 @@ init a(p1);
     .iter()
     .any(|e| e.contains("declared twice")));
 }
+
+/// A `whr` definition whose value leaves its sort open is rejected, as mCRL2 202607.0
+/// rejects `x whr x = [] end` (`List(untyped_sort)`), also where the context would fix it.
+#[test]
+fn where_definitions_of_open_sort_are_rejected() {
+    for text in ["(x whr x = [] end) == []", "#(x whr x = {} end) == 0"] {
+        let m = check_err(text);
+        assert!(m.contains("cannot be determined"), "{text}: {m}");
+    }
+    let e = check("(x whr x = [1] end) == []");
+    assert_eq!(e.sort(), Sort::Bool);
+}

@@ -254,7 +254,7 @@ impl<'s> Checker<'s> {
                     crate::data::names::check_var_name(self, &a.name);
                     let r = self
                         .synth(&a.value)
-                        .map(|alts| alts[0].to_sort_or_default())
+                        .and_then(|alts| self.whr_sort(a, &alts))
                         .and_then(|s| self.check(&a.value, Some(&s)).map(|x| (s, x)));
                     match r {
                         Ok((s, x)) => {

@@ -3,6 +3,32 @@
 use super::*;
 
 impl<'s> Checker<'s> {
+    /// The sort of a `whr` definition whose value has the sorts `alts`. mCRL2 rejects a
+    /// definition its value leaves open (`x whr x = [] end` is `List(untyped_sort)`), so
+    /// muon does too rather than pick a sort for it.
+    pub(super) fn whr_sort(
+        &mut self,
+        a: &crate::syntax::ast::Assignment,
+        alts: &[Ty],
+    ) -> Result<Sort, Reported> {
+        if alts[0].has_hole() {
+            return Err(self.error(
+                a.span,
+                format!(
+                    "the sort of `{}` cannot be determined from its value (it is {})",
+                    a.name.name, alts[0]
+                ),
+                "sort left open",
+                Some(
+                    "give the value a known sort, e.g. a non-empty list or a mapping declared \
+                     with its sort, or bind the variable with a `sum` of a declared sort"
+                        .to_string(),
+                ),
+            ));
+        }
+        Ok(alts[0].to_sort_or_default())
+    }
+
     // -----------------------------------------------------------------------------------
     // Bottom-up: possible sorts
     // -----------------------------------------------------------------------------------
@@ -159,7 +185,7 @@ impl<'s> Checker<'s> {
                 let mut vars = Vec::new();
                 for a in defs {
                     let alts = self.synth(&a.value)?;
-                    let s = alts[0].to_sort_or_default();
+                    let s = self.whr_sort(a, &alts)?;
                     vars.push(Var {
                         name: a.name.name.clone(),
                         sort: s,
