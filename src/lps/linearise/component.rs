@@ -65,7 +65,7 @@ impl Lin<'_> {
         let start = if first.len() == 1 {
             self.jump(first.into_iter().next().expect("one call"))
         } else {
-            self.stack_target(&first)?
+            self.stack_target(&first, &[])?
         };
         // Explore reachable control states.
         let mut order: Vec<CtrlId> = vec![start.ctrl];
@@ -82,7 +82,7 @@ impl Lin<'_> {
                     terminates = true;
                     None
                 } else {
-                    let t = self.stack_target(&a.stack)?;
+                    let t = self.stack_target(&a.stack, &a.sum_vars)?;
                     if let std::collections::hash_map::Entry::Vacant(e) = index.entry(t.ctrl) {
                         e.insert(order.len());
                         order.push(t.ctrl);

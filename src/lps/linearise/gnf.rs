@@ -469,7 +469,7 @@ impl Lin<'_> {
                     return Err(self.non_regular(&a.stack));
                 }
                 let calls = std::mem::take(&mut a.stack);
-                a.stack = vec![self.instance_target(calls, false)?];
+                a.stack = vec![self.instance_target(calls, false, &a.sum_vars)?];
             }
         }
         Ok(alts)
@@ -495,8 +495,9 @@ impl Lin<'_> {
         }
     }
 
-    /// The control state and arguments that a non-empty stack jumps to.
-    pub(super) fn stack_target(&mut self, stack: &[Call]) -> Result<Call, LinError> {
+    /// The control state and arguments that a non-empty stack jumps to; `bound` are the
+    /// sum variables of the alternative it ends (see [`Lin::instance_target`]).
+    pub(super) fn stack_target(&mut self, stack: &[Call], bound: &[Var]) -> Result<Call, LinError> {
         // Flatten nested stack states (the fallback keying) so the key is a sequence of
         // base states; a sequence state keyed by instances stays one part, as mCRL2's
         // sequence process does in a longer sequence. Cut
@@ -519,7 +520,7 @@ impl Lin<'_> {
             return Err(self.non_regular(&calls));
         }
         match self.keying {
-            Keying::Instances => self.instance_target(calls, !cut && self.root_terminates),
+            Keying::Instances => self.instance_target(calls, !cut && self.root_terminates, bound),
             Keying::States => self.state_target(calls, !cut && self.root_terminates),
         }
     }
@@ -565,7 +566,12 @@ impl Lin<'_> {
     /// component's first state is `P . Terminated` with `init`'s values in `P`'s
     /// parameters). `P(b) = a . P(false) + a` from `init P(false)` thus has two states
     /// for `P`, as in mCRL2: the first, and `P(false) . Terminated`.
-    fn instance_target(&mut self, calls: Vec<Call>, terminated: bool) -> Result<Call, LinError> {
+    fn instance_target(
+        &mut self,
+        calls: Vec<Call>,
+        terminated: bool,
+        bound: &[Var],
+    ) -> Result<Call, LinError> {
         if calls.len() == 1 && !terminated {
             return Ok(self.jump(calls.into_iter().next().expect("one call")));
         }
@@ -602,9 +608,13 @@ impl Lin<'_> {
         let mut calls = full.clone();
         calls[0] = self.jump(calls[0].clone());
         let read = seq_params(&calls);
+        // A sum variable in a dropped argument is not held, though: mCRL2 assigns it to the
+        // sequence's parameter, which the body does not read, so the jump resets it to a
+        // don't-care value (random seed 7373 #219: `sum v5 . tau . P0(v5)` with `P0`'s
+        // parameter dropped, in a component that terminates).
         let extra: Vec<Var> = seq_params(&full)
             .into_iter()
-            .filter(|v| !read.contains(v))
+            .filter(|v| !read.contains(v) && !bound.contains(v))
             .collect();
         let mut params = read;
         params.extend(extra.iter().cloned());
