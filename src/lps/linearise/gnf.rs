@@ -461,15 +461,13 @@ impl Lin<'_> {
             return Ok(alts);
         }
         for a in &mut alts {
-            if let Some(cut) = a.stack.iter().position(|c| !self.ctrl_terminates(c.ctrl)) {
-                a.stack.truncate(cut + 1);
-            }
             if a.stack.len() >= 2 {
-                if a.stack.len() > MAX_STACK {
-                    return Err(self.non_regular(&a.stack));
-                }
-                let calls = std::mem::take(&mut a.stack);
-                a.stack = vec![self.instance_target(calls, false, &a.sum_vars)?];
+                let (calls, _) = self.reachable_calls(&a.stack)?;
+                a.stack = if calls.len() >= 2 {
+                    vec![self.instance_target(calls, false, &a.sum_vars)?]
+                } else {
+                    calls
+                };
             }
         }
         Ok(alts)
@@ -495,15 +493,14 @@ impl Lin<'_> {
         }
     }
 
-    /// The control state and arguments that a non-empty stack jumps to; `bound` are the
-    /// sum variables of the alternative it ends (see [`Lin::instance_target`]).
-    pub(super) fn stack_target(&mut self, stack: &[Call], bound: &[Var]) -> Result<Call, LinError> {
-        // Flatten nested stack states (the fallback keying) so the key is a sequence of
-        // base states; a sequence state keyed by instances stays one part, as mCRL2's
-        // sequence process does in a longer sequence. Cut
-        // the stack after the first state that cannot terminate: what lies below it is
-        // never reached (mCRL2's `cut_off_unreachable_tail`), and keeping it would store
-        // dead arguments and let stacks grow (WMS).
+    /// The calls of `stack` that can run, and whether any were cut. Nested stack states
+    /// (the fallback keying) are flattened so a key is a sequence of base states; a
+    /// sequence state keyed by instances stays one part, as mCRL2's sequence process does
+    /// in a longer sequence. The stack is cut after the first state that cannot terminate:
+    /// what lies below it is never reached (mCRL2's `cut_off_unreachable_tail`), and keeping
+    /// it would store dead arguments and let stacks grow (WMS). A stack deeper than
+    /// `MAX_STACK` is not regular.
+    fn reachable_calls(&self, stack: &[Call]) -> Result<(Vec<Call>, bool), LinError> {
         let mut calls: Vec<Call> = Vec::new();
         let mut cut = false;
         'calls: for c in stack {
@@ -519,6 +516,13 @@ impl Lin<'_> {
         if calls.len() > MAX_STACK {
             return Err(self.non_regular(&calls));
         }
+        Ok((calls, cut))
+    }
+
+    /// The control state and arguments that a non-empty stack jumps to; `bound` are the
+    /// sum variables of the alternative it ends (see [`Lin::instance_target`]).
+    pub(super) fn stack_target(&mut self, stack: &[Call], bound: &[Var]) -> Result<Call, LinError> {
+        let (calls, cut) = self.reachable_calls(stack)?;
         match self.keying {
             Keying::Instances => self.instance_target(calls, !cut && self.root_terminates, bound),
             Keying::States => self.state_target(calls, !cut && self.root_terminates),
