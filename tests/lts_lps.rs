@@ -985,6 +985,27 @@ fn tails_are_named_and_keyed_in_their_body_as_mcrl2_does() {
     );
 }
 
+/// Control states with the same parameters and alternatives are one state, as mCRL2
+/// identifies them before numbering a component's states: a sequence a call returns to and
+/// the process whose body it is (mCRL2: 4 states, 6 transitions), sequences whose bodies
+/// are equal once their conditions are rewritten (4 states, 6 transitions), but not
+/// process states whose declared parameters differ (2 states, 2 transitions).
+#[test]
+fn equal_control_states_are_one_as_in_mcrl2() {
+    assert_eq!(
+        aut_header("fixtures/lts/equal_states_merged.mcrl2"),
+        "des (0,6,4)"
+    );
+    assert_eq!(
+        aut_header("fixtures/lts/equal_states_rewritten.mcrl2"),
+        "des (0,6,4)"
+    );
+    assert_eq!(
+        aut_header("fixtures/lts/equal_states_declared_parameters.mcrl2"),
+        "des (0,2,2)"
+    );
+}
+
 /// A sum variable passed to a parameter that the called process drops is not held by the
 /// sequence state after it, as in mCRL2 (5 states, 6 transitions); a process parameter
 /// passed so is (`sequences_key_dropped_arguments_as_mcrl2_does`).

@@ -94,6 +94,7 @@ impl Lin<'_> {
             alts_of.push(list);
             i += 1;
         }
+        let (order, alts_of, index) = self.merge_equal_ctrls(order, alts_of);
         // Merge parameters by name and sort.
         let mut comp_vars: Vec<Var> = Vec::new();
         let mut maps: Vec<Vec<usize>> = Vec::new(); // per ctrl: param position -> comp var
@@ -128,18 +129,45 @@ impl Lin<'_> {
         // copies of the equations, one per calling context (`P(4)` called from a tail is
         // a control state apart from `init`'s `P(1)`), which muon does not make; counting
         // as written gives mCRL2's counts on more random specifications than counting
-        // after simplification (seeds 17 and 18: 245 against 242 of 285). Other control
-        // states (tails, stacks) hold exactly the variables they read.
+        // after simplification (seeds 17 and 18: 245 against 242 of 285).
+        // A sequence or tail state holds the variables its key reads, but mCRL2 decides
+        // what a jump keeps on the state's body after substitution, where conditions are
+        // rewritten and `false` alternatives gone: `[P1(v3)]` does not keep `v3` when `P1`
+        // reads its parameter only in `false && (dd != dd)` (random seed 7373 #41).
         let read: Vec<Vec<bool>> = order
             .iter()
-            .map(|c| {
+            .zip(&alts_of)
+            .map(|(c, alts)| {
                 let ctrl = &self.ctrls[c.0 as usize];
                 match &ctrl.kind {
                     CtrlKind::Proc(p) => {
                         let fv = proc_free_vars(&prune_blocked(&self.written[p.0 as usize], k));
                         ctrl.params.iter().map(|v| fv.contains(v)).collect()
                     }
-                    _ => vec![true; ctrl.params.len()],
+                    // A stack state (the fallback keying) holds its parts' parameters
+                    // whole, as mCRL2's `regular2` passes them all on (seed 7373 #384).
+                    CtrlKind::Stack(_) => vec![true; ctrl.params.len()],
+                    _ => {
+                        let mut fv: Vec<Var> = Vec::new();
+                        for (a, t) in alts {
+                            let cond = self.simp.simplify(&a.cond);
+                            if ir_ops::is_false(&cond) {
+                                continue;
+                            }
+                            ir_ops::free_vars_into(&cond, &mut fv);
+                            for d in a.acts.iter().flat_map(|x| &x.args) {
+                                ir_ops::free_vars_into(d, &mut fv);
+                            }
+                            // The pending calls as written, with the arguments of dropped
+                            // parameters: `c(2) . Q(n, false)` holds `n` when `Q` drops it.
+                            if t.is_some() {
+                                for d in a.stack.iter().flat_map(|c| &c.args) {
+                                    ir_ops::free_vars_into(d, &mut fv);
+                                }
+                            }
+                        }
+                        ctrl.params.iter().map(|v| fv.contains(v)).collect()
+                    }
                 }
             })
             .collect();
@@ -269,6 +297,123 @@ impl Lin<'_> {
             }
         }
         Ok((out, dcs))
+    }
+
+    /// The reachable control states `order` (with their alternatives and targets) after
+    /// identifying those with the same parameters and the same alternatives, where
+    /// targets count as equal when they are identified, repeated until nothing more is
+    /// identified. mCRL2 does this before it numbers a component's states
+    /// (`minimize_set_of_reachable_process_identifiers`): `R = R(true) . R(false) . R`
+    /// is then one state with the sequence `R(true) . R(false) . R` its first `R(true)`
+    /// returns to (academic/abp_bw), and `P1 = a . P2`, `P3 = a . P4` with `P2 = b . Q`,
+    /// `P4 = b . Q` are two states. The comparison is syntactic, as mCRL2's: it starts
+    /// from equal states, not from a bisimulation, so `P = a . Q`, `Q = a . P` stay two.
+    /// The first state stays first. Returns the kept states, their alternatives, and the
+    /// position in the kept list of every reachable state.
+    #[allow(clippy::type_complexity)]
+    fn merge_equal_ctrls(
+        &self,
+        order: Vec<CtrlId>,
+        alts_of: Vec<Vec<(Alt, Option<Call>)>>,
+    ) -> (
+        Vec<CtrlId>,
+        Vec<Vec<(Alt, Option<Call>)>>,
+        HashMap<CtrlId, usize>,
+    ) {
+        let pos: HashMap<CtrlId, usize> = order.iter().enumerate().map(|(i, c)| (*c, i)).collect();
+        // mCRL2 compares bodies as its substitution leaves them: conditions rewritten (a
+        // `false` alternative gone, a `true` condition dropped) and the arguments of the
+        // calls after an action rewritten (`pCRLrewrite` of a sequence); action arguments
+        // stay as they are. So `[P1(true)]` and `[P1(false)]` are one state when `P1` reads
+        // its parameter only in a condition `bb => bb` (random seed 7373 #1).
+        type AltKey = (Vec<Var>, DataExpr, Vec<Action>, Option<Vec<DataExpr>>);
+        let keys: Vec<Vec<(AltKey, Option<usize>)>> = alts_of
+            .iter()
+            .map(|alts| {
+                alts.iter()
+                    .filter_map(|(a, t)| {
+                        let cond = self.simp.simplify(&a.cond);
+                        if ir_ops::is_false(&cond) {
+                            return None;
+                        }
+                        // The pending calls with all their arguments: mCRL2's bodies call
+                        // a process with every argument, the dropped ones too, so
+                        // `c(2) . Q(true, false)` and `c(2) . Q(false, false)` stay two
+                        // states when `Q` drops its first parameter.
+                        let args = t.as_ref().map(|_| {
+                            a.stack
+                                .iter()
+                                .flat_map(|c| &c.args)
+                                .map(|d| self.simp.normalise(d))
+                                .collect()
+                        });
+                        let key = (a.sum_vars.clone(), cond, a.acts.clone(), args);
+                        Some((key, t.as_ref().map(|t| pos[&t.ctrl])))
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut rep: Vec<usize> = (0..order.len()).collect();
+        loop {
+            let before = rep.clone();
+            let mut seen: HashMap<(&[Var], bool, Vec<(&AltKey, Option<usize>)>), usize> =
+                HashMap::new();
+            let mut changed = false;
+            for i in 0..order.len() {
+                if before[i] != i {
+                    continue;
+                }
+                let alts: Vec<(&AltKey, Option<usize>)> = keys[i]
+                    .iter()
+                    .map(|(k, t)| (k, t.map(|t| before[t])))
+                    .collect();
+                // A stack state (the fallback keying, mCRL2's `regular2`) has parameters
+                // renamed apart from its parts' (`parscollect`), so it never meets a
+                // process state.
+                // A process state counts with its declared parameters, the dropped ones
+                // too: mCRL2 drops them only after this (`P0 = tau . Q0(true)` and
+                // `Q0(bb) = tau . Q0(true)` stay two states, random seed 7373 #138).
+                let ctrl = &self.ctrls[order[i].0 as usize];
+                let stack = matches!(ctrl.kind, CtrlKind::Stack(_));
+                let params = match ctrl.kind {
+                    CtrlKind::Proc(p) => self.spec.proc(p).params.as_slice(),
+                    _ => ctrl.params.as_slice(),
+                };
+                let key = (params, stack, alts);
+                match seen.entry(key) {
+                    std::collections::hash_map::Entry::Occupied(e) => {
+                        rep[i] = *e.get();
+                        changed = true;
+                    }
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        e.insert(i);
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+            // Earlier rounds' members follow their representative into its class.
+            for i in 0..rep.len() {
+                rep[i] = rep[rep[i]];
+            }
+        }
+        let mut new_pos: Vec<usize> = vec![usize::MAX; order.len()];
+        let mut kept = Vec::new();
+        let mut kept_alts = Vec::new();
+        for (i, (c, alts)) in order.iter().zip(alts_of).enumerate() {
+            if rep[i] == i {
+                new_pos[i] = kept.len();
+                kept.push(*c);
+                kept_alts.push(alts);
+            }
+        }
+        let index = order
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (*c, new_pos[rep[i]]))
+            .collect();
+        (kept, kept_alts, index)
     }
 
     /// Constant elimination within one component (parameters `first..`): a parameter
