@@ -1006,6 +1006,17 @@ fn equal_control_states_are_one_as_in_mcrl2() {
     );
 }
 
+/// A process does not read a parameter that only a condition under a condition reads,
+/// where that condition rewrites to `false`, as mCRL2 rewrites the parts it substitutes
+/// back into a body (mCRL2: 1 state, 1 transition).
+#[test]
+fn substituted_parts_are_rewritten_before_reads_count() {
+    assert_eq!(
+        aut_header("fixtures/lts/substituted_condition_rewritten.mcrl2"),
+        "des (0,1,1)"
+    );
+}
+
 /// A sum variable passed to a parameter that the called process drops is not held by the
 /// sequence state after it, as in mCRL2 (5 states, 6 transitions); a process parameter
 /// passed so is (`sequences_key_dropped_arguments_as_mcrl2_does`).

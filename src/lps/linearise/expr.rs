@@ -700,3 +700,97 @@ pub(super) fn merge_origin(a: &Origin, b: &Origin, sep: &str) -> Origin {
         sum_names,
     }
 }
+
+/// Where a part of a body stands for mCRL2's `bodytovarheadGNF`, in the order of its
+/// `state`: a part past its state becomes a new process.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum GnfState {
+    Alt,
+    Sum,
+    Seq,
+    Name,
+}
+
+/// Body `e` as mCRL2's Greibach normal form leaves it for deciding which parameters a
+/// process reads: a part in first position that `bodytovarheadGNF` makes a new process
+/// (a `+`, `sum` or condition under a condition, a compound before a `.`) is substituted
+/// back into the body (`procstorealGNFbody`), and that substitution rewrites its
+/// conditions (`substitute_pCRLproc`): a `false` branch goes, a `true` condition with it.
+/// Conditions at the top of the body and tails stay as written. So
+/// `(1 > 0) -> ((false && bb) -> a . P(true) <> b . P(false))` does not read `bb`
+/// (mCRL2: 1 state) where `(false && bb) -> a . P(true) <> b . P(false)` does (2 states),
+/// and random seed 7373 #161's `Q0` does not read `dd` in its dead `else` branch.
+pub(super) fn rewrite_substituted_parts(e: &ProcExpr, simp: &dyn Simplifier) -> ProcExpr {
+    fn go(e: &ProcExpr, s: GnfState, simp: &dyn Simplifier) -> ProcExpr {
+        let r = |x: &ProcExpr, s| Arc::new(go(x, s, simp));
+        match e {
+            ProcExpr::Choice(p, q) if s == GnfState::Alt => {
+                ProcExpr::Choice(r(p, GnfState::Alt), r(q, GnfState::Alt))
+            }
+            ProcExpr::Sum { vars, body } if s <= GnfState::Sum => ProcExpr::Sum {
+                vars: vars.clone(),
+                body: r(body, GnfState::Sum),
+            },
+            ProcExpr::If { cond, then, else_ }
+                if s == GnfState::Alt
+                    || (s == GnfState::Sum
+                        && else_.as_ref().is_none_or(|q| {
+                            matches!(**q, ProcExpr::Delta) || matches!(**then, ProcExpr::Delta)
+                        })) =>
+            {
+                ProcExpr::If {
+                    cond: cond.clone(),
+                    then: r(then, GnfState::Seq),
+                    else_: else_.as_ref().map(|q| r(q, GnfState::Seq)),
+                }
+            }
+            ProcExpr::Seq(p, q) if s <= GnfState::Seq => {
+                ProcExpr::Seq(r(p, GnfState::Name), q.clone())
+            }
+            ProcExpr::Choice(..)
+            | ProcExpr::Sum { .. }
+            | ProcExpr::If { .. }
+            | ProcExpr::Seq(..) => substituted(e, simp),
+            _ => e.clone(),
+        }
+    }
+    /// `e` with every condition rewritten, as a substituted body.
+    fn substituted(e: &ProcExpr, simp: &dyn Simplifier) -> ProcExpr {
+        match e {
+            ProcExpr::If { cond, then, else_ } => {
+                let c = simp.simplify(cond);
+                if ir_ops::is_false(&c) {
+                    return else_
+                        .as_ref()
+                        .map_or(ProcExpr::Delta, |q| substituted(q, simp));
+                }
+                if ir_ops::is_true(&c) {
+                    return substituted(then, simp);
+                }
+                ProcExpr::If {
+                    cond: c,
+                    then: Arc::new(substituted(then, simp)),
+                    else_: else_.as_ref().map(|q| Arc::new(substituted(q, simp))),
+                }
+            }
+            ProcExpr::Choice(p, q) => {
+                let (p, q) = (substituted(p, simp), substituted(q, simp));
+                match (&p, &q) {
+                    (ProcExpr::Delta, _) => q,
+                    (_, ProcExpr::Delta) => p,
+                    _ => ProcExpr::Choice(Arc::new(p), Arc::new(q)),
+                }
+            }
+            ProcExpr::Sum { vars, body } => ProcExpr::Sum {
+                vars: vars.clone(),
+                body: Arc::new(substituted(body, simp)),
+            },
+            ProcExpr::Seq(p, q) => match substituted(p, simp) {
+                ProcExpr::Delta => ProcExpr::Delta,
+                p => ProcExpr::Seq(Arc::new(p), q.clone()),
+            },
+            _ => e.clone(),
+        }
+    }
+    go(e, GnfState::Alt, simp)
+}

@@ -166,7 +166,7 @@ fn linearise_with(
     l.written = strip_dropped(&written, &keep)
         .procs
         .into_iter()
-        .map(|p| p.body)
+        .map(|p| rewrite_substituted_parts(&p.body, &*l.simp))
         .collect();
     l.keep = keep;
     let tree = l.expand(&spec.init, spec.init_span, &mut Vec::new())?;
