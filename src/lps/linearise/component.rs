@@ -4,6 +4,17 @@
 use super::*;
 use std::hash::{Hash, Hasher};
 
+/// An alternative of a reachable control state, with where it leads.
+struct Reached {
+    alt: Alt,
+    /// The state and arguments it jumps to; `None` when it terminates.
+    target: Option<Call>,
+    /// Its condition rewritten, once: as mCRL2's substitution leaves it, which decides
+    /// both which states are one ([`Lin::merge_equal_ctrls`]) and what a sequence state
+    /// reads.
+    cond: DataExpr,
+}
+
 impl Lin<'_> {
     // ----- components ----------------------------------------------------------------
 
@@ -71,7 +82,7 @@ impl Lin<'_> {
         let mut order: Vec<CtrlId> = vec![start.ctrl];
         let mut index: HashMap<CtrlId, usize> = HashMap::new();
         index.insert(start.ctrl, 0);
-        let mut alts_of: Vec<Vec<(Alt, Option<Call>)>> = Vec::new();
+        let mut alts_of: Vec<Vec<Reached>> = Vec::new();
         let mut terminates = false;
         let mut i = 0;
         while i < order.len() {
@@ -89,7 +100,12 @@ impl Lin<'_> {
                     }
                     Some(t)
                 };
-                list.push((a, target));
+                let cond = self.simp.simplify(&a.cond);
+                list.push(Reached {
+                    alt: a,
+                    target,
+                    cond,
+                });
             }
             alts_of.push(list);
             i += 1;
@@ -149,21 +165,13 @@ impl Lin<'_> {
                     CtrlKind::Stack(_) => vec![true; ctrl.params.len()],
                     _ => {
                         let mut fv: Vec<Var> = Vec::new();
-                        for (a, t) in alts {
-                            let cond = self.simp.simplify(&a.cond);
-                            if ir_ops::is_false(&cond) {
-                                continue;
-                            }
-                            ir_ops::free_vars_into(&cond, &mut fv);
-                            for d in a.acts.iter().flat_map(|x| &x.args) {
-                                ir_ops::free_vars_into(d, &mut fv);
-                            }
+                        for r in alts.iter().filter(|r| !ir_ops::is_false(&r.cond)) {
+                            ir_ops::free_vars_into(&r.cond, &mut fv);
                             // The pending calls as written, with the arguments of dropped
                             // parameters: `c(2) . Q(n, false)` holds `n` when `Q` drops it.
-                            if t.is_some() {
-                                for d in a.stack.iter().flat_map(|c| &c.args) {
-                                    ir_ops::free_vars_into(d, &mut fv);
-                                }
+                            let acts = r.alt.acts.iter().flat_map(|x| &x.args);
+                            for d in acts.chain(r.alt.stack.iter().flat_map(|c| &c.args)) {
+                                ir_ops::free_vars_into(d, &mut fv);
                             }
                         }
                         ctrl.params.iter().map(|v| fv.contains(v)).collect()
@@ -230,7 +238,7 @@ impl Lin<'_> {
                 .cloned()
                 .zip(maps[ci].iter().map(|k| DataExpr::Var(gvars[*k].clone())))
                 .collect();
-            for (a, target) in &alts_of[ci] {
+            for Reached { alt: a, target, .. } in &alts_of[ci] {
                 // Sum variables must not share a name with any parameter: an argument that
                 // is a sum variable would otherwise look like an unchanged parameter.
                 let mut a = a.clone();
@@ -310,45 +318,35 @@ impl Lin<'_> {
     /// from equal states, not from a bisimulation, so `P = a . Q`, `Q = a . P` stay two.
     /// The first state stays first. Returns the kept states, their alternatives, and the
     /// position in the kept list of every reachable state.
-    #[allow(clippy::type_complexity)]
     fn merge_equal_ctrls(
         &self,
         order: Vec<CtrlId>,
-        alts_of: Vec<Vec<(Alt, Option<Call>)>>,
-    ) -> (
-        Vec<CtrlId>,
-        Vec<Vec<(Alt, Option<Call>)>>,
-        HashMap<CtrlId, usize>,
-    ) {
+        alts_of: Vec<Vec<Reached>>,
+    ) -> (Vec<CtrlId>, Vec<Vec<Reached>>, HashMap<CtrlId, usize>) {
         let pos: HashMap<CtrlId, usize> = order.iter().enumerate().map(|(i, c)| (*c, i)).collect();
         // mCRL2 compares bodies as its substitution leaves them: conditions rewritten (a
         // `false` alternative gone, a `true` condition dropped) and the arguments of the
         // calls after an action rewritten (`pCRLrewrite` of a sequence); action arguments
         // stay as they are. So `[P1(true)]` and `[P1(false)]` are one state when `P1` reads
         // its parameter only in a condition `bb => bb` (random seed 7373 #1).
-        type AltKey = (Vec<Var>, DataExpr, Vec<Action>, Option<Vec<DataExpr>>);
+        // The pending calls count with all their arguments: mCRL2's bodies call a process
+        // with every argument, the dropped ones too, so `c(2) . Q(true, false)` and
+        // `c(2) . Q(false, false)` stay two states when `Q` drops its first parameter.
+        type AltKey<'r> = (&'r [Var], &'r DataExpr, &'r [Action], Vec<DataExpr>);
+        // A state: its parameters, whether it is a stack state, its alternatives with
+        // their targets' classes.
+        type StateKey<'k, 'r> = (&'k [Var], bool, Vec<(&'k AltKey<'r>, Option<usize>)>);
         let keys: Vec<Vec<(AltKey, Option<usize>)>> = alts_of
             .iter()
             .map(|alts| {
                 alts.iter()
-                    .filter_map(|(a, t)| {
-                        let cond = self.simp.simplify(&a.cond);
-                        if ir_ops::is_false(&cond) {
-                            return None;
-                        }
-                        // The pending calls with all their arguments: mCRL2's bodies call
-                        // a process with every argument, the dropped ones too, so
-                        // `c(2) . Q(true, false)` and `c(2) . Q(false, false)` stay two
-                        // states when `Q` drops its first parameter.
-                        let args = t.as_ref().map(|_| {
-                            a.stack
-                                .iter()
-                                .flat_map(|c| &c.args)
-                                .map(|d| self.simp.normalise(d))
-                                .collect()
-                        });
-                        let key = (a.sum_vars.clone(), cond, a.acts.clone(), args);
-                        Some((key, t.as_ref().map(|t| pos[&t.ctrl])))
+                    .filter(|r| !ir_ops::is_false(&r.cond))
+                    .map(|r| {
+                        let a = &r.alt;
+                        let args = a.stack.iter().flat_map(|c| &c.args);
+                        let args = args.map(|d| self.simp.normalise(d)).collect();
+                        let key = (a.sum_vars.as_slice(), &r.cond, a.acts.as_slice(), args);
+                        (key, r.target.as_ref().map(|t| pos[&t.ctrl]))
                     })
                     .collect()
             })
@@ -356,8 +354,7 @@ impl Lin<'_> {
         let mut rep: Vec<usize> = (0..order.len()).collect();
         loop {
             let before = rep.clone();
-            let mut seen: HashMap<(&[Var], bool, Vec<(&AltKey, Option<usize>)>), usize> =
-                HashMap::new();
+            let mut seen: HashMap<StateKey, usize> = HashMap::new();
             let mut changed = false;
             for i in 0..order.len() {
                 if before[i] != i {
@@ -367,12 +364,12 @@ impl Lin<'_> {
                     .iter()
                     .map(|(k, t)| (k, t.map(|t| before[t])))
                     .collect();
-                // A stack state (the fallback keying, mCRL2's `regular2`) has parameters
-                // renamed apart from its parts' (`parscollect`), so it never meets a
-                // process state.
                 // A process state counts with its declared parameters, the dropped ones
                 // too: mCRL2 drops them only after this (`P0 = tau . Q0(true)` and
-                // `Q0(bb) = tau . Q0(true)` stay two states, random seed 7373 #138).
+                // `Q0(bb) = tau . Q0(true)` stay two states, random seed 7373 #138). A
+                // stack state (the fallback keying, mCRL2's `regular2`) has parameters
+                // renamed apart from its parts' (`parscollect`): it never meets a process
+                // state.
                 let ctrl = &self.ctrls[order[i].0 as usize];
                 let stack = matches!(ctrl.kind, CtrlKind::Stack(_));
                 let params = match ctrl.kind {
